@@ -1,0 +1,426 @@
+"""The one dataflow every check shares.
+
+For each connection it follows, along every path of a function, what the
+kernel has been handed since the peer last answered: how many separate
+packets (0, 1, 2+), what sits in a cork or behind MSG_MORE, what sits
+unflushed in a user-space buffer, and whether TCP_NODELAY is on.  States are
+sets of possibilities (a may-analysis) joined at merges and iterated to a
+fixpoint over loops.  Calls to functions of the same file are followed into
+the callee (with its parameters bound to the caller's connections), so a
+helper's effect applies where it is called.
+
+The analysis records observations; the rule modules decide what is a finding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ..model import (
+    Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
+    Push, Recv, Return, Send, SetOption, Site, Switch, Try, CONFIDENCES,
+)
+
+MAX_CALL_DEPTH = 4
+MAX_STATES_PER_CONN = 24
+MAX_LOOP_ROUNDS = 12
+
+
+class Point(NamedTuple):
+    """A site reached through a chain of calls (`stack`: the call sites, outermost first)."""
+
+    site: Site
+    stack: tuple[Site, ...] = ()
+
+
+class ConnState(NamedTuple):
+    units: tuple[Point, ...] = ()  # separate packets since the peer last answered (first two kept)
+    held: Point | None = None  # first data held by a cork or MSG_MORE
+    more: Point | None = None  # the latest MSG_MORE send still held
+    corked: Point | None = None  # where the cork was put on
+    dirty: Point | None = None  # first unflushed write into a user-space buffer
+    nodelay: Point | None = None  # where TCP_NODELAY was turned on
+
+
+EMPTY = ConnState()
+State = dict  # conn key -> frozenset[ConnState]
+
+
+@dataclass(frozen=True)
+class SplitRead:
+    """Two separate sends, then a blocking read, on one connection."""
+
+    conn: str
+    info: ConnInfo
+    first: Point
+    second: Point
+    read: Point
+    nodelay: Point | None
+
+
+@dataclass(frozen=True)
+class SplitAtExit:
+    """A function nobody in the file calls ends right after two separate sends."""
+
+    conn: str
+    info: ConnInfo
+    first: Point
+    second: Point
+    exit: Site
+
+
+@dataclass(frozen=True)
+class HeldData:
+    """Data still corked (or behind MSG_MORE) at a read or at the function's end."""
+
+    conn: str
+    info: ConnInfo
+    cork: Point | None
+    more: Point | None
+    held: Point
+    at: Point
+    at_read: bool
+
+
+@dataclass
+class Analysis:
+    split_reads: set[SplitRead] = field(default_factory=set)
+    split_exits: set[SplitAtExit] = field(default_factory=set)
+    held: set[HeldData] = field(default_factory=set)
+    # The best we know of the connection of each event's site, from any caller.
+    info_at: dict[Site, ConnInfo] = field(default_factory=dict)
+
+
+@dataclass
+class _Flow:
+    normal: State | None
+    breaks: list[State] = field(default_factory=list)
+    continues: list[State] = field(default_factory=list)
+    returns: list[State] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    fn: Function
+    keys: dict  # this function's connection keys -> the root function's keys
+    stack: tuple[Site, ...]
+    active: frozenset[str]
+    consts: dict = field(default_factory=dict)  # parameter -> truth of the constant passed
+
+
+def class_of(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[0] if "." in qualname else ""
+
+
+def is_field(key: str) -> bool:
+    return key.startswith(("self.", "this.")) or key in ("self", "this")
+
+
+def called_functions(model: FileModel) -> set[str]:
+    names: set[str] = set()
+    for fn in model.functions:
+        for ev in walk(fn.body):
+            if isinstance(ev, Call):
+                names.add(ev.callee)
+    return names
+
+
+def walk(stmts):
+    """Every statement, depth first, in source order."""
+    for s in stmts:
+        yield s
+        if isinstance(s, (If, Switch)):
+            for b in s.branches:
+                yield from walk(b)
+        elif isinstance(s, Loop):
+            yield from walk(s.head)
+            yield from walk(s.body)
+        elif isinstance(s, Try):
+            yield from walk(s.body)
+            for h in s.handlers:
+                yield from walk(h)
+            yield from walk(s.orelse)
+            yield from walk(s.final)
+
+
+def analyse(model: FileModel) -> Analysis:
+    """Run the dataflow from every function of the file."""
+    result = Analysis()
+    called = called_functions(model)
+    field_nodelay = _fields_with_nodelay(model)
+    by_name = {fn.qualname: fn for fn in model.functions}
+    for fn in model.functions:
+        _Run(by_name, result, fn, fn.qualname not in called, field_nodelay).run()
+    return result
+
+
+def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], Point]:
+    """(class, field key) -> where a method of that class turns TCP_NODELAY on:
+    the other methods start with it on."""
+    found: dict[tuple[str, str], Point] = {}
+    for fn in model.functions:
+        for ev in walk(fn.body):
+            if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value and is_field(ev.conn):
+                found.setdefault((class_of(fn.qualname), ev.conn), Point(ev.site))
+    return found
+
+
+class _Run:
+    def __init__(self, by_name, result: Analysis, root: Function, is_entry: bool, field_nodelay):
+        self.by_name = by_name
+        self.result = result
+        self.root = root
+        self.is_entry = is_entry
+        self.infos: dict[str, ConnInfo] = dict(root.conns)
+        self.field_nodelay = field_nodelay
+
+    def run(self) -> None:
+        cls = class_of(self.root.qualname)
+        state: State = {}
+        for (c, key), point in self.field_nodelay.items():
+            if c == cls:
+                state[key] = frozenset({EMPTY._replace(nodelay=point)})
+        frame = _Frame(self.root, {}, (), frozenset({self.root.qualname}))
+        flow = self.block(self.root.body, state, frame)
+        end = _join_all([flow.normal, *flow.returns])
+        if end is not None and self.is_entry:
+            self.at_exit(end)
+
+    # -- helpers ---------------------------------------------------------
+
+    def key(self, frame: _Frame, k: str) -> str:
+        if k in frame.keys:
+            return frame.keys[k]
+        if frame.fn is self.root or is_field(k):
+            return k
+        mapped = f"{frame.fn.qualname}::{k}"
+        if mapped not in self.infos and k in frame.fn.conns:
+            self.infos[mapped] = frame.fn.conns[k]
+        return mapped
+
+    def info(self, key: str) -> ConnInfo:
+        return self.infos.get(key) or ConnInfo(key, None, "low")
+
+    def point(self, frame: _Frame, site: Site) -> Point:
+        return Point(site, frame.stack)
+
+    # -- statements ------------------------------------------------------
+
+    def block(self, stmts, state: State | None, frame: _Frame) -> _Flow:
+        flow = _Flow(state)
+        for s in stmts:
+            if flow.normal is None:
+                break
+            self.stmt(s, flow, frame)
+        return flow
+
+    def stmt(self, s, flow: _Flow, frame: _Frame) -> None:
+        st = flow.normal
+        if isinstance(s, Return):
+            flow.returns.append(st)
+            flow.normal = None
+        elif isinstance(s, Break):
+            flow.breaks.append(st)
+            flow.normal = None
+        elif isinstance(s, Continue):
+            flow.continues.append(st)
+            flow.normal = None
+        elif isinstance(s, (If, Switch)):
+            outs = [self.block(b, st, frame) for b in s.branches]
+            normals = [o.normal for o in outs]
+            if not s.exhaustive:
+                normals.append(st)
+            for o in outs:
+                flow.returns += o.returns
+                flow.continues += o.continues
+                if isinstance(s, Switch):
+                    normals += o.breaks
+                else:
+                    flow.breaks += o.breaks
+            flow.normal = _join_all(normals)
+        elif isinstance(s, Loop):
+            self.loop(s, flow, frame)
+        elif isinstance(s, Try):
+            self.try_(s, flow, frame)
+        elif isinstance(s, Call):
+            self.call(s, flow, frame)
+        else:
+            flow.normal = self.event(s, st, frame)
+
+    def loop(self, s: Loop, flow: _Flow, frame: _Frame) -> None:
+        entry = flow.normal
+        x = entry
+        # A loop that reads in its body (`while len(buf) < n: buf += recv()`)
+        # is there to read: take it to run at least once, as a do-while.
+        body_first = s.body_first or any(isinstance(e, Recv) for e in walk(s.body))
+        for _ in range(MAX_LOOP_ROUNDS):
+            if body_first:
+                body = self.block(s.body, x, frame)
+                head = self.block(s.head, _join_all([body.normal, *body.continues]), frame)
+                back = head.normal
+            else:
+                head = self.block(s.head, x, frame)
+                body = self.block(s.body, head.normal, frame)
+                back = _join_all([body.normal, *body.continues])
+            nxt = _join_all([entry, back])
+            if nxt == x:
+                break
+            x = nxt
+        exits = list(body.breaks)
+        if not s.infinite:
+            exits.append(head.normal)
+        flow.returns += head.returns + body.returns
+        flow.normal = _join_all(exits)
+
+    def try_(self, s: Try, flow: _Flow, frame: _Frame) -> None:
+        st = flow.normal
+        body = self.block(s.body, st, frame)
+        # An exception may leave the body anywhere; the entry and the end bound it.
+        handler_in = _join_all([st, body.normal])
+        outs = [self.block(s.orelse, body.normal, frame)] + [self.block(h, handler_in, frame) for h in s.handlers]
+        normal = _join_all([o.normal for o in outs])
+        groups = {
+            "returns": body.returns + [r for o in outs for r in o.returns],
+            "breaks": body.breaks + [r for o in outs for r in o.breaks],
+            "continues": body.continues + [r for o in outs for r in o.continues],
+        }
+        if s.final:
+            fin = self.block(s.final, normal, frame) if normal is not None else _Flow(None)
+            normal = fin.normal
+            flow.returns += fin.returns
+            for name, states in groups.items():
+                joined = _join_all(states)
+                if joined is not None:
+                    after = self.block(s.final, joined, frame).normal
+                    states[:] = [after] if after is not None else []
+        flow.normal = normal
+        flow.returns += groups["returns"]
+        flow.breaks += groups["breaks"]
+        flow.continues += groups["continues"]
+
+    def call(self, s: Call, flow: _Flow, frame: _Frame) -> None:
+        callee = self.by_name.get(s.callee)
+        if callee is None or s.callee in frame.active or len(frame.stack) >= MAX_CALL_DEPTH:
+            return  # an unknown call changes nothing we know
+        keys, consts = {}, {}
+        for i, param in enumerate(callee.params):
+            if param is None or i >= len(s.args):
+                continue
+            if s.args[i] is not None:
+                outer = self.key(frame, s.args[i])
+                keys[param] = outer
+                self.infos[outer] = _stronger(self.info(outer), callee.conns.get(param))
+            if i < len(s.consts) and s.consts[i] is not None:
+                consts[param] = s.consts[i]
+        inner = _Frame(callee, keys, frame.stack + (s.site,), frame.active | {s.callee}, consts)
+        out = self.block(callee.body, flow.normal, inner)
+        flow.normal = _join_all([out.normal, *out.returns])
+
+    # -- events ----------------------------------------------------------
+
+    def event(self, ev, state: State, frame: _Frame) -> State:
+        key = self.key(frame, ev.conn)
+        info = self.info(key)
+        known = self.result.info_at.get(ev.site)
+        if known is None or CONFIDENCES.index(info.confidence) > CONFIDENCES.index(known.confidence):
+            self.result.info_at[ev.site] = info
+        if info.tcp is False:
+            return state
+        if isinstance(ev, SetOption) and ev.value is None and ev.value_param in frame.consts:
+            ev = SetOption(ev.conn, ev.option, frame.consts[ev.value_param], ev.site, ev.comment)
+        p = self.point(frame, ev.site)
+        before = state.get(key, frozenset({EMPTY}))
+        after = set()
+        for cs in before:
+            after.add(self.transfer(ev, cs, p, key))
+        new = dict(state)
+        new[key] = _bounded(after)
+        return new
+
+    def transfer(self, ev, cs: ConnState, p: Point, key: str) -> ConnState:
+        if isinstance(ev, Send):
+            if ev.buffered:
+                return cs if cs.dirty else cs._replace(dirty=p)
+            if ev.partial and cs.units and cs.units[-1] == p:
+                return cs  # a retry loop sending the rest of the same data
+            return _send(cs, p, ev.more)
+        if isinstance(ev, Flush):  # the buffered data leaves here
+            return _send(cs._replace(dirty=None), p, False) if cs.dirty else cs
+        if isinstance(ev, Recv):
+            self.at_read(key, cs, p)
+            return cs._replace(units=(), held=None, more=None)
+        if isinstance(ev, Push):
+            return EMPTY._replace(nodelay=cs.nodelay)
+        if isinstance(ev, Bind):
+            return EMPTY
+        if isinstance(ev, SetOption):
+            if ev.value is None:
+                return cs
+            if ev.option == "nodelay":
+                return cs._replace(nodelay=p if ev.value else None)
+            if ev.option == "cork":
+                if ev.value:
+                    return cs if cs.corked else cs._replace(corked=p)
+                released = cs._replace(corked=None, held=None, more=None)
+                return _add_unit(released, cs.held) if cs.held else released
+        return cs
+
+    def at_read(self, key: str, cs: ConnState, p: Point) -> None:
+        info = self.info(key)
+        if len(cs.units) >= 2:
+            self.result.split_reads.add(SplitRead(key, info, cs.units[0], cs.units[1], p, cs.nodelay))
+        if cs.held:
+            self.result.held.add(HeldData(key, info, cs.corked, cs.more, cs.held, p, True))
+
+    def at_exit(self, state: State) -> None:
+        end = Point(self.root.site)
+        for key, states in state.items():
+            info = self.info(key)
+            for cs in states:
+                if len(cs.units) >= 2 and info.origin != "created" and not cs.nodelay:
+                    self.result.split_exits.add(SplitAtExit(key, info, cs.units[0], cs.units[1], self.root.site))
+                if cs.held:
+                    self.result.held.add(HeldData(key, info, cs.corked, cs.more, cs.held, end, False))
+
+
+def _send(cs: ConnState, p: Point, more: bool) -> ConnState:
+    if cs.corked or more:
+        return cs._replace(held=cs.held or p, more=p if more else cs.more)
+    if cs.held:  # the held pieces leave together with this one
+        return _add_unit(cs._replace(held=None, more=None), cs.held)
+    return _add_unit(cs, p)
+
+
+def _add_unit(cs: ConnState, p: Point) -> ConnState:
+    return cs if len(cs.units) >= 2 else cs._replace(units=cs.units + (p,))
+
+
+def _bounded(states: set) -> frozenset:
+    if len(states) <= MAX_STATES_PER_CONN:
+        return frozenset(states)
+    # Keep the states that can still prove something; drop the rest deterministically.
+    ranked = sorted(states, key=lambda c: (-len(c.units), c.held is None, repr(c)))
+    return frozenset(ranked[:MAX_STATES_PER_CONN])
+
+
+def _join_all(states) -> State | None:
+    live = [s for s in states if s is not None]
+    if not live:
+        return None
+    if len(live) == 1:
+        return live[0]
+    keys = set().union(*live)
+    empty = frozenset({EMPTY})
+    return {k: _bounded(set().union(*(s.get(k, empty) for s in live))) for k in keys}
+
+
+def _stronger(outer: ConnInfo, inner: ConnInfo | None) -> ConnInfo:
+    """The caller's connection, with what the callee's declaration adds (a typed parameter)."""
+    if inner is None:
+        return outer
+    if outer.tcp is False or inner.tcp is False:
+        return outer if outer.tcp is False else inner
+    if CONFIDENCES.index(inner.confidence) > CONFIDENCES.index(outer.confidence):
+        return ConnInfo(outer.name, outer.tcp if outer.tcp is not None else inner.tcp, inner.confidence, outer.origin)
+    return outer

@@ -1,0 +1,67 @@
+"""NGL001 split-write-before-read: the write-write-read stall."""
+
+from __future__ import annotations
+
+from ..findings import Finding, Step
+from ..model import Flush, FileModel, lower
+from .common import at_depth, common_depth, events_by_site, idiom
+from .flow import Analysis
+
+RULE = "NGL001"
+
+STALL = "Nagle holds it until the peer's delayed ACK (~40 ms on Linux, ~200 ms elsewhere)"
+MESSAGE_READ = "second send on '{conn}' (first at line {first}) before the reply is read at line {read}: {stall}; {fix}"
+MESSAGE_EXIT = (
+    "second send on '{conn}' (first at line {first}) and then the function returns, so the peer waits "
+    "for the rest of the message while {stall_lower}; {fix}"
+)
+
+
+def fix_for(model: FileModel, flushed: bool) -> str:
+    if flushed:
+        return f"write the whole message into {idiom(model, 'buffer', 'the buffered stream')} and flush once"
+    fix = (
+        f"send head and body in one write ({idiom(model, 'join', 'one buffer')}) "
+        f"or gather them ({idiom(model, 'gather', 'a gathering write')})"
+    )
+    if "buffer" in model.idioms:
+        fix += f", or write through {model.idioms['buffer']}"
+    return fix
+
+
+def check(model: FileModel, analysis: Analysis):
+    events = events_by_site(model)
+    for s in analysis.split_reads:
+        if s.nodelay is not None:
+            continue  # no stall: that is NGL002's band-aid case
+        depth = common_depth(s.first, s.second)
+        second, first = at_depth(s.second, depth), at_depth(s.first, depth)
+        read = at_depth(s.read, depth)
+        flushed = isinstance(events.get(s.second.site), Flush)
+        fix = fix_for(model, flushed)
+        yield Finding(
+            rule=RULE,
+            path=model.path,
+            site=second,
+            message=MESSAGE_READ.format(conn=s.info.name, first=first.line, read=read.line, stall=STALL, fix=fix),
+            level="warning",
+            confidence=s.info.confidence,
+            related=(Step(first, "first send"), Step(read, "the read that waits for the reply")),
+            flow=(Step(first, "first send"), Step(second, "second send, held by Nagle"), Step(read, "the read waits")),
+            fix=fix,
+        )
+    for s in analysis.split_exits:
+        depth = common_depth(s.first, s.second)
+        second, first = at_depth(s.second, depth), at_depth(s.first, depth)
+        fix = fix_for(model, isinstance(events.get(s.second.site), Flush))
+        yield Finding(
+            rule=RULE,
+            path=model.path,
+            site=second,
+            message=MESSAGE_EXIT.format(conn=s.info.name, first=first.line, stall_lower=STALL[0].lower() + STALL[1:], fix=fix),
+            level="warning",
+            confidence=lower(s.info.confidence),
+            related=(Step(first, "first send"),),
+            flow=(Step(first, "first send"), Step(second, "second send, held by Nagle")),
+            fix=fix,
+        )

@@ -1,0 +1,169 @@
+"""The command line: `nagle-lint [PATH ...]`, `nagle-lint rules`, `nagle-lint explain ID`, `nagle-lint demo`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from . import __version__
+from .config import LEVELS, ConfigError, Settings, check_rule_ids, find_config, load
+from .model import CONFIDENCES
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+SUBCOMMANDS = ("rules", "explain", "demo")
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def _csv(value: str) -> list[str]:
+    return [v for v in (x.strip() for x in value.split(",")) if v]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="nagle-lint",
+        description="Find socket code that stalls on Nagle's algorithm and delayed ACKs (Python, Java, C).",
+        epilog="Subcommands: 'nagle-lint rules' lists the rules, 'nagle-lint explain NGL001' prints one rule's "
+               "document, 'nagle-lint demo' measures the stall on this machine's loopback.",
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to lint (default: .)")
+    p.add_argument("--select", type=_csv, metavar="IDS", help="only these rules (ids or prefixes, comma-separated)")
+    p.add_argument("--ignore", type=_csv, metavar="IDS", help="skip these rules (ids or prefixes)")
+    p.add_argument("--exclude", type=_csv, metavar="GLOBS", help="skip paths matching these patterns (added to the config's)")
+    p.add_argument("--force-exclude", action="store_true", help="apply excludes even to files named on the command line")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
+    p.add_argument("--fail-on", choices=LEVELS, help="lowest level that makes the exit code 1 (default: warning)")
+    p.add_argument("--min-confidence", choices=CONFIDENCES, help="hide findings less sure than this (default: medium)")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    p.add_argument("--config", metavar="FILE", help="read settings from FILE instead of the nearest pyproject.toml")
+    p.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: the CPUs available)")
+    p.add_argument("--quiet", "-q", action="store_true", help="print findings only: no summary, no warnings")
+    p.add_argument("--verbose", "-v", action="store_true", help="list every file that had syntax errors")
+    p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    p.add_argument("--version", action="version", version=f"nagle-lint {__version__}")
+    return p
+
+
+def settings_from(args) -> Settings:
+    if args.config:
+        path = Path(args.config)
+        if not path.is_file():
+            raise ConfigError(f"{args.config}: no such config file")
+        settings = load(path)
+    else:
+        start = Path(args.paths[0]) if args.paths else Path(".")
+        start = start if start.is_dir() else start.parent
+        found = find_config(start if start.exists() else Path("."))
+        settings = load(found) if found else Settings()
+    if args.select is not None:
+        settings = replace(settings, select=tuple(check_rule_ids(args.select, "--select")))
+    if args.ignore is not None:
+        settings = replace(settings, ignore=tuple(check_rule_ids(args.ignore, "--ignore")))
+    if args.exclude:
+        settings = replace(settings, exclude=settings.exclude + tuple(args.exclude))
+    if args.fail_on:
+        settings = replace(settings, fail_on=args.fail_on)
+    if args.min_confidence:
+        settings = replace(settings, min_confidence=args.min_confidence)
+    return settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    try:
+        if argv and argv[0] in SUBCOMMANDS:
+            return subcommand(argv[0], argv[1:])
+        return lint(build_parser().parse_args(argv))
+    except (UsageError, ConfigError) as e:
+        print(f"nagle-lint: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # an internal error: one line unless asked for more
+        if debug:
+            raise
+        print(f"nagle-lint: internal error: {type(e).__name__}: {e} (run with --debug for the traceback)", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def lint(args) -> int:
+    from .report import render
+    from .report.text import summary
+    from .runner import run
+
+    settings = settings_from(args)
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    result = run(args.paths or ["."], settings, args.jobs, args.force_exclude)
+    output = render(args.format, result)
+    if args.output_file:
+        try:
+            with open(args.output_file, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(output)
+        except OSError as e:
+            raise UsageError(f"cannot write {args.output_file}: {e.strerror}") from None
+    else:
+        sys.stdout.write(output)
+    if not args.quiet:
+        _warn(result, args.verbose)
+        print(summary(result), file=sys.stderr)
+    if result.files == 0 and result.problems:
+        return EXIT_ERROR  # nothing could be linted
+    floor = LEVELS.index(settings.fail_on)
+    failing = [f for f in result.shown if LEVELS.index(f.level) >= floor]
+    return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
+
+
+def _warn(result, verbose: bool) -> None:
+    partial = [(p, m) for p, m in result.problems if m.endswith("analysed what parsed")]
+    for path, message in result.problems:
+        if (path, message) not in partial or verbose:
+            print(f"nagle-lint: warning: {path}: {message}", file=sys.stderr)
+    if partial and not verbose:
+        n = len(partial)
+        print(f"nagle-lint: warning: {n} file{'s' if n != 1 else ''} had syntax errors (often macros); "
+              "analysed what parsed (--verbose lists them)", file=sys.stderr)
+
+
+def subcommand(name: str, rest: list[str]) -> int:
+    from .rules import all_rules, table
+
+    if name == "rules":
+        if rest:
+            raise UsageError("'rules' takes no arguments")
+        rules = all_rules()
+        width = max(len(r.name) for r in rules.values())
+        for r in rules.values():
+            print(f"{r.id}  {r.name:<{width}}  {r.level:<7}  {r.summary}")
+        return EXIT_CLEAN
+    if name == "explain":
+        if len(rest) != 1:
+            raise UsageError("usage: nagle-lint explain RULE (e.g. NGL001)")
+        rules = all_rules()
+        wanted = rest[0].upper()
+        rule = rules.get(wanted) or next((r for r in rules.values() if r.name == rest[0]), None)
+        if rule is None:
+            raise UsageError(f"unknown rule '{rest[0]}' (known: {', '.join(rules)})")
+        sys.stdout.write(rule.body)
+        return EXIT_CLEAN
+    if name == "demo":
+        from .demo import main as demo_main
+
+        return demo_main(rest)
+    raise UsageError(name)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

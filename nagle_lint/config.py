@@ -1,0 +1,134 @@
+"""Settings, layered: defaults < [tool.nagle-lint] in pyproject.toml (or
+.nagle-lint.toml) < the command line."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from .model import CONFIDENCES
+
+LEVELS = ("note", "warning")
+
+
+class ConfigError(Exception):
+    """A bad setting: the message names the file, the key and what is expected."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] = ()  # empty: every rule that is on by default
+    ignore: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    per_file_ignores: dict = field(default_factory=dict)  # glob -> rule ids
+    fail_on: str = "warning"
+    min_confidence: str = "medium"
+    source: str | None = None  # the file the settings came from
+
+
+KEYS = {
+    "select": "a list of rule ids or prefixes",
+    "ignore": "a list of rule ids or prefixes",
+    "exclude": "a list of glob patterns",
+    "per-file-ignores": "a table of glob pattern = list of rule ids",
+    "fail-on": "one of: note, warning",
+    "min-confidence": "one of: low, medium, high",
+}
+
+
+def find_config(start: Path) -> Path | None:
+    start = start.resolve()
+    for folder in [start, *start.parents]:
+        dotted = folder / ".nagle-lint.toml"
+        if dotted.is_file():
+            return dotted
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                return pyproject  # let load() report it
+            if "nagle-lint" in data.get("tool", {}):
+                return pyproject
+    return None
+
+
+def load(path: Path) -> Settings:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: invalid TOML: {e}") from None
+    table = data if path.name == ".nagle-lint.toml" else data.get("tool", {}).get("nagle-lint", {})
+    where = "" if path.name == ".nagle-lint.toml" else "[tool.nagle-lint] "
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: {where.strip() or 'the file'} must be a table")
+    settings = Settings(source=str(path))
+    for key, value in table.items():
+        if key not in KEYS:
+            raise ConfigError(f"{path}: {where}unknown key '{key}' (expected one of: {', '.join(KEYS)})")
+        problem = f"{path}: {where}'{key}' must be {KEYS[key]}"
+        if key in ("select", "ignore", "exclude"):
+            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                raise ConfigError(problem)
+            if key != "exclude":
+                value = tuple(check_rule_ids(value, f"{path}: {where}'{key}'"))
+            settings = replace(settings, **{key: tuple(value)})
+        elif key == "per-file-ignores":
+            if not (isinstance(value, dict) and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in value.values())):
+                raise ConfigError(problem)
+            pfi = {glob: tuple(check_rule_ids(ids, f"{path}: {where}'per-file-ignores'")) for glob, ids in value.items()}
+            settings = replace(settings, per_file_ignores=pfi)
+        elif key == "fail-on":
+            if value not in LEVELS:
+                raise ConfigError(problem)
+            settings = replace(settings, fail_on=value)
+        elif key == "min-confidence":
+            if value not in CONFIDENCES:
+                raise ConfigError(problem)
+            settings = replace(settings, min_confidence=value)
+    return settings
+
+
+def check_rule_ids(values, where: str) -> list[str]:
+    from .rules import all_rules
+
+    known = list(all_rules())
+    out = []
+    for v in values:
+        v = v.strip().upper()
+        if v == "ALL" or any(r.startswith(v) for r in known) and v.startswith("NGL"):
+            out.append(v)
+        else:
+            raise ConfigError(f"{where}: unknown rule '{v}' (known: {', '.join(known)}, or a prefix such as NGL00)")
+    return out
+
+
+def selected_rules(settings: Settings, path: str | None = None) -> set[str]:
+    from .rules import OPT_IN, all_rules
+
+    known = list(all_rules())
+    if settings.select:
+        chosen = {r for r in known for s in settings.select if s == "ALL" or r.startswith(s)}
+        # A rule that is off by default runs only when named (or selected by a prefix as long as its id).
+        chosen = {r for r in chosen if r not in OPT_IN or r in settings.select}
+    else:
+        chosen = {r for r in known if r not in OPT_IN}
+    chosen = {r for r in chosen if not any(r.startswith(i) or i == "ALL" for i in settings.ignore)}
+    if path is not None and settings.per_file_ignores:
+        from .discover import matches
+
+        for glob, ids in settings.per_file_ignores.items():
+            if matches(path, glob):
+                chosen = {r for r in chosen if not any(r.startswith(i) or i == "ALL" for i in ids)}
+    return chosen

@@ -1,0 +1,72 @@
+"""Which files to lint: folders walked, build and tool folders skipped,
+excludes applied, only the languages we read."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+
+from .languages import language_of
+
+SKIP_DIRS = {
+    ".git", ".hg", ".svn", ".venv", "venv", ".env", "env", "node_modules", "__pycache__", ".tox", ".nox",
+    ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist", "target", "site-packages", ".eggs",
+    ".nagle_lint_cache", ".idea", ".gradle",
+}
+
+
+def matches(path: str, pattern: str) -> bool:
+    """gitignore-like: a pattern with a slash matches the path (from the
+    linted root), one without matches any part of it."""
+    path = path.replace(os.sep, "/")
+    while path.startswith("./"):
+        path = path[2:]
+    pattern = pattern.rstrip("/")
+    if "/" in pattern:
+        pattern = pattern.lstrip("/")
+        return fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(path, pattern + "/*")
+    return any(fnmatch.fnmatch(part, pattern) for part in path.split("/"))
+
+
+def discover(paths: list[str], exclude: tuple[str, ...], force_exclude: bool = False):
+    """Yield (path, error) pairs: error is None for a file to lint, or a
+    message for a path that cannot be linted."""
+    seen = set()
+    for root in paths:
+        if not os.path.lexists(root):
+            yield root, "no such file or directory"
+            continue
+        if os.path.isdir(root):
+            for path in _walk(root, exclude):
+                if path not in seen:
+                    seen.add(path)
+                    yield path, None
+        elif force_exclude and any(matches(root, p) for p in exclude):
+            continue
+        elif root not in seen:
+            seen.add(root)
+            yield root, None  # named explicitly: linted whatever its extension says, if we know the language
+
+
+def _walk(root: str, exclude):
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        subdirs = []
+        for e in entries:
+            rel = os.path.relpath(e.path, root)
+            if any(matches(rel, p) for p in exclude):
+                continue
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    if e.name not in SKIP_DIRS and not e.name.endswith(".egg-info"):
+                        subdirs.append(e.path)
+                elif e.is_file() and language_of(e.name):
+                    yield e.path
+            except OSError:
+                continue
+        stack.extend(reversed(subdirs))

@@ -1,0 +1,563 @@
+"""What the three frontends share: parsing, positions, the statement walk and
+the bookkeeping of connections.  A language module supplies its node names
+and the meaning of its calls; everything else is here, once.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+
+import tree_sitter
+
+from ..model import (
+    Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
+    Push, Recv, Return, Send, SetOption, Site, Switch, Try,
+)
+
+# --- abstract values --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Handle:
+    """An expression that reaches connection `key`: the socket itself, or a
+    stream over it.  `buffered` writes wait for a flush; `autoflush` streams
+    flush on println/printf/format."""
+
+    key: str
+    buffered: bool = False
+    autoflush: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """A tuple such as accept()'s (conn, addr)."""
+
+    items: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class Fresh:
+    """A connection just made (socket(), accept(), new Socket()); it takes the
+    name it is assigned to."""
+
+    tcp: bool | None
+    confidence: str
+
+
+NOT_CONN = object()  # a file, a pipe, an in-memory buffer, a datagram socket: never a connection
+
+# Names that suggest a socket (a medium-confidence connection when nothing else is known).
+_SOCKETY = re.compile(
+    r"(^|[_.>]|(?<=[a-z]))(sock|socket|sockfd|sd|conn|connection|connfd|cfd|clientfd|client|peer|"
+    r"channel|ch|upstream|downstream|remote)(s|fd|_fd|et)?($|_|\[|(?=[A-Z0-9]))",
+    re.IGNORECASE,
+)
+
+
+def socket_like(name: str) -> bool:
+    return bool(_SOCKETY.search(name.replace("self.", "").replace("this.", "")))
+
+
+# --- positions --------------------------------------------------------------
+
+
+class Source:
+    """The file's bytes, with character columns computed from byte columns."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+    @cached_property
+    def lines(self) -> list[bytes]:
+        return self.data.split(b"\n")
+
+    def column(self, row: int, byte_col: int) -> int:
+        if row >= len(self.lines):
+            return byte_col + 1
+        prefix = self.lines[row][:byte_col]
+        if prefix.isascii():
+            return byte_col + 1
+        return len(prefix.decode("utf-8", "replace")) + 1
+
+    def site(self, node) -> Site:
+        (r1, c1), (r2, c2) = node.start_point, node.end_point
+        return Site(r1 + 1, self.column(r1, c1), r2 + 1, self.column(r2, c2))
+
+
+def text(node) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None else ""
+
+
+def compact(node) -> str:
+    return re.sub(r"\s+", "", text(node))
+
+
+# --- the frontend -----------------------------------------------------------
+
+
+class Frontend:
+    """One language.  Subclasses set the class attributes and implement
+    `functions`, `statement`, `call` and `declare_params`."""
+
+    name = ""
+    extensions: tuple[str, ...] = ()
+    grammar = None  # a callable returning the tree-sitter language pointer
+    comment_query = "(comment) @c"
+    idioms: dict[str, str] = {}
+
+    # Node names used by the shared expression walk.
+    call_types: frozenset = frozenset()
+    skip_types: frozenset = frozenset()  # nested functions, lambdas, classes
+    wrapper_types: frozenset = frozenset({"parenthesized_expression"})
+    tuple_types: frozenset = frozenset()
+
+    @cached_property
+    def language(self):
+        return tree_sitter.Language(self.grammar())
+
+    @cached_property
+    def parser(self):
+        return tree_sitter.Parser(self.language)
+
+    @cached_property
+    def comments(self):
+        return tree_sitter.Query(self.language, self.comment_query)
+
+    def parse(self, data: bytes):
+        return self.parser.parse(data)
+
+    def lower(self, path: str, data: bytes) -> FileModel:
+        tree = self.parse(data)
+        unit = Unit(self, Source(data), tree)
+        found = list(self.functions(tree.root_node))
+        unit.function_names = {q for q, _, _ in found}
+        functions = [unit.lower_function(q, n, c) for q, n, c in found]
+        if unit.class_env:
+            # A field set in one method (connect(), __init__) is used in the
+            # others: lower again, now that the fields are known.
+            functions = [unit.lower_function(q, n, c) for q, n, c in found]
+        errors = _count_errors(tree.root_node)
+        return FileModel(path, self.name, functions, errors, dict(self.idioms))
+
+    # -- to be supplied by each language --------------------------------
+
+    def functions(self, root):
+        """Yield (qualname, node, class name or None) for every function,
+        including a pseudo-function for module-level code where it can run."""
+        raise NotImplementedError
+
+    def declare_params(self, low: "Lowering", node) -> tuple[str | None, ...]:
+        raise NotImplementedError
+
+    def body(self, node):
+        return node.child_by_field_name("body")
+
+    def statement(self, low: "Lowering", node) -> None:
+        raise NotImplementedError
+
+    def call(self, low: "Lowering", node):
+        raise NotImplementedError
+
+    def value(self, low: "Lowering", node):
+        """The value of a non-call expression (identifiers, fields, literals)."""
+        return None
+
+    def class_fields(self, node, cls: str) -> dict:
+        """Declared types of a class's fields, for languages that have them."""
+        return {}
+
+
+def _count_errors(root) -> int:
+    if not root.has_error:
+        return 0
+    count, stack = 0, [root]
+    while stack:
+        n = stack.pop()
+        if n.is_error or n.is_missing:
+            count += 1
+        elif n.has_error:
+            stack.extend(n.children)
+    return count
+
+
+class Unit:
+    """One file being lowered: comments, classes' fields, functions' names."""
+
+    def __init__(self, fe: Frontend, src: Source, tree):
+        self.fe = fe
+        self.src = src
+        self.tree = tree
+        self.class_env: dict[str, dict] = {}  # class -> field key -> (value, ConnInfo)
+        self.class_types: dict[str, dict] = {}  # class -> field name -> declared type
+        self.function_names: set[str] = set()
+
+    @cached_property
+    def comment_lines(self) -> dict[int, str]:
+        found: dict[int, str] = {}
+        captures = tree_sitter.QueryCursor(self.fe.comments).captures(self.tree.root_node)
+        for nodes in captures.values():
+            for n in nodes:
+                for row in range(n.start_point[0], n.end_point[0] + 1):
+                    found[row + 1] = found.get(row + 1, "") + " " + text(n)
+        return found
+
+    def comment_near(self, line: int) -> str:
+        return (self.comment_lines.get(line - 1, "") + " " + self.comment_lines.get(line, "")).strip()
+
+    def lower_function(self, qualname: str, node, cls: str | None) -> Function:
+        low = Lowering(self, qualname, cls)
+        params = self.fe.declare_params(low, node)
+        body = self.fe.body(node)
+        stmts = low.block_of(body) if body is not None else ()
+        return Function(qualname, self.src.site(node), params, stmts, low.conns)
+
+
+class Lowering:
+    """Lowers one function: an environment of names to values, the statement
+    lists being built, and the connections met so far."""
+
+    def __init__(self, unit: Unit, qualname: str, cls: str | None):
+        self.unit = unit
+        self.fe = unit.fe
+        self.qualname = qualname
+        self.cls = cls
+        self.env: dict[str, object] = {}
+        self.conns: dict[str, ConnInfo] = {}
+        self.params: set[str] = set()
+        self.types: dict[str, str] = {}  # declared type of a local or parameter, where the language says
+        self._out: list[list] = [[]]
+        self._assigned: list[set[str]] = []
+        if cls is not None:
+            for key, (val, info) in unit.class_env.get(cls, {}).items():
+                self.env[key] = val
+                if isinstance(val, Handle) and val.key not in self.conns and info is not None:
+                    self.conns[val.key] = ConnInfo(info.name, info.tcp, info.confidence, "field")
+
+    # -- output ----------------------------------------------------------
+
+    def emit(self, stmt) -> None:
+        self._out[-1].append(stmt)
+
+    def site(self, node) -> Site:
+        return self.unit.src.site(node)
+
+    def block_of(self, node) -> tuple:
+        """Lower a statement or a block of statements into a tuple."""
+        self._out.append([])
+        try:
+            if node is not None:
+                self.stmt(node)
+        finally:
+            out = self._out.pop()
+        return tuple(out)
+
+    def stmts(self, nodes) -> tuple:
+        self._out.append([])
+        try:
+            for n in nodes:
+                self.stmt(n)
+        finally:
+            out = self._out.pop()
+        return tuple(out)
+
+    def stmt(self, node) -> None:
+        if node.type in self.fe.skip_types:
+            return
+        self.fe.statement(self, node)
+
+    def children(self, node) -> None:
+        for c in node.named_children:
+            self.stmt(c)
+
+    # -- structure shared by all languages ------------------------------
+
+    def if_chain(self, node, branches: list, has_else: bool = False) -> None:
+        """`branches`: (condition node, body node) in order, the last with a
+        None condition when there is an else.  A later condition is evaluated
+        only when the earlier ones failed, so each lives in the previous else."""
+        cond, body = branches[0]
+        if cond is None:
+            self.stmt(body)
+            return
+        self.expr(cond)
+        then = self.block_of(body)
+        if len(branches) == 1:
+            self.emit(If((then,), False, self.site(node)))
+            return
+        self._out.append([])
+        try:
+            self.if_chain(node, branches[1:])
+        finally:
+            other = tuple(self._out.pop())
+        self.emit(If((then, other), True, self.site(node)))
+
+    def loop(self, node, head_nodes=(), body=None, *, infinite=False, body_first=False,
+             before=(), targets=(), update=()) -> None:
+        """`before` runs once (a for-loop's initialiser or iterable); `head`
+        before every pass; `targets` are rebound on every pass; `update` at
+        the end of every pass."""
+        for n in before:
+            self.expr(n)
+        self._assigned.append(set())
+        self._out.append([])
+        try:
+            for t in targets:
+                self.bind_target(t, None)
+                key = self.fe_key(t) if t.type not in self.fe.tuple_types else None
+                if key is not None:
+                    self.emit(Bind(key, self.site(t)))  # a new connection (or none) every pass
+            for n in head_nodes:
+                self.expr(n)
+        finally:
+            head = tuple(self._out.pop())
+        body_stmts = self.block_of(body)
+        if update:
+            body_stmts = body_stmts + self.stmts_of_exprs(update)
+        assigned = self._assigned.pop()
+        for n in update:  # i++ in a for-loop's update: everything it names changes every pass
+            assigned |= set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text(n)))
+        if self._assigned:
+            self._assigned[-1] |= assigned
+        varies = frozenset(k for k in self.conns if _mentions(k, assigned) or any(
+            isinstance(s, Bind) and s.conn == k for s in _flat(head + body_stmts)))
+        self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies))
+
+    def stmts_of_exprs(self, nodes) -> tuple:
+        self._out.append([])
+        try:
+            for n in nodes:
+                self.expr(n)
+        finally:
+            out = self._out.pop()
+        return tuple(out)
+
+    def switch(self, node, cases: list, exhaustive: bool) -> None:
+        branches = tuple(self.stmts(c) for c in cases)
+        self.emit(Switch(branches, exhaustive, self.site(node)))
+
+    def try_(self, node, body, handlers, orelse, final, resources=(), closes=None) -> None:
+        """`closes()`, when given, returns the handles closed when the body ends
+        (try-with-resources)."""
+        for r in resources:
+            self.stmt(r)
+        b = self.block_of(body)
+        if closes is not None:
+            self._out.append([])
+            for h in closes():
+                self.close(h, node)
+            b = b + tuple(self._out.pop())
+        hs = tuple(self.block_of(h) for h in handlers)
+        e = self.block_of(orelse) if orelse is not None else ()
+        f = self.block_of(final) if final is not None else ()
+        self.emit(Try(b, hs, e, f, self.site(node)))
+
+    def jump(self, kind, node, value=None) -> None:
+        if value is not None:
+            self.expr(value)
+        self.emit({"return": Return, "break": Break, "continue": Continue}[kind](self.site(node)))
+
+    # -- expressions -------------------------------------------------------
+
+    def expr(self, node):
+        """Lower an expression (emitting its events in evaluation order) and
+        return its abstract value."""
+        if node is None:
+            return None
+        t = node.type
+        if t in self.fe.skip_types:
+            return None
+        if t in self.fe.call_types:
+            return self.fe.call(self, node)
+        if t in self.fe.wrapper_types:
+            inner = node.child_by_field_name("value") or (node.named_children[-1] if node.named_children else None)
+            return self.expr(inner)
+        value = self.fe.value(self, node)
+        if value is None:
+            for c in node.named_children:
+                self.expr(c)
+        return value
+
+    def args(self, node) -> list:
+        """The argument nodes of an argument list (comments dropped)."""
+        if node is None:
+            return []
+        return [a for a in node.named_children if "comment" not in a.type]
+
+    # -- connections -----------------------------------------------------
+
+    def assign(self, name: str, value) -> None:
+        """Bind `name` (a variable or a field path) to `value`."""
+        if self._assigned:
+            self._assigned[-1].add(name.split(".")[0].split("->")[0].split("[")[0])
+            self._assigned[-1].add(name)
+        if value is None:
+            self.env.pop(name, None)
+        else:
+            self.env[name] = value
+        if self.cls is not None and name.startswith(("self.", "this.")) and value is not None:
+            info = self.conns.get(value.key) if isinstance(value, Handle) else None
+            self.unit.class_env.setdefault(self.cls, {})[name] = (value, info)
+
+    def bind_target(self, node, value) -> None:
+        """Assign `value` to a target node (a name, a field, a tuple of them)."""
+        if node is None:
+            return
+        if value is NOT_CONN and node.type in self.fe.tuple_types:
+            for t in node.named_children:
+                self.bind_target(t, NOT_CONN)
+            return
+        if isinstance(value, Pair) and node.type in self.fe.tuple_types:
+            targets = [c for c in node.named_children]
+            for t, v in zip(targets, value.items):
+                self.bind_target(t, v)
+            return
+        key = self.fe_key(node)
+        if key is None:
+            return
+        if isinstance(value, Fresh):
+            value = self.new_conn(key, node, value.tcp, value.confidence)
+        elif isinstance(value, Pair):
+            value = None
+        self.assign(key, value)
+
+    def new_conn(self, key: str, site_node, tcp: bool | None, confidence: str) -> Handle:
+        """A connection created here (socket(), accept(), new Socket())."""
+        self.conns[key] = ConnInfo(key, tcp, confidence, "created")
+        self.emit(Bind(key, self.site(site_node)))
+        return Handle(key)
+
+    def conn_for(self, node, evidence: str = "low") -> Handle | None:
+        """The connection an expression reaches; an unknown variable or field
+        becomes a connection of its own, as sure as its name and the call
+        (`evidence`) make it."""
+        if node is None:
+            return None
+        val = self.expr(node)
+        if isinstance(val, Handle):
+            return val
+        if isinstance(val, Fresh):
+            key = self.fe_key(node) or "conn"
+            return self.new_conn(key, node, val.tcp, val.confidence)
+        if val is NOT_CONN or isinstance(val, (Const, Pair)):
+            return None
+        key = self.fe_key(node)
+        if key is None:
+            return None
+        if key not in self.conns:
+            confidence = evidence
+            if socket_like(key) and confidence == "low":
+                confidence = "medium"
+            origin = "param" if key in self.params else ("field" if key.startswith(("self.", "this.")) else "unknown")
+            self.conns[key] = ConnInfo(key, None, confidence, origin)
+        elif evidence == "medium" and self.conns[key].confidence == "low":
+            old = self.conns[key]
+            self.conns[key] = ConnInfo(old.name, old.tcp, "medium", old.origin)
+        return Handle(key)
+
+    def conn_for_this(self) -> Handle:
+        """The object itself, for a call with no receiver inside a socket subclass."""
+        if "this" not in self.conns:
+            self.conns["this"] = ConnInfo("this", None, "medium", "field")
+        return Handle("this")
+
+    def fe_key(self, node) -> str | None:
+        key = self.fe.key(self, node) if hasattr(self.fe, "key") else compact(node)
+        if not key or len(key) > 80 or "(" in key:
+            return None
+        return key
+
+    def send(self, handle: Handle, node, size: str, *, gather=False, more=False) -> None:
+        self.emit(Send(handle.key, self.site(node), size, handle.buffered, gather, more, result_used(node)))
+
+    def flush(self, handle: Handle, node) -> None:
+        self.emit(Flush(handle.key, self.site(node)))
+
+    def recv(self, handle: Handle, node) -> None:
+        self.emit(Recv(handle.key, self.site(node)))
+
+    def push(self, handle: Handle, node) -> None:
+        self.emit(Push(handle.key, self.site(node)))
+
+    def close(self, handle: Handle, node) -> None:
+        """Closing a stream flushes what it buffers, then closes the socket."""
+        if handle.buffered:
+            self.flush(handle, node)
+        self.push(handle, node)
+
+    def set_option(self, handle: Handle, option: str, value_node, node) -> None:
+        value = self.truth(value_node) if value_node is not None else None
+        param = None
+        if value is None and value_node is not None:
+            name = compact(value_node).lstrip("&*")
+            param = name if name in self.params else None
+        site = self.site(node)
+        self.emit(SetOption(handle.key, option, value, site, self.unit.comment_near(site.line), param))
+
+    def local_call(self, callee: str, arg_nodes, node) -> None:
+        keys, consts = [], []
+        for a in arg_nodes:
+            v = self.expr(a)
+            if v is None and a.named_child_count <= 2 and a.type not in self.fe.call_types:
+                v = self.conn_for(a)  # a variable the callee may use as a connection
+            keys.append(v.key if isinstance(v, Handle) else None)
+            c = v.value if isinstance(v, Const) else None
+            consts.append(bool(c) if isinstance(c, (bool, int)) else None)
+        self.emit(Call(callee, tuple(keys), self.site(node), tuple(consts)))
+
+    def truth(self, node) -> bool | None:
+        """The truth of an option value: a literal, or a local constant."""
+        v = self.expr(node)
+        if isinstance(v, Const):
+            if isinstance(v.value, bool):
+                return v.value
+            if isinstance(v.value, int):
+                return v.value != 0
+        return None
+
+
+def result_used(node) -> bool:
+    """Whether a call's result is looked at (`n = write(...)`, `if (send(...) < 0)`)."""
+    parent = node.parent
+    while parent is not None and parent.type in ("parenthesized_expression", "cast_expression"):
+        parent = parent.parent
+    return parent is not None and parent.type not in ("expression_statement", "block", "compound_statement")
+
+
+def _mentions(key: str, names: set[str]) -> bool:
+    if key in names:
+        return True
+    words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", key))
+    return bool(words & names) and not key.startswith(("self.", "this."))
+
+
+def _flat(stmts):
+    from ..checks.flow import walk
+
+    return walk(stmts)
+
+
+def int_literal(s: str) -> int | None:
+    s = s.strip().rstrip("uUlL")
+    try:
+        return int(s, 0)
+    except ValueError:
+        try:
+            return int(s)
+        except ValueError:
+            return None
+
+
+def load_query(package: str, name: str) -> str:
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))

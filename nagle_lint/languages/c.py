@@ -1,0 +1,360 @@
+"""C: BSD sockets, stdio streams over sockets, OpenSSL."""
+
+from __future__ import annotations
+
+import tree_sitter_c
+
+from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from ..model import ONE, SMALL, UNKNOWN
+
+NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
+            "SOCK_SEQPACKET")
+NOT_SOCKETS = {"open", "openat", "creat", "fopen", "tmpfile", "memfd_create", "eventfd", "timerfd_create",
+               "signalfd", "epoll_create", "epoll_create1", "inotify_init", "inotify_init1", "open_memstream",
+               "fmemopen", "popen", "mkstemp"}
+PAIRS = {"pipe", "pipe2", "socketpair"}  # fill an int[2] with descriptors that have no Nagle
+# name -> (index of the connection argument, index of the byte count or None)
+SENDS = {"write": (0, 2), "send": (0, 2), "sendto": (0, 2), "SSL_write": (0, 2), "sendfile": (0, None),
+         "BIO_write": (0, 2), "gnutls_record_send": (0, 2)}
+GATHERS = {"writev": 0, "sendmsg": 0, "sendmmsg": 0}
+RECVS = {"read": 0, "recv": 0, "recvfrom": 0, "recvmsg": 0, "SSL_read": 0, "SSL_peek": 0, "BIO_read": 0,
+         "gnutls_record_recv": 0, "readv": 0}
+SOCKET_ONLY = {"send", "sendto", "sendmsg", "recv", "recvfrom", "recvmsg", "SSL_write", "SSL_read", "setsockopt",
+               "shutdown", "sendfile"}
+# stdio: name -> index of the FILE* argument
+STDIO_WRITES = {"fwrite": 3, "fprintf": 0, "vfprintf": 0, "fputs": 1, "fputc": 1, "putc": 1, "fputs_unlocked": 1,
+                "fwrite_unlocked": 3}
+STDIO_READS = {"fgets": 2, "fread": 3, "fgetc": 0, "getc": 0, "fscanf": 0, "getline": 2, "getdelim": 3}
+
+
+class CFrontend(Frontend):
+    name = "c"
+    extensions = (".c", ".h")
+    grammar = staticmethod(tree_sitter_c.language)
+    idioms = {
+        "join": "one buffer and one write()",
+        "gather": "writev() or sendmsg()",
+        "buffer": "an fdopen() stream flushed once",
+        "cork": "MSG_MORE on all but the last piece, or TCP_CORK around the message",
+    }
+    call_types = frozenset({"call_expression"})
+    skip_types = frozenset({"function_definition"})
+    wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
+
+    # -- functions ---------------------------------------------------------
+
+    def functions(self, root):
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            for child in reversed(node.named_children):
+                if child.type == "function_definition":
+                    name = _declared_name(child.child_by_field_name("declarator"))
+                    if name:
+                        stack_entry = (name, child, None)
+                        yield stack_entry
+                elif child.type in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
+                                    "linkage_specification", "declaration_list", "ERROR", "preproc_elifdef"):
+                    stack.append(child)
+
+    def declare_params(self, low: Lowering, node):
+        from ..model import ConnInfo
+
+        decl = node.child_by_field_name("declarator")
+        while decl is not None and decl.type != "function_declarator":
+            decl = decl.child_by_field_name("declarator")
+        params = decl.child_by_field_name("parameters") if decl is not None else None
+        keys = []
+        for p in params.named_children if params is not None else ():
+            if p.type != "parameter_declaration":
+                continue
+            name = _declared_name(p.child_by_field_name("declarator"))
+            if not name:
+                keys.append(None)
+                continue
+            typ = compact(p.child_by_field_name("type"))
+            low.params.add(name)
+            low.types[name] = typ
+            keys.append(name)
+            if typ == "FILE":
+                low.conns[name] = ConnInfo(name, None, "low", "param")
+                low.env[name] = Handle(name, buffered=True)
+            elif typ in ("SSL", "gnutls_session_t"):
+                low.conns[name] = ConnInfo(name, None, "medium", "param")
+                low.env[name] = Handle(name)
+        return tuple(keys)
+
+    def key(self, low, node):
+        return compact(node)
+
+    # -- statements --------------------------------------------------------
+
+    def statement(self, low: Lowering, node) -> None:
+        t = node.type
+        if t in ("compound_statement", "translation_unit", "ERROR"):
+            low.children(node)
+        elif t == "declaration":
+            self._declare(low, node)
+        elif t == "expression_statement":
+            for c in node.named_children:
+                low.expr(c)
+        elif t == "if_statement":
+            branches, cur = [], node
+            while cur is not None and cur.type == "if_statement":
+                branches.append((cur.child_by_field_name("condition"), cur.child_by_field_name("consequence")))
+                alt = cur.child_by_field_name("alternative")
+                cur = alt.named_children[0] if alt is not None and alt.named_children else None
+            if cur is not None:
+                branches.append((None, cur))
+            low.if_chain(node, branches)
+        elif t == "while_statement":
+            cond = node.child_by_field_name("condition")
+            low.loop(node, (cond,), node.child_by_field_name("body"), infinite=compact(cond) in ("(1)", "(true)"))
+        elif t == "do_statement":
+            cond = node.child_by_field_name("condition")
+            low.loop(node, (cond,), node.child_by_field_name("body"), body_first=True,
+                     infinite=compact(cond) in ("(1)", "(true)"))
+        elif t == "for_statement":
+            init = node.child_by_field_name("initializer")
+            cond = node.child_by_field_name("condition")
+            if init is not None and init.type == "declaration":
+                self._declare(low, init)
+                init = None
+            low.loop(node, (cond,) if cond is not None else (), node.child_by_field_name("body"),
+                     infinite=cond is None, before=(init,) if init is not None else (),
+                     update=[u for u in node.children_by_field_name("update")])
+        elif t == "switch_statement":
+            low.expr(node.child_by_field_name("condition"))
+            body = node.child_by_field_name("body")
+            cases, exhaustive = [], False
+            for case in body.named_children if body is not None else ():
+                if case.type != "case_statement":
+                    continue
+                value = case.child_by_field_name("value")
+                exhaustive = exhaustive or value is None
+                cases.append([c for c in case.named_children if c is not value])
+            low.switch(node, cases, exhaustive)
+        elif t == "return_statement":
+            low.jump("return", node, node.named_children[0] if node.named_children else None)
+        elif t in ("break_statement", "continue_statement"):
+            low.jump(t.split("_")[0], node)
+        elif t == "labeled_statement":
+            for c in node.named_children:
+                if c.type != "statement_identifier":
+                    low.stmt(c)
+        elif t in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"):
+            self._preproc(low, node)
+        elif t in ("preproc_else",):
+            low.children(node)
+        elif t in ("comment", "goto_statement", "preproc_def", "preproc_include", "preproc_call",
+                   "preproc_function_def", "type_definition", "struct_specifier"):
+            return
+        else:
+            for c in node.named_children:
+                low.expr(c)
+
+    def _preproc(self, low, node):
+        """#if/#ifdef: the branches are alternatives (only one is compiled), not a sequence."""
+        alt = node.child_by_field_name("alternative")
+        body = [c for c in node.named_children if c is not alt and c.type not in ("identifier",)
+                and c is not node.child_by_field_name("condition") and c is not node.child_by_field_name("name")]
+        branches = [(None, None)]
+        then = low.stmts(body)
+        other = low.block_of(alt) if alt is not None else ()
+        from ..model import If
+
+        low.emit(If((then, other), True, low.site(node)))
+
+    def _declare(self, low, node):
+        typ = compact(node.child_by_field_name("type"))
+        for d in node.children_by_field_name("declarator"):
+            if d.type == "init_declarator":
+                target = d.child_by_field_name("declarator")
+                name = _declared_name(target)
+                low.types[name] = typ + ("*" if target.type == "pointer_declarator" else "")
+                value = d.child_by_field_name("value")
+                v = low.expr(value)
+                if name:
+                    ident = _ident(target)
+                    if ident is not None:
+                        low.bind_target(ident, v)
+            else:
+                name = _declared_name(d)
+                if name:
+                    low.types[name] = typ + ("*" if d.type == "pointer_declarator" else "")
+                    low.assign(name, None)
+
+    # -- expressions -------------------------------------------------------
+
+    def value(self, low: Lowering, node):
+        t = node.type
+        if t in ("identifier", "field_expression", "subscript_expression"):
+            v = low.env.get(compact(node))
+            if v is None and t == "subscript_expression":
+                arr = compact(node.child_by_field_name("argument"))
+                if low.env.get(arr + "[]") is NOT_CONN:
+                    return NOT_CONN
+            if v is None and t != "identifier":
+                for c in node.named_children:
+                    low.expr(c)
+            return v
+        if t == "number_literal":
+            n = int_literal(text(node))
+            return Const(n) if n is not None else None
+        if t in ("true", "false"):
+            return Const(t == "true")
+        if t in ("string_literal", "char_literal", "concatenated_string"):
+            return Const(text(node))
+        if t == "assignment_expression":
+            v = low.expr(node.child_by_field_name("right"))
+            if text(node.child_by_field_name("operator")) == "=":
+                low.bind_target(node.child_by_field_name("left"), v)
+            return v
+        if t == "pointer_expression" and text(node.child_by_field_name("operator")) == "&":
+            return low.expr(node.child_by_field_name("argument"))
+        if t == "compound_literal_expression":
+            init = node.child_by_field_name("value")
+            return low.expr(init.named_children[0]) if init is not None and init.named_children else None
+        if t == "sizeof_expression":
+            return Const(None)
+        return None
+
+    def call(self, low: Lowering, node):
+        func = node.child_by_field_name("function")
+        args = low.args(node.child_by_field_name("arguments"))
+        if func.type != "identifier":
+            low.expr(func)
+            _eval(low, args)
+            return None
+        name = text(func)
+        if name in low.unit.function_names and name != low.qualname or (name == low.qualname and False):
+            low.local_call(name, args, node)
+            return None
+        if name == "socket":
+            _eval(low, args)
+            spec = " ".join(text(a) for a in args[:2])
+            if any(f in spec for f in NO_NAGLE):
+                return Fresh(False, "high")
+            if args and compact(args[0]) in ("AF_INET", "AF_INET6", "PF_INET", "PF_INET6") and len(args) > 1 \
+                    and "SOCK_STREAM" in text(args[1]):
+                return Fresh(True, "high")
+            return Fresh(None, "medium")
+        if name in ("accept", "accept4"):
+            listener = low.conn_for(args[0], "medium") if args else None
+            _eval(low, args[1:])
+            info = low.conns.get(listener.key) if listener else None
+            if info is not None and info.tcp is False:
+                return Fresh(False, "high")
+            return Fresh(True if info and info.tcp else None, "high" if info and info.tcp else "medium")
+        if name in NOT_SOCKETS:
+            _eval(low, args)
+            return NOT_CONN
+        if name in PAIRS:
+            _eval(low, args)
+            if args:
+                arr = compact(args[-1])
+                low.env[arr + "[]"] = NOT_CONN
+                for i in (0, 1):
+                    low.env[f"{arr}[{i}]"] = NOT_CONN
+            return None
+        if name == "fdopen" and args:
+            h = low.conn_for(args[0], "low")
+            mode = text(args[1]) if len(args) > 1 else ""
+            if h is None:
+                return NOT_CONN
+            return Handle(h.key, buffered=any(c in mode for c in "wa+"))
+        if name == "setvbuf" and len(args) >= 3:
+            h = low.expr(args[0])
+            if isinstance(h, Handle) and "_IONBF" in text(args[2]):
+                low.assign(compact(args[0]), Handle(h.key, buffered=False))
+            return None
+        if name in ("SSL_set_fd", "gnutls_transport_set_int") and len(args) >= 2:
+            h = low.conn_for(args[1], "medium")
+            if h is not None:
+                low.assign(compact(args[0]), h)
+                info = low.conns.get(h.key)
+            return None
+        if name in SENDS or name in GATHERS or name in RECVS or name in ("shutdown", "close", "setsockopt"):
+            index = SENDS[name][0] if name in SENDS else GATHERS.get(name, RECVS.get(name, 0))
+            if len(args) <= index:
+                return None
+            h = low.conn_for(args[index], "medium" if name in SOCKET_ONLY else "low")
+            _eval(low, args[index + 1:])
+            if h is None:
+                return None
+            if name in SENDS:
+                count = SENDS[name][1]
+                flags = args[3] if name in ("send", "sendto") and len(args) > 3 else None
+                more = flags is not None and "MSG_MORE" in text(flags)
+                size = _size(low, args[count]) if count is not None and count < len(args) else UNKNOWN
+                low.send(h, node, size, more=more)
+            elif name in GATHERS:
+                more = name == "sendmsg" and len(args) > 2 and "MSG_MORE" in text(args[2])
+                low.send(h, node, UNKNOWN, gather=True, more=more)
+            elif name in RECVS:
+                low.recv(h, node)
+            elif name == "shutdown":
+                if len(args) < 2 or "SHUT_RD" != compact(args[1]):
+                    low.push(h, node)
+            elif name == "close":
+                low.push(h, node)
+            elif name == "setsockopt" and len(args) >= 4:
+                opt = text(args[2])
+                option = "nodelay" if "TCP_NODELAY" in opt else "cork" if ("TCP_CORK" in opt or "TCP_NOPUSH" in opt) else None
+                if option:
+                    low.set_option(h, option, args[3], node)
+            return None
+        if name in STDIO_WRITES or name in STDIO_READS or name in ("fflush", "fclose"):
+            index = STDIO_WRITES.get(name, STDIO_READS.get(name, 0))
+            if len(args) <= index:
+                _eval(low, args)
+                return None
+            for i, a in enumerate(args):
+                if i != index:
+                    low.expr(a)
+            h = low.expr(args[index])
+            if not isinstance(h, Handle):
+                return None
+            if name in STDIO_WRITES:
+                low.send(h, node, ONE if name in ("fputc", "putc") else UNKNOWN)
+            elif name in STDIO_READS:
+                low.recv(h, node)
+            elif name == "fflush":
+                low.flush(h, node)
+            else:
+                low.close(h, node)
+            return None
+        _eval(low, args)
+        return None
+
+
+def _eval(low, args):
+    for a in args:
+        low.expr(a)
+
+
+def _ident(decl):
+    while decl is not None and decl.type != "identifier":
+        if decl.type in ("pointer_declarator", "array_declarator", "init_declarator", "parenthesized_declarator",
+                         "attributed_declarator", "function_declarator"):
+            decl = decl.child_by_field_name("declarator") or (decl.named_children[0] if decl.named_children else None)
+        else:
+            return None
+    return decl
+
+
+def _declared_name(decl) -> str:
+    ident = _ident(decl)
+    return text(ident) if ident is not None else ""
+
+
+def _size(low, node) -> str:
+    if node.type == "number_literal":
+        n = int_literal(text(node))
+        if n is not None:
+            return ONE if n == 1 else SMALL if 0 < n <= 16 else UNKNOWN
+    if node.type == "sizeof_expression":
+        inner = compact(node).replace("sizeof", "").strip("()")
+        if inner in ("char", "unsignedchar", "uint8_t") or low.types.get(inner) in ("char", "unsignedchar", "uint8_t"):
+            return ONE
+    return UNKNOWN

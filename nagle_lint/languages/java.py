@@ -1,0 +1,400 @@
+"""Java: java.net sockets, java.io stream wrappers, NIO channels."""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter_java
+
+from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from ..model import ONE, SMALL, UNKNOWN
+
+SOCKET_TYPES = {"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket", "SSLServerSocket"}
+# Stream types and whether writes to them wait in a user-space buffer.
+STREAM_TYPES = {
+    "OutputStream": False, "DataOutputStream": False, "PrintStream": False, "FilterOutputStream": False,
+    "BufferedOutputStream": True, "PrintWriter": True, "Writer": True, "BufferedWriter": True,
+    "OutputStreamWriter": True, "ObjectOutputStream": True,
+    "InputStream": False, "DataInputStream": False, "BufferedReader": False, "Reader": False,
+    "InputStreamReader": False, "BufferedInputStream": False, "Scanner": False, "ObjectInputStream": False,
+}
+# Wrappers: does the wrapper buffer by itself (None: as buffered as what it wraps)?
+WRAPPERS = {
+    "BufferedOutputStream": True, "OutputStreamWriter": True, "BufferedWriter": True, "PrintWriter": True,
+    "ObjectOutputStream": True, "DataOutputStream": None, "PrintStream": None, "FilterOutputStream": None,
+    "BufferedReader": None, "InputStreamReader": None, "DataInputStream": None, "BufferedInputStream": None,
+    "Scanner": None, "ObjectInputStream": None,
+}
+NOT_SOCKETS = {
+    "DatagramSocket", "MulticastSocket", "ByteArrayOutputStream", "FileOutputStream", "FileWriter", "StringWriter",
+    "StringBuilder", "StringBuffer", "ByteArrayInputStream", "FileInputStream", "FileReader", "CharArrayWriter",
+    "PipedOutputStream", "PipedInputStream", "RandomAccessFile", "StringReader", "DatagramPacket",
+}
+WRITES = {"write", "writeInt", "writeBytes", "writeUTF", "writeLong", "writeShort", "writeByte", "writeChar",
+          "writeChars", "writeDouble", "writeFloat", "writeBoolean", "writeObject", "print", "println", "printf",
+          "format", "append", "writeAndFlush"}
+ONE_WRITES = {"writeByte", "writeChar", "writeBoolean"}
+SMALL_WRITES = {"writeInt", "writeLong", "writeShort", "writeDouble", "writeFloat"}
+AUTOFLUSHING = {"println", "printf", "format"}
+READS = {"read", "readLine", "readInt", "readFully", "readUTF", "readLong", "readShort", "readByte", "readChar",
+         "readObject", "readNBytes", "readAllBytes", "readUnsignedByte", "readUnsignedShort", "readBoolean",
+         "readDouble", "readFloat", "next", "nextLine", "nextInt", "nextLong", "hasNext", "hasNextLine", "hasNextInt"}
+
+
+def _base_type(t: str) -> str:
+    return re.sub(r"<.*>", "", t).split(".")[-1].strip()
+
+
+class JavaFrontend(Frontend):
+    name = "java"
+    extensions = (".java",)
+    grammar = staticmethod(tree_sitter_java.language)
+    comment_query = "(line_comment) @c (block_comment) @c"
+    idioms = {
+        "join": "one byte[] written once",
+        "gather": "channel.write(new ByteBuffer[] {head, body})",
+        "buffer": "a BufferedOutputStream",
+    }
+    call_types = frozenset({"method_invocation", "object_creation_expression"})
+    skip_types = frozenset({"lambda_expression", "class_declaration", "interface_declaration", "enum_declaration",
+                            "record_declaration", "class_body", "method_declaration", "constructor_declaration"})
+    wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
+
+    # -- functions ---------------------------------------------------------
+
+    def functions(self, root):
+        yield from self._classes(root, "")
+
+    def _classes(self, node, prefix):
+        for child in node.named_children:
+            if child.type in ("class_declaration", "enum_declaration", "record_declaration", "interface_declaration"):
+                cls = prefix + text(child.child_by_field_name("name"))
+                body = child.child_by_field_name("body")
+                if body is None:
+                    continue
+                for member in body.named_children:
+                    if member.type == "method_declaration":
+                        yield f"{cls}.{text(member.child_by_field_name('name'))}", member, cls
+                    elif member.type in ("constructor_declaration", "compact_constructor_declaration"):
+                        yield f"{cls}.<init>", member, cls
+                    elif member.type == "enum_body_declarations":
+                        yield from self._members(member, cls)
+                yield from self._classes(body, cls + ".")
+
+    def _members(self, node, cls):
+        for member in node.named_children:
+            if member.type == "method_declaration":
+                yield f"{cls}.{text(member.child_by_field_name('name'))}", member, cls
+
+    def class_fields(self, root, cls):
+        return {}
+
+    def declare_params(self, low: Lowering, node):
+        fields = self._field_types(low)
+        low.fields = fields
+        params = node.child_by_field_name("parameters")
+        keys = []
+        for p in params.named_children if params is not None else ():
+            if p.type not in ("formal_parameter", "spread_parameter"):
+                continue
+            name_node = p.child_by_field_name("name") or next((c for c in p.named_children if c.type == "identifier"), None)
+            if name_node is None:
+                keys.append(None)
+                continue
+            name, typ = text(name_node), _base_type(text(p.child_by_field_name("type")))
+            low.params.add(name)
+            low.types[name] = text(p.child_by_field_name("type"))
+            keys.append(name)
+            self._typed(low, name, typ, "param")
+        return tuple(keys)
+
+    def _typed(self, low, key, typ, origin):
+        from ..model import ConnInfo
+        from .base import socket_like
+
+        if typ in SOCKET_TYPES:
+            low.conns[key] = ConnInfo(key, True, "high", origin)
+            low.env[key] = Handle(key)
+        elif typ in STREAM_TYPES:
+            low.conns.setdefault(key, ConnInfo(key, None, "medium" if socket_like(key) else "low", origin))
+            low.env[key] = Handle(key, buffered=STREAM_TYPES[typ])
+
+    def _field_types(self, low):
+        cache = low.unit.class_types
+        if low.cls not in cache:
+            cache[low.cls] = {}
+            node = self._class_node(low.unit.tree.root_node, low.cls.split("."))
+            body = node.child_by_field_name("body") if node is not None else None
+            for member in body.named_children if body is not None else ():
+                if member.type == "field_declaration":
+                    typ = text(member.child_by_field_name("type"))
+                    for d in member.children_by_field_name("declarator"):
+                        cache[low.cls][text(d.child_by_field_name("name"))] = typ
+        return cache[low.cls]
+
+    def _class_node(self, node, path):
+        for child in node.named_children:
+            if child.type in ("class_declaration", "enum_declaration", "record_declaration", "interface_declaration") \
+                    and text(child.child_by_field_name("name")) == path[0]:
+                if len(path) == 1:
+                    return child
+                return self._class_node(child.child_by_field_name("body"), path[1:])
+        return None
+
+    def key(self, low, node):
+        if node.type == "identifier":
+            name = text(node)
+            if name in low.types or name in low.env or name in low.params:
+                return name
+            if name in getattr(low, "fields", {}):
+                return "this." + name
+            return name
+        if node.type == "this":
+            return "this"
+        return compact(node)
+
+    # -- statements --------------------------------------------------------
+
+    def statement(self, low: Lowering, node) -> None:
+        t = node.type
+        if t in ("block", "labeled_statement", "synchronized_statement", "program", "static_initializer",
+                 "constructor_body", "switch_block_statement_group"):
+            for c in node.named_children:
+                if c.type == "parenthesized_expression":
+                    low.expr(c)
+                else:
+                    low.stmt(c)
+        elif t == "local_variable_declaration":
+            self._declare(low, node)
+        elif t == "expression_statement":
+            for c in node.named_children:
+                low.expr(c)
+        elif t == "if_statement":
+            branches, cur = [], node
+            while cur is not None and cur.type == "if_statement":
+                branches.append((cur.child_by_field_name("condition"), cur.child_by_field_name("consequence")))
+                cur = cur.child_by_field_name("alternative")
+            if cur is not None:
+                branches.append((None, cur))
+            low.if_chain(node, branches)
+        elif t == "while_statement":
+            cond = node.child_by_field_name("condition")
+            low.loop(node, (cond,), node.child_by_field_name("body"), infinite=compact(cond) == "(true)")
+        elif t == "do_statement":
+            cond = node.child_by_field_name("condition")
+            low.loop(node, (cond,), node.child_by_field_name("body"), body_first=True, infinite=compact(cond) == "(true)")
+        elif t == "for_statement":
+            cond = node.child_by_field_name("condition")
+            inits = node.children_by_field_name("init")
+            for i in inits:
+                if i.type == "local_variable_declaration":
+                    self._declare(low, i)
+            low.loop(node, (cond,) if cond is not None else (), node.child_by_field_name("body"),
+                     infinite=cond is None, before=[i for i in inits if i.type != "local_variable_declaration"],
+                     update=node.children_by_field_name("update"))
+        elif t == "enhanced_for_statement":
+            name = node.child_by_field_name("name")
+            low.types[text(name)] = text(node.child_by_field_name("type"))
+            low.loop(node, body=node.child_by_field_name("body"), before=(node.child_by_field_name("value"),),
+                     targets=(name,))
+        elif t in ("try_statement", "try_with_resources_statement"):
+            self._try(low, node)
+        elif t in ("switch_expression", "switch_statement"):
+            self._switch(low, node)
+        elif t == "return_statement" or t == "throw_statement":
+            low.jump("return", node, node.named_children[0] if node.named_children else None)
+        elif t in ("break_statement", "continue_statement"):
+            low.jump(t.split("_")[0], node)
+        elif t in ("line_comment", "block_comment", "local_class_declaration"):
+            return
+        else:
+            for c in node.named_children:
+                low.expr(c)
+
+    def _declare(self, low, node):
+        typ = text(node.child_by_field_name("type"))
+        for d in node.children_by_field_name("declarator"):
+            name = d.child_by_field_name("name")
+            dims = d.child_by_field_name("dimensions")
+            low.types[text(name)] = typ + (text(dims) if dims is not None else "")
+            value = d.child_by_field_name("value")
+            if value is not None:
+                low.bind_target(name, low.expr(value))
+            else:
+                low.assign(text(name), None)
+
+    def _try(self, low, node):
+        handlers, final, opened = [], None, []
+        for c in node.named_children:
+            if c.type == "catch_clause":
+                handlers.append(c.child_by_field_name("body"))
+            elif c.type == "finally_clause":
+                final = next((b for b in c.named_children if b.type == "block"), None)
+        res = node.child_by_field_name("resources")
+        for r in res.named_children if res is not None else ():
+            if r.type != "resource":
+                continue
+            name, value = r.child_by_field_name("name"), r.child_by_field_name("value")
+            if name is not None and value is not None:
+                low.types[text(name)] = text(r.child_by_field_name("type"))
+                low.bind_target(name, low.expr(value))
+                v = low.env.get(text(name))
+                if isinstance(v, Handle):
+                    opened.append(v)
+            else:
+                low.expr(r)
+        low.try_(node, node.child_by_field_name("body"), handlers, None, final,
+                 closes=(lambda: list(reversed(opened))) if opened else None)
+
+    def _switch(self, low, node):
+        low.expr(node.child_by_field_name("condition"))
+        body = node.child_by_field_name("body")
+        cases, exhaustive = [], False
+        for group in body.named_children if body is not None else ():
+            if group.type not in ("switch_block_statement_group", "switch_rule"):
+                continue
+            labels = [c for c in group.named_children if c.type == "switch_label"]
+            if any(text(lb).startswith("default") for lb in labels):
+                exhaustive = True
+            cases.append([c for c in group.named_children if c.type != "switch_label"])
+        low.switch(node, cases, exhaustive)
+
+    # -- expressions -------------------------------------------------------
+
+    def value(self, low: Lowering, node):
+        t = node.type
+        if t in ("identifier", "field_access", "this"):
+            key = self.key(low, node)
+            v = low.env.get(key)
+            if v is None and key.startswith("this.") and key[5:] in getattr(low, "fields", {}):
+                self._typed(low, key, _base_type(low.fields[key[5:]]), "field")
+                v = low.env.get(key)
+            if v is None and t == "identifier" and name_typed(low, key):
+                self._typed(low, key, _base_type(low.types[key]), "unknown")
+                v = low.env.get(key)
+            return v if v is not None else (None if t != "identifier" else Const(None) if False else None)
+        if t in ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal"):
+            n = int_literal(text(node).replace("_", ""))
+            return Const(n) if n is not None else None
+        if t in ("true", "false"):
+            return Const(t == "true")
+        if t in ("string_literal", "character_literal"):
+            return Const(text(node))
+        if t == "assignment_expression":
+            v = low.expr(node.child_by_field_name("right"))
+            if text(node.child_by_field_name("operator")) == "=":
+                low.bind_target(node.child_by_field_name("left"), v)
+            return v
+        if t == "array_creation_expression":
+            low.expr(node.child_by_field_name("value"))
+            return NOT_CONN
+        return None
+
+    def call(self, low: Lowering, node):
+        args = low.args(node.child_by_field_name("arguments"))
+        if node.type == "object_creation_expression":
+            return self._new(low, node, _base_type(text(node.child_by_field_name("type"))), args)
+        obj = node.child_by_field_name("object")
+        name = text(node.child_by_field_name("name"))
+        if obj is None or obj.type == "this":
+            if low.cls and f"{low.cls}.{name}" in low.unit.function_names:
+                low.local_call(f"{low.cls}.{name}", args, node)
+                return None
+        receiver = compact(obj) if obj is not None else ""
+        if receiver in ("SocketChannel", "AsynchronousSocketChannel") and name == "open":
+            _eval(low, args)
+            return Fresh(False, "high") if any("UNIX" in text(a) for a in args) else Fresh(True, "high")
+        if name == "createSocket":
+            low.expr(obj)
+            _eval(low, args)
+            return Fresh(True, "high")
+        if name in ("setTcpNoDelay", "setOption", "option", "childOption", "setSocketOption"):
+            if name == "setTcpNoDelay" or (args and "TCP_NODELAY" in text(args[0])):
+                h = low.conn_for(obj, "medium") if obj is not None else low.conn_for_this()
+                _eval(low, args)
+                if h is not None:
+                    low.set_option(h, "nodelay", args[-1] if args else None, node)
+                return None
+        if name in ("getOutputStream", "getInputStream", "socket", "shutdownOutput", "accept", "close", "flush") or name in WRITES or name in READS:
+            h = low.conn_for(obj, "low") if obj is not None and _is_known(low, obj) else None
+            if h is None and obj is not None and name in ("getOutputStream", "getInputStream", "accept", "shutdownOutput"):
+                h = low.conn_for(obj, "low")
+        else:
+            h = None
+            if obj is not None:
+                low.expr(obj)
+        if h is None:
+            _eval(low, args)
+            return None
+        if name in ("getOutputStream", "getInputStream", "socket"):
+            return Handle(h.key)
+        if name == "accept":
+            info = low.conns.get(h.key)
+            return Fresh(True if info is None or info.tcp is not False else False, "high" if info and info.tcp else "medium")
+        _eval(low, args)
+        if name in WRITES:
+            gather = bool(args) and (args[0].type == "array_creation_expression" or low.types.get(text(args[0]), "").endswith("[]"))
+            low.send(h, node, _size(low, name, args), gather=gather)
+            if name == "writeAndFlush" or (h.autoflush and name in AUTOFLUSHING):
+                low.flush(h, node)
+        elif name in READS:
+            low.recv(h, node)
+        elif name == "flush":
+            low.flush(h, node)
+        elif name == "close":
+            low.close(h, node)
+        elif name == "shutdownOutput":
+            low.push(h, node)
+        return None
+
+    def _new(self, low, node, typ, args):
+        if typ in ("Socket", "SSLSocket", "ServerSocket"):
+            _eval(low, args)
+            return Fresh(True, "high")
+        if typ in NOT_SOCKETS:
+            _eval(low, args)
+            return NOT_CONN
+        if typ in WRAPPERS and args:
+            inner = low.expr(args[0])
+            _eval(low, args[1:])
+            if inner is NOT_CONN:
+                return NOT_CONN
+            if not isinstance(inner, Handle):
+                return None
+            buffered = WRAPPERS[typ] if WRAPPERS[typ] is not None else inner.buffered
+            autoflush = len(args) > 1 and compact(args[1]) == "true" and typ in ("PrintWriter", "PrintStream")
+            if typ == "PrintStream" and autoflush:
+                buffered = inner.buffered
+            return Handle(inner.key, buffered or inner.buffered, autoflush or inner.autoflush)
+        _eval(low, args)
+        return None
+
+
+def name_typed(low, key) -> bool:
+    return _base_type(low.types.get(key, "")) in SOCKET_TYPES or _base_type(low.types.get(key, "")) in STREAM_TYPES
+
+
+def _is_known(low, obj) -> bool:
+    v = low.expr(obj)
+    return isinstance(v, Handle)
+
+
+def _eval(low, args):
+    for a in args:
+        low.expr(a)
+
+
+def _size(low, name, args) -> str:
+    if name in ONE_WRITES:
+        return ONE
+    if name in SMALL_WRITES:
+        return SMALL
+    if name == "write" and len(args) == 3 and compact(args[2]) == "1":
+        return ONE
+    if name == "write" and len(args) == 1:
+        a = args[0]
+        if a.type in ("array_access", "character_literal", "decimal_integer_literal", "hex_integer_literal"):
+            return ONE
+        if a.type == "identifier" and low.types.get(text(a), "") in ("byte", "int", "char", "short"):
+            return ONE
+    return UNKNOWN

@@ -1,0 +1,335 @@
+"""Python: the socket module, ssl, and makefile() streams."""
+
+from __future__ import annotations
+
+import tree_sitter_python
+
+from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Pair, compact, int_literal, text
+from ..model import ONE, SMALL, UNKNOWN
+
+SENDS = {"send", "sendall", "sendto"}
+RECVS = {"recv", "recv_into", "recvfrom", "recvfrom_into", "recvmsg", "recvmsg_into"}
+STREAM_WRITES = {"write", "writelines"}
+STREAM_READS = {"read", "readline", "readlines", "readinto", "read1", "peek"}
+# Methods only sockets have: they make an unknown receiver a likely socket.
+SOCKET_ONLY = {"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"}
+CREATORS = {"socket", "create_connection", "create_server", "fromfd", "socketpair"}
+NO_NAGLE_FAMILIES = ("AF_UNIX", "AF_BLUETOOTH", "AF_NETLINK", "AF_PACKET", "AF_CAN", "SOCK_DGRAM", "SOCK_RAW")
+NOT_SOCKETS = {"open", "BytesIO", "StringIO", "io.BytesIO", "io.StringIO", "io.open", "os.fdopen", "Pipe",
+               "multiprocessing.Pipe", "tempfile.TemporaryFile", "gzip.open"}
+
+
+class PythonFrontend(Frontend):
+    name = "python"
+    extensions = (".py",)
+    grammar = staticmethod(tree_sitter_python.language)
+    idioms = {
+        "join": "sock.sendall(head + body)",
+        "gather": "sock.sendmsg([head, body])",
+        "buffer": "a sock.makefile('wb') writer",
+        "cork": "socket.MSG_MORE on all but the last piece",
+    }
+    call_types = frozenset({"call"})
+    skip_types = frozenset({"function_definition", "class_definition", "decorated_definition", "lambda"})
+    wrapper_types = frozenset({"parenthesized_expression", "await"})
+    tuple_types = frozenset({"pattern_list", "tuple_pattern", "tuple", "list_pattern"})
+
+    # -- functions ---------------------------------------------------------
+
+    def functions(self, root):
+        yield "<module>", root, None
+        yield from self._defs(root, "", None)
+
+    def _defs(self, node, prefix, cls):
+        for child in node.named_children:
+            target = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
+            if target is None:
+                continue
+            if target.type == "function_definition":
+                name = prefix + text(target.child_by_field_name("name"))
+                yield name, target, cls
+                yield from self._defs(target.child_by_field_name("body"), name + ".", None)
+            elif target.type == "class_definition":
+                name = prefix + text(target.child_by_field_name("name"))
+                yield from self._defs(target.child_by_field_name("body"), name + ".", name)
+            elif target.type in ("if_statement", "try_statement", "block", "else_clause", "elif_clause",
+                                 "except_clause", "finally_clause", "with_statement"):
+                yield from self._defs(target, prefix, cls)
+
+    def body(self, node):
+        return node if node.type == "module" else node.child_by_field_name("body")
+
+    def declare_params(self, low: Lowering, node):
+        if node.type == "module":
+            return ()
+        params = node.child_by_field_name("parameters")
+        keys = []
+        for p in params.named_children if params is not None else ():
+            name_node = p if p.type == "identifier" else (p.child_by_field_name("name") or (p.named_children[0] if p.named_children else None))
+            if name_node is None or name_node.type != "identifier":
+                keys.append(None)
+                continue
+            name = text(name_node)
+            low.params.add(name)
+            keys.append(name)
+            annotation = compact(p.child_by_field_name("type"))
+            if annotation in ("socket.socket", "socket", "ssl.SSLSocket", "SSLSocket"):
+                low.conns[name] = _info(name, True, "high", "param")
+                low.env[name] = Handle(name)
+        if low.cls is not None and keys and keys[0] in ("self", "cls"):
+            keys = keys[1:]
+        return tuple(keys)
+
+    # -- statements --------------------------------------------------------
+
+    def statement(self, low: Lowering, node) -> None:
+        t = node.type
+        if t in ("module", "block"):
+            low.children(node)
+        elif t == "if_statement":
+            branches = [(node.child_by_field_name("condition"), node.child_by_field_name("consequence"))]
+            has_else = False
+            for alt in node.children_by_field_name("alternative"):
+                if alt.type == "elif_clause":
+                    branches.append((alt.child_by_field_name("condition"), alt.child_by_field_name("consequence")))
+                else:
+                    branches.append((None, alt.child_by_field_name("body")))
+                    has_else = True
+            low.if_chain(node, branches, has_else)
+        elif t == "for_statement":
+            low.loop(node, body=node.child_by_field_name("body"),
+                     before=(node.child_by_field_name("right"),), targets=(node.child_by_field_name("left"),))
+            self._else(low, node)
+        elif t == "while_statement":
+            cond = node.child_by_field_name("condition")
+            low.loop(node, (cond,), node.child_by_field_name("body"), infinite=text(cond) in ("True", "1"))
+            self._else(low, node)
+        elif t == "try_statement":
+            handlers, orelse, final = [], None, None
+            for c in node.named_children:
+                if c.type in ("except_clause", "except_group_clause"):
+                    handlers.append(next((b for b in c.named_children if b.type == "block"), None))
+                elif c.type == "else_clause":
+                    orelse = c.child_by_field_name("body")
+                elif c.type == "finally_clause":
+                    final = next((b for b in c.named_children if b.type == "block"), None)
+            low.try_(node, node.child_by_field_name("body"), handlers, orelse, final)
+        elif t == "with_statement":
+            self._with(low, node)
+        elif t == "match_statement":
+            cases = [c for c in node.child_by_field_name("body").named_children if c.type == "case_clause"]
+            low.expr(node.child_by_field_name("subject"))
+            exhaustive = any(compact(c.named_children[0]) in ("_", "") for c in cases if c.named_children)
+            low.switch(node, [[c.child_by_field_name("consequence")] for c in cases], exhaustive)
+        elif t == "return_statement":
+            low.jump("return", node, node.named_children[0] if node.named_children else None)
+        elif t == "raise_statement":
+            low.jump("return", node, node.named_children[0] if node.named_children else None)
+        elif t in ("break_statement", "continue_statement"):
+            low.jump(t.split("_")[0], node)
+        elif t in self.skip_types or t in ("pass_statement", "import_statement", "import_from_statement", "comment",
+                                            "global_statement", "nonlocal_statement", "future_import_statement"):
+            return
+        else:
+            for c in node.named_children:
+                low.expr(c)
+
+    def _else(self, low, node):
+        alt = node.child_by_field_name("alternative")
+        if alt is not None:
+            low.stmt(alt.child_by_field_name("body"))
+
+    def _with(self, low: Lowering, node):
+        opened = []
+        for clause in node.named_children:
+            if clause.type != "with_clause":
+                continue
+            for item in clause.named_children:
+                value = item.child_by_field_name("value")
+                if value is not None and value.type == "as_pattern":
+                    v = low.expr(value.named_children[0])
+                    alias = value.child_by_field_name("alias")
+                    target = alias.named_children[0] if alias is not None and alias.named_children else alias
+                    low.bind_target(target, v)
+                    v = low.env.get(compact(target)) if target is not None else v
+                else:
+                    v = low.expr(value)
+                if isinstance(v, Handle):
+                    opened.append(v)
+        low.stmt(node.child_by_field_name("body"))
+        for h in reversed(opened):  # leaving the block closes: a buffered writer flushes, a socket closes
+            if h.buffered:
+                low.flush(h, node)
+            else:
+                low.push(h, node)
+
+    # -- expressions -------------------------------------------------------
+
+    def value(self, low: Lowering, node):
+        t = node.type
+        if t in ("identifier", "attribute"):
+            v = low.env.get(compact(node))
+            if v is None and t == "attribute":
+                low.expr(node.child_by_field_name("object"))
+                return NOT_CONN if False else None
+            return v
+        if t == "integer":
+            n = int_literal(text(node))
+            return Const(n) if n is not None else None
+        if t in ("true", "false"):
+            return Const(t == "true")
+        if t == "string":
+            return Const(text(node))
+        if t == "assignment":
+            v = low.expr(node.child_by_field_name("right"))
+            if node.child_by_field_name("right") is not None:
+                low.bind_target(node.child_by_field_name("left"), v)
+            return v
+        if t == "named_expression":
+            v = low.expr(node.child_by_field_name("value"))
+            low.bind_target(node.child_by_field_name("name"), v)
+            return v
+        return None
+
+    def call(self, low: Lowering, node):
+        func = node.child_by_field_name("function")
+        arg_list = node.child_by_field_name("arguments")
+        args = [a for a in low.args(arg_list) if a.type != "keyword_argument"]
+        kwargs = {text(a.child_by_field_name("name")): a.child_by_field_name("value")
+                  for a in low.args(arg_list) if a.type == "keyword_argument"}
+        if func.type == "identifier":
+            return self._plain_call(low, node, text(func), args, kwargs)
+        if func.type != "attribute":
+            low.expr(func)
+            for a in low.args(arg_list):
+                low.expr(a)
+            return None
+        obj, meth = func.child_by_field_name("object"), text(func.child_by_field_name("attribute"))
+        dotted = compact(func)
+        if compact(obj) in ("socket", "ssl") and meth in CREATORS:
+            return self._create(low, meth, args, kwargs)
+        if dotted in NOT_SOCKETS:
+            _eval_all(low, args, kwargs)
+            return NOT_CONN
+        if compact(obj) in ("self", "cls") and low.cls and f"{low.cls}.{meth}" in low.unit.function_names:
+            low.local_call(f"{low.cls}.{meth}", args, node)
+            return None
+        if meth == "wrap_socket":
+            _eval_all(low, args[1:], {k: v for k, v in kwargs.items() if k != "sock"})
+            inner = args[0] if args else kwargs.get("sock")
+            return low.conn_for(inner, "medium") if inner is not None else None
+        if meth in SENDS | RECVS | SOCKET_ONLY | {"sendmsg", "accept", "close", "sendfile"}:
+            evidence = "medium" if meth in SOCKET_ONLY else "low"
+            h = low.conn_for(obj, evidence)
+        else:
+            v = low.expr(obj)
+            h = v if isinstance(v, Handle) else None
+        if h is None:
+            _eval_all(low, args, kwargs)
+            return None
+        if meth == "accept":
+            info = low.conns.get(h.key)
+            tcp = info.tcp if info else None
+            return Pair((Fresh(tcp, "high" if tcp else "medium"), None))
+        if meth == "makefile":
+            mode = text(args[0] if args else kwargs.get("mode")) or "r"
+            buffering = args[1] if len(args) > 1 else kwargs.get("buffering")
+            unbuffered = buffering is not None and text(buffering).strip() == "0"
+            return Handle(h.key, buffered="w" in mode and not unbuffered)
+        _eval_all(low, args, kwargs)
+        if meth in SENDS or (meth in STREAM_WRITES):
+            flags = args[1] if meth in ("send", "sendall") and len(args) > 1 else kwargs.get("flags")
+            if meth == "sendto" and len(args) > 2:
+                flags = args[1]
+            more = flags is not None and "MSG_MORE" in text(flags)
+            low.send(h, node, _size(args[0]) if args else UNKNOWN, more=more)
+        elif meth == "sendmsg":
+            low.send(h, node, UNKNOWN, gather=True, more=len(args) > 2 and "MSG_MORE" in text(args[2]))
+        elif meth == "sendfile":
+            low.send(h, node, UNKNOWN)
+        elif meth in RECVS or meth in STREAM_READS:
+            low.recv(h, node)
+        elif meth == "flush":
+            low.flush(h, node)
+        elif meth == "close":
+            low.flush(h, node) if h.buffered else low.push(h, node)
+        elif meth == "shutdown":
+            low.push(h, node)
+        elif meth == "setsockopt" and len(args) >= 3:
+            opt = text(args[1])
+            option = "nodelay" if "TCP_NODELAY" in opt else "cork" if ("TCP_CORK" in opt or "TCP_NOPUSH" in opt) else None
+            if option:
+                low.set_option(h, option, args[2], node)
+        return None
+
+    def _plain_call(self, low, node, name, args, kwargs):
+        if name in CREATORS and name != "socketpair":
+            return self._create(low, name, args, kwargs)
+        if name in NOT_SOCKETS or name == "socketpair":
+            _eval_all(low, args, kwargs)
+            return NOT_CONN
+        for candidate in (f"{low.qualname}.{name}", name):
+            if candidate in low.unit.function_names and candidate != "<module>":
+                low.local_call(candidate, args, node)
+                return None
+        _eval_all(low, args, kwargs)
+        return None
+
+    def _create(self, low, name, args, kwargs):
+        _eval_all(low, args, kwargs)
+        if name == "socketpair":
+            return NOT_CONN
+        if name in ("socket", "fromfd"):
+            spec = " ".join(text(n) for n in list(args[:2]) + [kwargs.get("family"), kwargs.get("type")] if n is not None)
+            if any(f in spec for f in NO_NAGLE_FAMILIES):
+                return Fresh(False, "high")
+            if name == "fromfd" or (spec and not all(w in ("AF_INET", "AF_INET6", "SOCK_STREAM") for w in _names(spec))):
+                return Fresh(None, "medium")
+        return Fresh(True, "high")
+
+
+def _names(spec: str):
+    import re
+
+    return [w for w in re.findall(r"[A-Z][A-Z0-9_]+", spec)]
+
+
+def _eval_all(low, args, kwargs):
+    for a in args:
+        low.expr(a)
+    for v in kwargs.values():
+        low.expr(v)
+
+
+def _info(name, tcp, confidence, origin):
+    from ..model import ConnInfo
+
+    return ConnInfo(name, tcp, confidence, origin)
+
+
+def _size(node) -> str:
+    """How big a payload expression is, when the code says."""
+    t = node.type
+    if t == "string":
+        body = text(node)
+        content = "".join(text(c) for c in node.named_children if c.type == "string_content")
+        if "{" in body and body.lstrip("bBrRuU").startswith(("f", "F")):
+            return UNKNOWN
+        return ONE if len(content) <= 1 and "\\" not in content else SMALL if len(content) <= 16 else UNKNOWN
+    if t == "call":
+        fn = compact(node.child_by_field_name("function"))
+        arg = node.child_by_field_name("arguments")
+        inner = [a for a in arg.named_children] if arg is not None else []
+        if fn in ("bytes", "bytearray") and len(inner) == 1 and inner[0].type in ("list", "tuple"):
+            return ONE if len(inner[0].named_children) == 1 else SMALL
+        if fn.endswith(".encode") and node.child_by_field_name("function").type == "attribute":
+            obj = node.child_by_field_name("function").child_by_field_name("object")
+            if obj.type == "string" or (obj.type == "call" and compact(obj.child_by_field_name("function")) == "chr"):
+                return ONE if obj.type == "call" else _size(obj)
+    if t == "subscript":
+        sub = node.child_by_field_name("subscript")
+        if sub is not None and sub.type == "slice":
+            parts = [compact(c) for c in sub.named_children]
+            if len(parts) == 2 and parts[1] in (parts[0] + "+1", "1+" + parts[0]):
+                return ONE
+    return UNKNOWN

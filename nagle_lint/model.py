@@ -1,0 +1,300 @@
+"""The neutral model every frontend lowers into and every check reads.
+
+A function is a tree of structured statements (`If`, `Loop`, `Try`, `Switch`,
+jumps) whose leaves are socket events.  There is one `Loop` for every kind of
+loop in every language.  Events name connections by a key that is local to the
+function; `Function.conns` says what is known about each key.  Every node keeps
+its source position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+# How sure we are that a connection is a TCP socket.  Ordered weakest first.
+CONFIDENCES = ("low", "medium", "high")
+
+
+def weaker(a: str, b: str) -> str:
+    return a if CONFIDENCES.index(a) <= CONFIDENCES.index(b) else b
+
+
+def lower(confidence: str) -> str:
+    return CONFIDENCES[max(0, CONFIDENCES.index(confidence) - 1)]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Site:
+    """A source range: 1-based lines, 1-based columns counted in characters."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.col}"
+
+
+@dataclass(frozen=True, slots=True)
+class ConnInfo:
+    """What is known about one connection key.
+
+    `tcp` is False for things that have no Nagle (UDP, AF_UNIX, files,
+    in-memory buffers), True when created or typed as TCP, None when unknown.
+    `origin` is "created" when the function itself made the connection
+    (socket(), accept(), new Socket ...), else "param", "field" or "unknown".
+    """
+
+    name: str
+    tcp: bool | None
+    confidence: str
+    origin: str = "unknown"
+
+
+# --- events -----------------------------------------------------------------
+
+# Payload sizes a frontend can tell from the code.
+ONE = "one"  # a single byte or element
+SMALL = "small"  # a short constant
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Data handed to the connection.
+
+    `buffered`: it goes into a user-space buffer (BufferedOutputStream, a
+    makefile('wb') writer, a stdio FILE) and leaves on the next `Flush`.
+    `gather`: several pieces in one call (writev, sendmsg, ByteBuffer[]).
+    `more`: the MSG_MORE flag (the kernel holds it for the next send).
+    `partial`: the caller looks at how much was sent (`n = write(...)`): in a
+    loop, the same call sends the rest of the same data, not a new piece.
+    """
+
+    conn: str
+    site: Site
+    size: str = UNKNOWN
+    buffered: bool = False
+    gather: bool = False
+    more: bool = False
+    partial: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Flush:
+    conn: str
+    site: Site
+
+
+@dataclass(frozen=True, slots=True)
+class Recv:
+    """A blocking read on the connection."""
+
+    conn: str
+    site: Site
+
+
+@dataclass(frozen=True, slots=True)
+class Push:
+    """shutdown(SHUT_WR), shutdownOutput(), close(): held data leaves at once."""
+
+    conn: str
+    site: Site
+
+
+@dataclass(frozen=True, slots=True)
+class SetOption:
+    """A socket option change.  `option` is "nodelay" or "cork" (TCP_CORK and
+    TCP_NOPUSH); `value` is True/False, or None when it cannot be told;
+    `value_param` names the parameter the value comes from, if it does.
+    `comment` is the text of the comments on the option's line and the line
+    above (a justification, if any, is judged by the check)."""
+
+    conn: str
+    option: str
+    value: bool | None
+    site: Site
+    comment: str = ""
+    value_param: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bind:
+    """The key now names a new connection (assignment from socket()/accept())."""
+
+    conn: str
+    site: Site
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call to a function of the same file.  `args[i]` is the connection key
+    passed as parameter i, or None; `consts[i]` its truth when it is a
+    constant (None otherwise)."""
+
+    callee: str
+    args: tuple[str | None, ...]
+    site: Site
+    consts: tuple[bool | None, ...] = ()
+
+
+# --- structure --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    """Alternatives; when not `exhaustive`, control may also skip them all."""
+
+    branches: tuple[tuple["Stmt", ...], ...]
+    exhaustive: bool
+    site: Site
+
+
+@dataclass(frozen=True, slots=True)
+class Switch:
+    """Like `If`, but a `Break` inside leaves the switch, not a loop."""
+
+    branches: tuple[tuple["Stmt", ...], ...]
+    exhaustive: bool
+    site: Site
+
+
+@dataclass(frozen=True, slots=True)
+class Loop:
+    """Every loop.  `head` runs before each iteration (a while condition);
+    `body_first` for do-while.  `infinite` loops leave only by break/return.
+    `varies` are the connection keys rebound on every iteration (the loop
+    variable of `for c in clients`)."""
+
+    head: tuple["Stmt", ...]
+    body: tuple["Stmt", ...]
+    site: Site
+    infinite: bool = False
+    body_first: bool = False
+    varies: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Try:
+    body: tuple["Stmt", ...]
+    handlers: tuple[tuple["Stmt", ...], ...]
+    orelse: tuple["Stmt", ...]
+    final: tuple["Stmt", ...]
+    site: Site
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    site: Site
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    site: Site
+
+
+@dataclass(frozen=True, slots=True)
+class Continue:
+    site: Site
+
+
+Event = Union[Send, Flush, Recv, Push, SetOption, Bind, Call]
+Stmt = Union[Event, If, Switch, Loop, Try, Return, Break, Continue]
+
+
+@dataclass(slots=True)
+class Function:
+    """One function, method or module body.  `params[i]` is the connection
+    key of parameter i (None when it is not a connection)."""
+
+    qualname: str
+    site: Site
+    params: tuple[str | None, ...]
+    body: tuple[Stmt, ...]
+    conns: dict[str, ConnInfo] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class FileModel:
+    path: str
+    language: str
+    functions: list[Function]
+    error_count: int = 0  # ERROR/MISSING nodes tree-sitter recovered from
+    # How this language spells each fix ("join", "gather", "buffer", "cork"),
+    # so that messages suggest code the reader can type.
+    idioms: dict[str, str] = field(default_factory=dict)
+
+    def function(self, qualname: str) -> Function | None:
+        for fn in self.functions:
+            if fn.qualname == qualname:
+                return fn
+        return None
+
+
+def dump(model: FileModel) -> str:
+    """A stable text form of the model, used by the lowering goldens."""
+    out: list[str] = []
+    for fn in model.functions:
+        params = ", ".join(p or "_" for p in fn.params)
+        out.append(f"function {fn.qualname}({params}) @{fn.site.line}")
+        for key in sorted(fn.conns):
+            c = fn.conns[key]
+            tcp = {True: "tcp", False: "no-nagle", None: "tcp?"}[c.tcp]
+            out.append(f"  conn {key} {tcp} {c.confidence} {c.origin}")
+        _dump_block(fn.body, 1, out)
+    return "\n".join(out) + "\n"
+
+
+def _dump_block(stmts, depth: int, out: list[str]) -> None:
+    pad = "  " * depth
+    for s in stmts:
+        name = type(s).__name__
+        if isinstance(s, (If, Switch)):
+            out.append(f"{pad}{name.lower()}{'' if s.exhaustive else ' (may skip)'} @{s.site.line}")
+            for i, branch in enumerate(s.branches):
+                out.append(f"{pad}  branch {i}")
+                _dump_block(branch, depth + 2, out)
+        elif isinstance(s, Loop):
+            flags = [f for f, on in (("infinite", s.infinite), ("do", s.body_first)) if on]
+            if s.varies:
+                flags.append("varies=" + ",".join(sorted(s.varies)))
+            out.append(f"{pad}loop{' ' + ' '.join(flags) if flags else ''} @{s.site.line}")
+            if s.head:
+                out.append(f"{pad}  head")
+                _dump_block(s.head, depth + 2, out)
+            out.append(f"{pad}  body")
+            _dump_block(s.body, depth + 2, out)
+        elif isinstance(s, Try):
+            out.append(f"{pad}try @{s.site.line}")
+            _dump_block(s.body, depth + 1, out)
+            for h in s.handlers:
+                out.append(f"{pad}except")
+                _dump_block(h, depth + 1, out)
+            if s.orelse:
+                out.append(f"{pad}else")
+                _dump_block(s.orelse, depth + 1, out)
+            if s.final:
+                out.append(f"{pad}finally")
+                _dump_block(s.final, depth + 1, out)
+        elif isinstance(s, (Return, Break, Continue)):
+            out.append(f"{pad}{name.lower()} @{s.site.line}")
+        else:
+            out.append(f"{pad}{_dump_event(s)}")
+
+
+def _dump_event(e) -> str:
+    line = f"@{e.site.line}"
+    if isinstance(e, Send):
+        flags = [f for f, on in (("buffered", e.buffered), ("gather", e.gather), ("more", e.more),
+                                 ("partial", e.partial)) if on]
+        extra = (" " + " ".join(flags)) if flags else ""
+        return f"send {e.conn} size={e.size}{extra} {line}"
+    if isinstance(e, SetOption):
+        value = e.value if e.value is not None or not e.value_param else f"param:{e.value_param}"
+        return f"setopt {e.conn} {e.option}={value} {line}"
+    if isinstance(e, Call):
+        args = ", ".join(a or "_" for a in e.args)
+        return f"call {e.callee}({args}) {line}"
+    return f"{type(e).__name__.lower()} {e.conn} {line}"

@@ -1,0 +1,19 @@
+"""`path:line:col: NGL001 message`, one finding a line, for terminals and editors."""
+
+from __future__ import annotations
+
+
+def render(result, **_) -> str:
+    return "".join(f"{f.path}:{f.site.line}:{f.site.col}: {f.rule} {f.message}\n" for f in result.shown)
+
+
+def summary(result) -> str:
+    shown = result.shown
+    warnings = sum(1 for f in shown if f.level == "warning")
+    notes = len(shown) - warnings
+    files = f"{result.files} file{'s' if result.files != 1 else ''}"
+    if not shown:
+        return f"No findings in {files}."
+    suppressed = len(result.findings) - len(shown)
+    extra = f", {suppressed} suppressed" if suppressed else ""
+    return f"Found {len(shown)} finding{'s' if len(shown) != 1 else ''} ({warnings} warning{'s' if warnings != 1 else ''}, {notes} note{'s' if notes != 1 else ''}{extra}) in {files}."
