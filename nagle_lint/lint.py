@@ -16,7 +16,10 @@ def lint_source(path: str, data: bytes, rules: set[str], min_confidence: str = "
     language = language or language_of(path)
     if language is None:
         return [], 0
-    model = frontend(language).lower(path, data)
+    fe = frontend(language)
+    if not fe.may_find(data, min_confidence):
+        return [], 0
+    model = fe.lower(path, data)
     floor = CONFIDENCES.index(min_confidence)
     findings = [f for f in run_checks(model, rules) if CONFIDENCES.index(f.confidence) >= floor]
     apply_suppressions(data, findings)

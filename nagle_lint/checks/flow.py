@@ -150,9 +150,32 @@ def analyse(model: FileModel) -> Analysis:
     called = called_functions(model)
     field_nodelay = _fields_with_nodelay(model)
     by_name = {fn.qualname: fn for fn in model.functions}
+    effective = _with_effects(model)
     for fn in model.functions:
-        _Run(by_name, result, fn, fn.qualname not in called, field_nodelay).run()
+        if fn.qualname in effective:
+            _Run(by_name, result, fn, fn.qualname not in called, field_nodelay, effective).run()
     return result
+
+
+def _with_effects(model: FileModel) -> set[str]:
+    """The functions that touch a connection, directly or through their callees."""
+    calls: dict[str, set[str]] = {}
+    found = set()
+    for fn in model.functions:
+        calls[fn.qualname] = set()
+        for ev in walk(fn.body):
+            if isinstance(ev, Call):
+                calls[fn.qualname].add(ev.callee)
+            elif isinstance(ev, (Send, Flush, Recv, Push, SetOption, Bind)):
+                found.add(fn.qualname)
+    changed = True
+    while changed:
+        changed = False
+        for name, callees in calls.items():
+            if name not in found and callees & found:
+                found.add(name)
+                changed = True
+    return found
 
 
 def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], Point]:
@@ -167,8 +190,10 @@ def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], Point]:
 
 
 class _Run:
-    def __init__(self, by_name, result: Analysis, root: Function, is_entry: bool, field_nodelay):
+    def __init__(self, by_name, result: Analysis, root: Function, is_entry: bool, field_nodelay, effective):
         self.by_name = by_name
+        self.effective = effective
+        self.memo: dict = {}
         self.result = result
         self.root = root
         self.is_entry = is_entry
@@ -301,7 +326,8 @@ class _Run:
 
     def call(self, s: Call, flow: _Flow, frame: _Frame) -> None:
         callee = self.by_name.get(s.callee)
-        if callee is None or s.callee in frame.active or len(frame.stack) >= MAX_CALL_DEPTH:
+        if callee is None or s.callee not in self.effective or s.callee in frame.active \
+                or len(frame.stack) >= MAX_CALL_DEPTH:
             return  # an unknown call changes nothing we know
         keys, consts = {}, {}
         for i, param in enumerate(callee.params):
@@ -313,9 +339,16 @@ class _Run:
                 self.infos[outer] = _stronger(self.info(outer), callee.conns.get(param))
             if i < len(s.consts) and s.consts[i] is not None:
                 consts[param] = s.consts[i]
+        # The same call, reached again with the same state (a loop's next
+        # round), gives the same result.
+        memo_key = (s.site, frame.stack, tuple(sorted(keys.items())), tuple(sorted(consts.items())),
+                    frozenset(flow.normal.items()))
+        if memo_key in self.memo:
+            flow.normal = self.memo[memo_key]
+            return
         inner = _Frame(callee, keys, frame.stack + (s.site,), frame.active | {s.callee}, consts)
         out = self.block(callee.body, flow.normal, inner)
-        flow.normal = _join_all([out.normal, *out.returns])
+        flow.normal = self.memo[memo_key] = _join_all([out.normal, *out.returns])
 
     # -- events ----------------------------------------------------------
 

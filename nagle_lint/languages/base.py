@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
 
-import tree_sitter
-
 from ..model import (
     Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
     Push, Recv, Return, Send, SetOption, Site, Switch, Try,
@@ -54,6 +52,9 @@ class Fresh:
 
 
 NOT_CONN = object()  # a file, a pipe, an in-memory buffer, a datagram socket: never a connection
+
+# Names that suggest a socket (and, as bytes, a file worth parsing)
+NAMES = rb"(?i:sock|conn|client|peer|channel|upstream|downstream|remote)|\b(?:sd|ch|cfd)\b"
 
 # Names that suggest a socket (a medium-confidence connection when nothing else is known).
 _SOCKETY = re.compile(
@@ -98,7 +99,7 @@ def text(node) -> str:
 
 
 def compact(node) -> str:
-    return re.sub(r"\s+", "", text(node))
+    return "".join(text(node).split())
 
 
 # --- the frontend -----------------------------------------------------------
@@ -120,16 +121,35 @@ class Frontend:
     wrapper_types: frozenset = frozenset({"parenthesized_expression"})
     tuple_types: frozenset = frozenset()
 
+    # Bytes that any finding needs: a file without them is not parsed at all.
+    send_calls: re.Pattern = re.compile(rb"$^")  # a call that may send
+    evidence: re.Pattern = re.compile(rb"$^")  # something that makes a connection at least medium-sure
+    nodelay: re.Pattern = re.compile(rb"TCP_NODELAY")
+    events: re.Pattern = re.compile(rb"")  # a call that may lower to an event: functions without one are skipped
+
+    def may_find(self, data: bytes, min_confidence: str = "medium") -> bool:
+        if self.nodelay.search(data):
+            return True
+        if not self.send_calls.search(data):
+            return False
+        return min_confidence == "low" or bool(self.evidence.search(data))
+
     @cached_property
     def language(self):
+        import tree_sitter
+
         return tree_sitter.Language(self.grammar())
 
     @cached_property
     def parser(self):
+        import tree_sitter
+
         return tree_sitter.Parser(self.language)
 
     @cached_property
     def comments(self):
+        import tree_sitter
+
         return tree_sitter.Query(self.language, self.comment_query)
 
     def parse(self, data: bytes):
@@ -140,13 +160,31 @@ class Frontend:
         unit = Unit(self, Source(data), tree)
         found = list(self.functions(tree.root_node))
         unit.function_names = {q for q, _, _ in found}
-        functions = [unit.lower_function(q, n, c) for q, n, c in found]
+        relevant = self._relevant(found, data)
+        functions = [unit.lower_function(q, n, c, q in relevant) for q, n, c in found]
         if unit.class_env:
             # A field set in one method (connect(), __init__) is used in the
             # others: lower again, now that the fields are known.
-            functions = [unit.lower_function(q, n, c) for q, n, c in found]
+            functions = [unit.lower_function(q, n, c, q in relevant) for q, n, c in found]
         errors = _count_errors(tree.root_node)
         return FileModel(path, self.name, functions, errors, dict(self.idioms))
+
+    def _relevant(self, found, data: bytes) -> set[str]:
+        """The functions worth lowering: those whose text has a call that can
+        make an event, and those that call them (by name)."""
+        texts = {q: data[n.start_byte:n.end_byte] for q, n, _ in found}
+        relevant = {q for q, t in texts.items() if n_is_root(q) or self.events.search(t)}
+        pending = {q: set(_CALLED.findall(t)) for q, t in texts.items() if q not in relevant}
+        names = {q.rsplit(".", 1)[-1].encode() for q in relevant}
+        while pending:
+            more = [q for q, called in pending.items() if called & names]
+            if not more:
+                break
+            for q in more:
+                del pending[q]
+                relevant.add(q)
+                names.add(q.rsplit(".", 1)[-1].encode())
+        return relevant
 
     # -- to be supplied by each language --------------------------------
 
@@ -176,6 +214,13 @@ class Frontend:
         return {}
 
 
+_CALLED = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\(")
+
+
+def n_is_root(qualname: str) -> bool:
+    return qualname.startswith("<")
+
+
 def _count_errors(root) -> int:
     if not root.has_error:
         return 0
@@ -203,6 +248,8 @@ class Unit:
     @cached_property
     def comment_lines(self) -> dict[int, str]:
         found: dict[int, str] = {}
+        import tree_sitter
+
         captures = tree_sitter.QueryCursor(self.fe.comments).captures(self.tree.root_node)
         for nodes in captures.values():
             for n in nodes:
@@ -213,10 +260,10 @@ class Unit:
     def comment_near(self, line: int) -> str:
         return (self.comment_lines.get(line - 1, "") + " " + self.comment_lines.get(line, "")).strip()
 
-    def lower_function(self, qualname: str, node, cls: str | None) -> Function:
+    def lower_function(self, qualname: str, node, cls: str | None, relevant: bool = True) -> Function:
         low = Lowering(self, qualname, cls)
         params = self.fe.declare_params(low, node)
-        body = self.fe.body(node)
+        body = self.fe.body(node) if relevant else None
         stmts = low.block_of(body) if body is not None else ()
         return Function(qualname, self.src.site(node), params, stmts, low.conns)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import tree_sitter_c
+import re
 
-from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from .base import NAMES, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
@@ -30,13 +30,20 @@ STDIO_READS = {"fgets": 2, "fread": 3, "fgetc": 0, "getc": 0, "fscanf": 0, "getl
 class CFrontend(Frontend):
     name = "c"
     extensions = (".c", ".h")
-    grammar = staticmethod(tree_sitter_c.language)
+    grammar = staticmethod(lambda: __import__("tree_sitter_c").language())
     idioms = {
         "join": "one buffer and one write()",
         "gather": "writev() or sendmsg()",
         "buffer": "an fdopen() stream flushed once",
         "cork": "MSG_MORE on all but the last piece, or TCP_CORK around the message",
     }
+    send_calls = re.compile(rb"\b(?:write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
+                            rb"gnutls_record_send|fwrite|fprintf|vfprintf|fputs|fputc|putc)\s*\(")
+    evidence = re.compile(NAMES + rb"|\b(?:socket|accept4?|send|sendto|sendmsg|recv|recvfrom|recvmsg|setsockopt|"
+                          rb"shutdown|sendfile|SSL_\w+|gnutls_\w+)\s*\(")
+    events = re.compile(rb"\b(?:write|send\w*|writev|sendfile|read|recv\w*|readv|SSL_\w+|BIO_\w+|gnutls_\w+|socket|"
+                        rb"accept4?|setsockopt|shutdown|close|fdopen|fflush|fclose|fwrite|fprintf|vfprintf|fputs|"
+                        rb"fputc|putc|fgets|fread|fgetc|getc|fscanf|getline|getdelim|setvbuf)\s*\(")
     call_types = frozenset({"call_expression"})
     skip_types = frozenset({"function_definition"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 
-import tree_sitter_java
-
-from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from .base import NAMES, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 SOCKET_TYPES = {"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket", "SSLServerSocket"}
@@ -48,13 +46,19 @@ def _base_type(t: str) -> str:
 class JavaFrontend(Frontend):
     name = "java"
     extensions = (".java",)
-    grammar = staticmethod(tree_sitter_java.language)
+    grammar = staticmethod(lambda: __import__("tree_sitter_java").language())
     comment_query = "(line_comment) @c (block_comment) @c"
     idioms = {
         "join": "one byte[] written once",
         "gather": "channel.write(new ByteBuffer[] {head, body})",
         "buffer": "a BufferedOutputStream",
     }
+    send_calls = re.compile(rb"\.(?:write\w*|print\w*|format|append)\s*\(")
+    evidence = re.compile(NAMES + rb"|Socket|Channel|OutputStream|PrintStream|Writer")
+    nodelay = re.compile(rb"TcpNoDelay|TCP_NODELAY")
+    events = re.compile(rb"\b(?:write\w*|print\w*|format|append|read\w*|next\w*|hasNext\w*|flush|close|shutdownOutput|"
+                        rb"getOutputStream|getInputStream|accept|setTcpNoDelay|setOption|option|childOption|socket|"
+                        rb"createSocket|open)\s*\(|new\s+\w*(?:Socket|Stream|Writer|Reader|Scanner)")
     call_types = frozenset({"method_invocation", "object_creation_expression"})
     skip_types = frozenset({"lambda_expression", "class_declaration", "interface_declaration", "enum_declaration",
                             "record_declaration", "class_body", "method_declaration", "constructor_declaration"})

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import tree_sitter_python
+import re
 
-from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Pair, compact, int_literal, text
+from .base import NAMES, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Pair, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 SENDS = {"send", "sendall", "sendto"}
@@ -22,13 +22,17 @@ NOT_SOCKETS = {"open", "BytesIO", "StringIO", "io.BytesIO", "io.StringIO", "io.o
 class PythonFrontend(Frontend):
     name = "python"
     extensions = (".py",)
-    grammar = staticmethod(tree_sitter_python.language)
+    grammar = staticmethod(lambda: __import__("tree_sitter_python").language())
     idioms = {
         "join": "sock.sendall(head + body)",
         "gather": "sock.sendmsg([head, body])",
         "buffer": "a sock.makefile('wb') writer",
         "cork": "socket.MSG_MORE on all but the last piece",
     }
+    send_calls = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile|write|writelines)\s*\(")
+    evidence = re.compile(NAMES + rb"|makefile|accept|socket")
+    events = re.compile(rb"\.(?:send\w*|recv\w*|write\w*|read\w*|flush|close|shutdown|setsockopt|makefile|accept|"
+                        rb"wrap_socket)\s*\(|socket|create_connection|TCP_")
     call_types = frozenset({"call"})
     skip_types = frozenset({"function_definition", "class_definition", "decorated_definition", "lambda"})
     wrapper_types = frozenset({"parenthesized_expression", "await"})
