@@ -53,8 +53,10 @@ class Fresh:
 
 NOT_CONN = object()  # a file, a pipe, an in-memory buffer, a datagram socket: never a connection
 
-# Names that suggest a socket (and, as bytes, a file worth parsing)
-NAMES = rb"(?i:sock|conn|client|peer|channel|upstream|downstream|remote)|\b(?:sd|ch|cfd)\b"
+# Names that suggest a socket, as bytes: a file with none of them (and no
+# other evidence) cannot have a finding of medium confidence.
+NAME_WORDS = (b"sock", b"conn", b"client", b"peer", b"channel", b"upstream", b"downstream", b"remote")
+SHORT_NAMES = re.compile(rb"\b(?:sd|ch|cfd)\b")
 
 # Names that suggest a socket (a medium-confidence connection when nothing else is known).
 _SOCKETY = re.compile(
@@ -122,17 +124,26 @@ class Frontend:
     tuple_types: frozenset = frozenset()
 
     # Bytes that any finding needs: a file without them is not parsed at all.
-    send_calls: re.Pattern = re.compile(rb"$^")  # a call that may send
-    evidence: re.Pattern = re.compile(rb"$^")  # something that makes a connection at least medium-sure
-    nodelay: re.Pattern = re.compile(rb"TCP_NODELAY")
+    # Literal words are checked first (fast); the regex confirms.
+    send_words: tuple[bytes, ...] = ()  # one must occur for a call that may send
+    send_calls: re.Pattern = re.compile(rb"$^")
+    evidence_words: tuple[bytes, ...] = ()  # what makes a connection at least medium-sure
+    nodelay_words: tuple[bytes, ...] = (b"TCP_NODELAY",)
     events: re.Pattern = re.compile(rb"")  # a call that may lower to an event: functions without one are skipped
 
+    def events_in(self, data: bytes) -> re.Pattern:
+        """The event pattern for this file (a language may narrow it by what the file contains)."""
+        return self.events
+
     def may_find(self, data: bytes, min_confidence: str = "medium") -> bool:
-        if self.nodelay.search(data):
+        if any(w in data for w in self.nodelay_words):
             return True
-        if not self.send_calls.search(data):
+        if not any(w in data for w in self.send_words) or not self.send_calls.search(data):
             return False
-        return min_confidence == "low" or bool(self.evidence.search(data))
+        if min_confidence == "low" or any(w in data for w in self.evidence_words):
+            return True
+        lowered = data.lower()
+        return any(w in lowered for w in NAME_WORDS) or bool(SHORT_NAMES.search(data))
 
     @cached_property
     def language(self):
@@ -173,7 +184,8 @@ class Frontend:
         """The functions worth lowering: those whose text has a call that can
         make an event, and those that call them (by name)."""
         texts = {q: data[n.start_byte:n.end_byte] for q, n, _ in found}
-        relevant = {q for q, t in texts.items() if n_is_root(q) or self.events.search(t)}
+        events = self.events_in(data)
+        relevant = {q for q, t in texts.items() if n_is_root(q) or events.search(t)}
         pending = {q: set(_CALLED.findall(t)) for q, t in texts.items() if q not in relevant}
         names = {q.rsplit(".", 1)[-1].encode() for q in relevant}
         while pending:

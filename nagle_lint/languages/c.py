@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NAMES, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
@@ -37,10 +37,10 @@ class CFrontend(Frontend):
         "buffer": "an fdopen() stream flushed once",
         "cork": "MSG_MORE on all but the last piece, or TCP_CORK around the message",
     }
+    send_words = (b"write", b"send", b"fprintf", b"fputs", b"putc")
+    evidence_words = (b"socket", b"accept", b"recv", b"send", b"setsockopt", b"shutdown", b"SSL_", b"gnutls_")
     send_calls = re.compile(rb"\b(?:write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
                             rb"gnutls_record_send|fwrite|fprintf|vfprintf|fputs|fputc|putc)\s*\(")
-    evidence = re.compile(NAMES + rb"|\b(?:socket|accept4?|send|sendto|sendmsg|recv|recvfrom|recvmsg|setsockopt|"
-                          rb"shutdown|sendfile|SSL_\w+|gnutls_\w+)\s*\(")
     events = re.compile(rb"\b(?:write|send\w*|writev|sendfile|read|recv\w*|readv|SSL_\w+|BIO_\w+|gnutls_\w+|socket|"
                         rb"accept4?|setsockopt|shutdown|close|fdopen|fflush|fclose|fwrite|fprintf|vfprintf|fputs|"
                         rb"fputc|putc|fgets|fread|fgetc|getc|fscanf|getline|getdelim|setvbuf)\s*\(")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NAMES, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 SOCKET_TYPES = {"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket", "SSLServerSocket"}
@@ -53,9 +53,10 @@ class JavaFrontend(Frontend):
         "gather": "channel.write(new ByteBuffer[] {head, body})",
         "buffer": "a BufferedOutputStream",
     }
+    send_words = (b".write", b".print", b".format", b".append")
+    evidence_words = (b"Socket", b"Channel", b"OutputStream", b"PrintStream", b"Writer")
+    nodelay_words = (b"TcpNoDelay", b"TCP_NODELAY")
     send_calls = re.compile(rb"\.(?:write\w*|print\w*|format|append)\s*\(")
-    evidence = re.compile(NAMES + rb"|Socket|Channel|OutputStream|PrintStream|Writer")
-    nodelay = re.compile(rb"TcpNoDelay|TCP_NODELAY")
     events = re.compile(rb"\b(?:write\w*|print\w*|format|append|read\w*|next\w*|hasNext\w*|flush|close|shutdownOutput|"
                         rb"getOutputStream|getInputStream|accept|setTcpNoDelay|setOption|option|childOption|socket|"
                         rb"createSocket|open)\s*\(|new\s+\w*(?:Socket|Stream|Writer|Reader|Scanner)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NAMES, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Pair, compact, int_literal, text
+from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Pair, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 SENDS = {"send", "sendall", "sendto"}
@@ -29,14 +29,20 @@ class PythonFrontend(Frontend):
         "buffer": "a sock.makefile('wb') writer",
         "cork": "socket.MSG_MORE on all but the last piece",
     }
+    send_words = (b".send", b".write")
+    evidence_words = (b"makefile", b"accept", b"socket")
     send_calls = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile|write|writelines)\s*\(")
-    evidence = re.compile(NAMES + rb"|makefile|accept|socket")
-    events = re.compile(rb"\.(?:send\w*|recv\w*|write\w*|read\w*|flush|close|shutdown|setsockopt|makefile|accept|"
-                        rb"wrap_socket)\s*\(|socket|create_connection|TCP_")
+    events = re.compile(rb"\.(?:send\w*|recv\w*|close|shutdown|setsockopt|makefile|accept|wrap_socket)\s*\(|"
+                        rb"socket|create_connection|TCP_")
+    # File-like calls are events only on makefile() streams.
+    stream_events = re.compile(events.pattern + rb"|\.(?:write\w*|read\w*|flush)\s*\(")
     call_types = frozenset({"call"})
     skip_types = frozenset({"function_definition", "class_definition", "decorated_definition", "lambda"})
     wrapper_types = frozenset({"parenthesized_expression", "await"})
     tuple_types = frozenset({"pattern_list", "tuple_pattern", "tuple", "list_pattern"})
+
+    def events_in(self, data: bytes):
+        return self.stream_events if b"makefile" in data else self.events
 
     # -- functions ---------------------------------------------------------
 
