@@ -41,6 +41,9 @@ class ConnState(NamedTuple):
     corked: Point | None = None  # where the cork was put on
     dirty: Point | None = None  # first unflushed write into a user-space buffer
     nodelay: Point | None = None  # where TCP_NODELAY was turned on
+    # The units were sent in an earlier pass of a loop that also reads this
+    # connection: a read still pairs them, a new send starts a new message.
+    carried: bool = False
 
 
 EMPTY = ConnState()
@@ -279,6 +282,9 @@ class _Run:
         # A loop that reads in its body (`while len(buf) < n: buf += recv()`)
         # is there to read: take it to run at least once, as a do-while.
         body_first = s.body_first or any(isinstance(e, Recv) for e in walk(s.body))
+        # Sends of different passes of a loop that reads the connection are
+        # different messages (a relay, a conversation), not one split message.
+        talks = {self.key(frame, e.conn) for e in walk(s.head + s.body) if isinstance(e, Recv)}
         for _ in range(MAX_LOOP_ROUNDS):
             if body_first:
                 body = self.block(s.body, x, frame)
@@ -288,6 +294,8 @@ class _Run:
                 head = self.block(s.head, x, frame)
                 body = self.block(s.body, head.normal, frame)
                 back = _join_all([body.normal, *body.continues])
+            if back is not None and talks:
+                back = _carry(back, talks)
             nxt = _join_all([entry, back])
             if nxt == x:
                 break
@@ -377,12 +385,18 @@ class _Run:
                 return cs if cs.dirty else cs._replace(dirty=p)
             if ev.partial and cs.units and cs.units[-1] == p:
                 return cs  # a retry loop sending the rest of the same data
+            if cs.carried:
+                cs = cs._replace(units=(), carried=False)
             return _send(cs, p, ev.more)
         if isinstance(ev, Flush):  # the buffered data leaves here
-            return _send(cs._replace(dirty=None), p, False) if cs.dirty else cs
+            if not cs.dirty:
+                return cs
+            if cs.carried:
+                cs = cs._replace(units=(), carried=False)
+            return _send(cs._replace(dirty=None), p, False)
         if isinstance(ev, Recv):
             self.at_read(key, cs, p)
-            return cs._replace(units=(), held=None, more=None)
+            return cs._replace(units=(), held=None, more=None, carried=False)
         if isinstance(ev, Push):
             return EMPTY._replace(nodelay=cs.nodelay)
         if isinstance(ev, Bind):
@@ -415,6 +429,14 @@ class _Run:
                     self.result.split_exits.add(SplitAtExit(key, info, cs.units[0], cs.units[1], self.root.site))
                 if cs.held:
                     self.result.held.add(HeldData(key, info, cs.corked, cs.more, cs.held, end, False))
+
+
+def _carry(state: State, keys: set[str]) -> State:
+    out = dict(state)
+    for k in keys:
+        if k in out:
+            out[k] = frozenset(cs._replace(carried=True) if cs.units else cs for cs in out[k])
+    return out
 
 
 def _send(cs: ConnState, p: Point, more: bool) -> ConnState:

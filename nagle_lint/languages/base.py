@@ -256,6 +256,7 @@ class Unit:
         self.class_env: dict[str, dict] = {}  # class -> field key -> (value, ConnInfo)
         self.class_types: dict[str, dict] = {}  # class -> field name -> declared type
         self.function_names: set[str] = set()
+        self.scopes: dict[str, Lowering] = {}  # lowered functions, for the closures nested in them
 
     @cached_property
     def comment_lines(self) -> dict[int, str]:
@@ -270,11 +271,31 @@ class Unit:
         return found
 
     def comment_near(self, line: int) -> str:
-        return (self.comment_lines.get(line - 1, "") + " " + self.comment_lines.get(line, "")).strip()
+        """The comments on `line` and the comment block just above it (ending on
+        one of the two lines above: a value may be set between them)."""
+        found = [self.comment_lines.get(line, "")]
+        end = next((n for n in (line - 1, line - 2) if n in self.comment_lines), None)
+        while end is not None and end in self.comment_lines:
+            found.append(self.comment_lines[end])
+            end -= 1
+        return " ".join(reversed([f for f in found if f])).strip()
 
     def lower_function(self, qualname: str, node, cls: str | None, relevant: bool = True) -> Function:
         low = Lowering(self, qualname, cls)
+        outer = self.scopes.get(qualname.rsplit(".", 1)[0]) if "." in qualname else None
+        if outer is not None and cls is None:
+            # A nested function sees its enclosing function's variables.
+            for name, value in outer.env.items():
+                low.env[name] = value
+                if isinstance(value, Handle) and value.key in outer.conns:
+                    info = outer.conns[value.key]
+                    low.conns[value.key] = ConnInfo(info.name, info.tcp, info.confidence, "unknown")
+        self.scopes[qualname] = low
         params = self.fe.declare_params(low, node)
+        if outer is not None:
+            for name in low.params:  # a parameter hides the enclosing variable
+                if name in outer.env and low.env.get(name) is outer.env[name]:
+                    del low.env[name]
         body = self.fe.body(node) if relevant else None
         stmts = low.block_of(body) if body is not None else ()
         return Function(qualname, self.src.site(node), params, stmts, low.conns)

@@ -60,6 +60,10 @@ class CFrontend(Frontend):
                     if name:
                         stack_entry = (name, child, None)
                         yield stack_entry
+                elif child.type == "preproc_if" and compact(child.child_by_field_name("condition")) in ("0", "(0)"):
+                    alt = child.child_by_field_name("alternative")
+                    if alt is not None:
+                        stack.append(alt)
                 elif child.type in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
                                     "linkage_specification", "declaration_list", "ERROR", "preproc_elifdef"):
                     stack.append(child)
@@ -163,9 +167,12 @@ class CFrontend(Frontend):
     def _preproc(self, low, node):
         """#if/#ifdef: the branches are alternatives (only one is compiled), not a sequence."""
         alt = node.child_by_field_name("alternative")
+        if node.type == "preproc_if" and compact(node.child_by_field_name("condition")) in ("0", "(0)"):
+            if alt is not None:
+                low.stmt(alt)  # `#if 0` is never compiled
+            return
         body = [c for c in node.named_children if c is not alt and c.type not in ("identifier",)
                 and c is not node.child_by_field_name("condition") and c is not node.child_by_field_name("name")]
-        branches = [(None, None)]
         then = low.stmts(body)
         other = low.block_of(alt) if alt is not None else ()
         from ..model import If
