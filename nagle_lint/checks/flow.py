@@ -217,6 +217,22 @@ class _Run:
 
     # -- helpers ---------------------------------------------------------
 
+    def reads(self, qualname: str, active: frozenset, depth: int = 0) -> set[int]:
+        """The parameters (by index) a function reads from, itself or through its callees."""
+        fn = self.by_name.get(qualname)
+        if fn is None or qualname in active or depth > MAX_CALL_DEPTH or qualname not in self.effective:
+            return set()
+        index = {p: i for i, p in enumerate(fn.params) if p is not None}
+        found = set()
+        for e in walk(fn.body):
+            if isinstance(e, Recv) and e.conn in index:
+                found.add(index[e.conn])
+            elif isinstance(e, Call):
+                for i in self.reads(e.callee, active | {qualname}, depth + 1):
+                    if i < len(e.args) and e.args[i] in index:
+                        found.add(index[e.args[i]])
+        return found
+
     def key(self, frame: _Frame, k: str) -> str:
         if k in frame.keys:
             return frame.keys[k]
@@ -284,7 +300,14 @@ class _Run:
         body_first = s.body_first or any(isinstance(e, Recv) for e in walk(s.body))
         # Sends of different passes of a loop that reads the connection are
         # different messages (a relay, a conversation), not one split message.
-        talks = {self.key(frame, e.conn) for e in walk(s.head + s.body) if isinstance(e, Recv)}
+        talks = set()
+        for e in walk(s.head + s.body):
+            if isinstance(e, Recv):
+                talks.add(self.key(frame, e.conn))
+            elif isinstance(e, Call):
+                for i in self.reads(e.callee, frame.active):
+                    if i < len(e.args) and e.args[i] is not None:
+                        talks.add(self.key(frame, e.args[i]))
         for _ in range(MAX_LOOP_ROUNDS):
             if body_first:
                 body = self.block(s.body, x, frame)

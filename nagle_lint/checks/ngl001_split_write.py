@@ -45,7 +45,9 @@ def check(model: FileModel, analysis: Analysis):
             site=second,
             message=MESSAGE_READ.format(conn=s.info.name, first=first.line, read=read.line, stall=STALL, fix=fix),
             level="warning",
-            confidence=s.info.confidence,
+            # One send repeated by a loop is most often one message per pass (a
+            # reply per command): shown only when asked for low confidence.
+            confidence="low" if s.first == s.second else s.info.confidence,
             related=(Step(first, "first send"), Step(read, "the read that waits for the reply")),
             flow=(Step(first, "first send"), Step(second, "second send, held by Nagle"), Step(read, "the read waits")),
             fix=fix,
