@@ -214,6 +214,9 @@ class Function:
     params: tuple[str | None, ...]
     body: tuple[Stmt, ...]
     conns: dict[str, ConnInfo] = field(default_factory=dict)
+    # Named as a value somewhere (registered as a callback, stored in a
+    # handler table): an event loop calls it, once per event.
+    callback: bool = False
 
 
 @dataclass(slots=True)
@@ -238,7 +241,7 @@ def dump(model: FileModel) -> str:
     out: list[str] = []
     for fn in model.functions:
         params = ", ".join(p or "_" for p in fn.params)
-        out.append(f"function {fn.qualname}({params}) @{fn.site.line}")
+        out.append(f"function {fn.qualname}({params}) @{fn.site.line}{' callback' if fn.callback else ''}")
         for key in sorted(fn.conns):
             c = fn.conns[key]
             tcp = {True: "tcp", False: "no-nagle", None: "tcp?"}[c.tcp]

@@ -71,6 +71,10 @@ class SplitAtExit:
     first: Point
     second: Point
     exit: Site
+    # A read of the same connection in the function: called again for the
+    # next request, the handler waits there (the event loop's back edge).
+    next_read: Point | None = None
+    callback: bool = False  # the function is registered with an event loop
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,7 @@ class _Run:
         self.is_entry = is_entry
         self.infos: dict[str, ConnInfo] = dict(root.conns)
         self.field_nodelay = field_nodelay
+        self.first_read: dict[str, Point] = {}
 
     def run(self) -> None:
         cls = class_of(self.root.qualname)
@@ -437,6 +442,8 @@ class _Run:
         return cs
 
     def at_read(self, key: str, cs: ConnState, p: Point) -> None:
+        if key not in self.first_read or p.site < self.first_read[key].site:
+            self.first_read[key] = p
         info = self.info(key)
         if len(cs.units) >= 2:
             self.result.split_reads.add(SplitRead(key, info, cs.units[0], cs.units[1], p, cs.nodelay))
@@ -449,7 +456,8 @@ class _Run:
             info = self.info(key)
             for cs in states:
                 if len(cs.units) >= 2 and info.origin != "created" and not cs.nodelay:
-                    self.result.split_exits.add(SplitAtExit(key, info, cs.units[0], cs.units[1], self.root.site))
+                    self.result.split_exits.add(SplitAtExit(key, info, cs.units[0], cs.units[1], self.root.site,
+                                                            self.first_read.get(key), self.root.callback))
                 if cs.held:
                     self.result.held.add(HeldData(key, info, cs.corked, cs.more, cs.held, end, False))
 

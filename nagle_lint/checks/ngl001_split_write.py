@@ -10,7 +10,11 @@ from .flow import Analysis
 RULE = "NGL001"
 
 STALL = "Nagle holds it until the peer's delayed ACK (~40 ms on Linux, ~200 ms elsewhere)"
-MESSAGE_READ = "second send on '{conn}' (first at line {first}) before the reply is read at line {read}: {stall}; {fix}"
+MESSAGE_READ = "second send on '{conn}' (first at line {first}) before the read at line {read} waits for the peer: {stall}; {fix}"
+MESSAGE_NEXT = (
+    "second send on '{conn}' (first at line {first}), then the handler returns; called again for the next "
+    "request, it waits at line {read} while {stall_lower}; {fix}"
+)
 MESSAGE_EXIT = (
     "second send on '{conn}' (first at line {first}) and then the function returns, so the peer waits "
     "for the rest of the message while {stall_lower}; {fix}"
@@ -56,14 +60,21 @@ def check(model: FileModel, analysis: Analysis):
         depth = common_depth(s.first, s.second)
         second, first = at_depth(s.second, depth), at_depth(s.first, depth)
         fix = fix_for(model, isinstance(events.get(s.second.site), Flush))
+        stall_lower = STALL[0].lower() + STALL[1:]
+        steps = [Step(first, "first send"), Step(second, "second send, held by Nagle")]
+        if s.next_read is not None:
+            # A handler that reads, answers in pieces and returns: its event loop is the back edge.
+            read = at_depth(s.next_read, depth)
+            message = MESSAGE_NEXT.format(conn=s.info.name, first=first.line, read=read.line, stall_lower=stall_lower, fix=fix)
+            # Sure it is called again only when it is registered as a callback.
+            confidence = s.info.confidence if s.callback else lower(s.info.confidence)
+            steps.append(Step(read, "the next request's read"))
+        else:
+            message = MESSAGE_EXIT.format(conn=s.info.name, first=first.line, stall_lower=stall_lower, fix=fix)
+            confidence = lower(s.info.confidence)
+        if s.first == s.second:
+            confidence = "low"  # one send repeated by a loop: most often one message per pass
         yield Finding(
-            rule=RULE,
-            path=model.path,
-            site=second,
-            message=MESSAGE_EXIT.format(conn=s.info.name, first=first.line, stall_lower=STALL[0].lower() + STALL[1:], fix=fix),
-            level="warning",
-            confidence=lower(s.info.confidence),
-            related=(Step(first, "first send"),),
-            flow=(Step(first, "first send"), Step(second, "second send, held by Nagle")),
-            fix=fix,
+            rule=RULE, path=model.path, site=second, message=message, level="warning", confidence=confidence,
+            related=tuple(x for x in steps if x.site != second), flow=tuple(steps), fix=fix,
         )

@@ -177,6 +177,8 @@ class Frontend:
             # A field set in one method (connect(), __init__) is used in the
             # others: lower again, now that the fields are known.
             functions = [unit.lower_function(q, n, c, q in relevant) for q, n, c in found]
+        for fn in functions:
+            fn.callback = _named_as_value(fn.qualname.rsplit(".", 1)[-1], data)
         errors = _count_errors(tree.root_node)
         return FileModel(path, self.name, functions, errors, dict(self.idioms))
 
@@ -221,12 +223,25 @@ class Frontend:
         """The value of a non-call expression (identifiers, fields, literals)."""
         return None
 
+    def polled(self, unit: "Unit", key: str) -> bool:
+        """Whether `key` names a connection handed out by an event loop
+        (epoll, poll, select) that the file fills with TCP connections."""
+        return False
+
     def class_fields(self, node, cls: str) -> dict:
         """Declared types of a class's fields, for languages that have them."""
         return {}
 
 
 _CALLED = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\(")
+
+
+def _named_as_value(name: str, data: bytes) -> bool:
+    """Whether the function's name occurs other than in a call or its definition."""
+    if name.startswith("<") or name.encode() not in data:
+        return False
+    return re.search(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\b(?!\s*\()", data) is not None \
+        or re.search(rb"(?:\.|::)" + re.escape(name.encode()) + rb"\b(?!\s*\()", data) is not None
 
 
 def n_is_root(qualname: str) -> bool:
@@ -257,6 +272,7 @@ class Unit:
         self.class_types: dict[str, dict] = {}  # class -> field name -> declared type
         self.function_names: set[str] = set()
         self.scopes: dict[str, Lowering] = {}  # lowered functions, for the closures nested in them
+        self.polls_tcp: bool | None = None  # the file's event loop hands out TCP connections (worked out once)
 
     @cached_property
     def comment_lines(self) -> dict[int, str]:
@@ -534,7 +550,7 @@ class Lowering:
             return None
         if key not in self.conns:
             confidence = evidence
-            if socket_like(key) and confidence == "low":
+            if confidence == "low" and (socket_like(key) or self.fe.polled(self.unit, key)):
                 confidence = "medium"
             origin = "param" if key in self.params else ("field" if key.startswith(("self.", "this.")) else "unknown")
             self.conns[key] = ConnInfo(key, None, confidence, origin)

@@ -27,6 +27,12 @@ STDIO_WRITES = {"fwrite": 3, "fprintf": 0, "vfprintf": 0, "fputs": 1, "fputc": 1
 STDIO_READS = {"fgets": 2, "fread": 3, "fgetc": 0, "getc": 0, "fscanf": 0, "getline": 2, "getdelim": 3}
 
 
+# An event loop that the file fills with TCP connections hands them back as these.
+POLLERS = re.compile(rb"\b(?:epoll_ctl|FD_SET|kevent|EV_SET)\b|struct\s+pollfd")
+TCP_MADE = re.compile(rb"\baccept4?\s*\(|SOCK_STREAM")
+POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
+
+
 class CFrontend(Frontend):
     name = "c"
     extensions = (".c", ".h")
@@ -97,6 +103,14 @@ class CFrontend(Frontend):
 
     def key(self, low, node):
         return compact(node)
+
+    def polled(self, unit, key: str) -> bool:
+        if not POLLED_KEY.search(key):
+            return False
+        if unit.polls_tcp is None:
+            data = unit.src.data
+            unit.polls_tcp = bool(POLLERS.search(data) and TCP_MADE.search(data))
+        return unit.polls_tcp
 
     # -- statements --------------------------------------------------------
 
