@@ -90,10 +90,12 @@ class Flush:
 
 @dataclass(frozen=True, slots=True)
 class Recv:
-    """A blocking read on the connection."""
+    """A blocking read on the connection; `size` is how much it asks for,
+    when the code says (ONE or SMALL: an acknowledgement, a status code)."""
 
     conn: str
     site: Site
+    size: str = UNKNOWN
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,4 +302,6 @@ def _dump_event(e) -> str:
     if isinstance(e, Call):
         args = ", ".join(a or "_" for a in e.args)
         return f"call {e.callee}({args}) {line}"
+    if isinstance(e, Recv) and e.size != UNKNOWN:
+        return f"recv {e.conn} size={e.size} {line}"
     return f"{type(e).__name__.lower()} {e.conn} {line}"

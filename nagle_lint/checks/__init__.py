@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..model import FileModel
-from . import ngl001_split_write, ngl002_nodelay, ngl003_small_writes, ngl004_cork
+from . import ngl001_split_write, ngl002_nodelay, ngl003_small_writes, ngl004_cork, ngl005_stop_and_wait
 from .flow import analyse
 
 CHECKS = {
@@ -12,6 +12,7 @@ CHECKS = {
     "NGL002": ngl002_nodelay.check,
     "NGL003": ngl003_small_writes.check,
     "NGL004": ngl004_cork.check,
+    "NGL005": ngl005_stop_and_wait.check,
 }
 
 

@@ -12,6 +12,7 @@ from functools import cached_property
 from importlib import resources
 
 from ..model import (
+    ONE, SMALL, UNKNOWN,
     Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
     Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
@@ -577,8 +578,8 @@ class Lowering:
     def flush(self, handle: Handle, node) -> None:
         self.emit(Flush(handle.key, self.site(node)))
 
-    def recv(self, handle: Handle, node) -> None:
-        self.emit(Recv(handle.key, self.site(node)))
+    def recv(self, handle: Handle, node, size: str = UNKNOWN) -> None:
+        self.emit(Recv(handle.key, self.site(node), size))
 
     def push(self, handle: Handle, node) -> None:
         self.emit(Push(handle.key, self.site(node)))
@@ -639,6 +640,13 @@ def _flat(stmts):
     from ..checks.flow import walk
 
     return walk(stmts)
+
+
+def count_size(n: int | None) -> str:
+    """ONE, SMALL or UNKNOWN for a byte count the code gives as a constant."""
+    if n is None or n <= 0:
+        return UNKNOWN
+    return ONE if n == 1 else SMALL if n <= 16 else UNKNOWN
 
 
 def int_literal(s: str) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from .base import NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
@@ -320,7 +320,7 @@ class CFrontend(Frontend):
                 more = name == "sendmsg" and len(args) > 2 and "MSG_MORE" in text(args[2])
                 low.send(h, node, UNKNOWN, gather=True, more=more)
             elif name in RECVS:
-                low.recv(h, node)
+                low.recv(h, node, _size(low, args[2]) if len(args) > 2 and name not in ("recvmsg", "readv") else UNKNOWN)
             elif name == "shutdown":
                 if len(args) < 2 or "SHUT_RD" != compact(args[1]):
                     low.push(h, node)
@@ -376,13 +376,19 @@ def _declared_name(decl) -> str:
     return text(ident) if ident is not None else ""
 
 
+ONE_BYTE_TYPES = ("char", "unsignedchar", "signedchar", "uint8_t", "int8_t")
+SMALL_TYPES = ("int", "short", "long", "unsignedint", "uint16_t", "uint32_t", "uint64_t", "int32_t", "int16_t")
+
+
 def _size(low, node) -> str:
+    """How many bytes a count argument says, when it says (1, a small constant, sizeof a scalar)."""
     if node.type == "number_literal":
-        n = int_literal(text(node))
-        if n is not None:
-            return ONE if n == 1 else SMALL if 0 < n <= 16 else UNKNOWN
+        return count_size(int_literal(text(node)))
     if node.type == "sizeof_expression":
         inner = compact(node).replace("sizeof", "").strip("()")
-        if inner in ("char", "unsignedchar", "uint8_t") or low.types.get(inner) in ("char", "unsignedchar", "uint8_t"):
+        declared = low.types.get(inner, inner)
+        if declared in ONE_BYTE_TYPES:
             return ONE
+        if declared in SMALL_TYPES:
+            return SMALL
     return UNKNOWN

@@ -343,7 +343,12 @@ class JavaFrontend(Frontend):
             if name == "writeAndFlush" or (h.autoflush and name in AUTOFLUSHING):
                 low.flush(h, node)
         elif name in READS:
-            low.recv(h, node)
+            size = UNKNOWN
+            if name in ("read", "readByte", "readUnsignedByte", "readBoolean") and not args:
+                size = ONE
+            elif name in ("readInt", "readShort", "readLong", "readChar", "readUnsignedShort"):
+                size = SMALL
+            low.recv(h, node, size)
         elif name == "flush":
             low.flush(h, node)
         elif name == "close":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Pair, compact, int_literal, text
+from .base import NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, Pair, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 SENDS = {"send", "sendall", "sendto"}
@@ -258,7 +258,10 @@ class PythonFrontend(Frontend):
         elif meth == "sendfile":
             low.send(h, node, UNKNOWN)
         elif meth in RECVS or meth in STREAM_READS:
-            low.recv(h, node)
+            size = UNKNOWN
+            if meth in ("recv", "recvfrom", "read") and args and args[0].type == "integer":
+                size = count_size(int_literal(text(args[0])))
+            low.recv(h, node, size)
         elif meth == "flush":
             low.flush(h, node)
         elif meth == "close":
