@@ -51,6 +51,9 @@ class ConnInfo:
     tcp: bool | None
     confidence: str
     origin: str = "unknown"
+    # TCP_NODELAY is on without the code asking (asyncio transports, Netty
+    # channels): split writes cost packets there, not a stall.
+    nodelay: bool = False
 
 
 # --- events -----------------------------------------------------------------
@@ -247,7 +250,7 @@ def dump(model: FileModel) -> str:
         for key in sorted(fn.conns):
             c = fn.conns[key]
             tcp = {True: "tcp", False: "no-nagle", None: "tcp?"}[c.tcp]
-            out.append(f"  conn {key} {tcp} {c.confidence} {c.origin}")
+            out.append(f"  conn {key} {tcp} {c.confidence} {c.origin}{' nodelay-default' if c.nodelay else ''}")
         _dump_block(fn.body, 1, out)
     return "\n".join(out) + "\n"
 

@@ -508,5 +508,6 @@ def _stronger(outer: ConnInfo, inner: ConnInfo | None) -> ConnInfo:
     if outer.tcp is False or inner.tcp is False:
         return outer if outer.tcp is False else inner
     if CONFIDENCES.index(inner.confidence) > CONFIDENCES.index(outer.confidence):
-        return ConnInfo(outer.name, outer.tcp if outer.tcp is not None else inner.tcp, inner.confidence, outer.origin)
+        return ConnInfo(outer.name, outer.tcp if outer.tcp is not None else inner.tcp, inner.confidence, outer.origin,
+                        outer.nodelay or inner.nodelay)
     return outer

@@ -11,6 +11,14 @@ RULE = "NGL001"
 
 STALL = "Nagle holds it until the peer's delayed ACK (~40 ms on Linux, ~200 ms elsewhere)"
 MESSAGE_READ = "second send on '{conn}' (first at line {first}) before the read at line {read} waits for the peer: {stall}; {fix}"
+MESSAGE_PACKETS = (
+    "second send on '{conn}' (first at line {first}) before the read at line {read}: this connection has "
+    "TCP_NODELAY on by default ({why}), so there is no stall, but every piece leaves as its own packet; {fix}"
+)
+MESSAGE_PACKETS_EXIT = (
+    "second send on '{conn}' (first at line {first}) of one reply: this connection has TCP_NODELAY on by "
+    "default ({why}), so there is no stall, but every piece leaves as its own packet; {fix}"
+)
 MESSAGE_NEXT = (
     "second send on '{conn}' (first at line {first}), then the handler returns; called again for the next "
     "request, it waits at line {read} while {stall_lower}; {fix}"
@@ -43,6 +51,16 @@ def check(model: FileModel, analysis: Analysis):
         read = at_depth(s.read, depth)
         flushed = isinstance(events.get(s.second.site), Flush)
         fix = fix_for(model, flushed)
+        if s.info.nodelay:  # asyncio, Netty: packets, not a stall
+            yield Finding(
+                rule=RULE, path=model.path, site=second, level="note", confidence=s.info.confidence,
+                message=MESSAGE_PACKETS.format(conn=s.info.name, first=first.line, read=read.line,
+                                               why=idiom(model, "nodelay-default", "the framework sets it"), fix=fix),
+                related=(Step(first, "first send"), Step(read, "the read")),
+                flow=(Step(first, "first send"), Step(second, "second send, its own packet"), Step(read, "the read")),
+                fix=fix,
+            )
+            continue
         yield Finding(
             rule=RULE,
             path=model.path,
@@ -74,7 +92,12 @@ def check(model: FileModel, analysis: Analysis):
             confidence = lower(s.info.confidence)
         if s.first == s.second:
             confidence = "low"  # one send repeated by a loop: most often one message per pass
+        level = "warning"
+        if s.info.nodelay:  # asyncio, Netty: packets, not a stall
+            level = "note"
+            message = MESSAGE_PACKETS_EXIT.format(conn=s.info.name, first=first.line, fix=fix,
+                                                  why=idiom(model, "nodelay-default", "the framework sets it"))
         yield Finding(
-            rule=RULE, path=model.path, site=second, message=message, level="warning", confidence=confidence,
+            rule=RULE, path=model.path, site=second, message=message, level=level, confidence=confidence,
             related=tuple(x for x in steps if x.site != second), flow=tuple(steps), fix=fix,
         )

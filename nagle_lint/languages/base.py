@@ -179,7 +179,7 @@ class Frontend:
             # others: lower again, now that the fields are known.
             functions = [unit.lower_function(q, n, c, q in relevant) for q, n, c in found]
         for fn in functions:
-            fn.callback = _named_as_value(fn.qualname.rsplit(".", 1)[-1], data)
+            fn.callback = fn.callback or _named_as_value(fn.qualname.rsplit(".", 1)[-1], data)
         errors = _count_errors(tree.root_node)
         return FileModel(path, self.name, functions, errors, dict(self.idioms))
 
@@ -223,6 +223,10 @@ class Frontend:
     def value(self, low: "Lowering", node):
         """The value of a non-call expression (identifiers, fields, literals)."""
         return None
+
+    def is_callback(self, qualname: str) -> bool:
+        """Whether a framework calls this function once per event (by its name)."""
+        return False
 
     def polled(self, unit: "Unit", key: str) -> bool:
         """Whether `key` names a connection handed out by an event loop
@@ -273,6 +277,7 @@ class Unit:
         self.class_types: dict[str, dict] = {}  # class -> field name -> declared type
         self.function_names: set[str] = set()
         self.scopes: dict[str, Lowering] = {}  # lowered functions, for the closures nested in them
+        self.stream_callbacks: set[str] | None = None  # asyncio.start_server callbacks (Python)
         self.polls_tcp: bool | None = None  # the file's event loop hands out TCP connections (worked out once)
 
     @cached_property
@@ -308,14 +313,16 @@ class Unit:
                     info = outer.conns[value.key]
                     low.conns[value.key] = ConnInfo(info.name, info.tcp, info.confidence, "unknown")
         self.scopes[qualname] = low
-        params = self.fe.declare_params(low, node)
+        params = self.fe.declare_params(low, node)  # may emit a prologue (a callback's implied read)
         if outer is not None:
             for name in low.params:  # a parameter hides the enclosing variable
                 if name in outer.env and low.env.get(name) is outer.env[name]:
                     del low.env[name]
         body = self.fe.body(node) if relevant else None
         stmts = low.block_of(body) if body is not None else ()
-        return Function(qualname, self.src.site(node), params, stmts, low.conns)
+        prologue = tuple(low._out[0]) if relevant else ()
+        return Function(qualname, self.src.site(node), params, prologue + stmts, low.conns,
+                        self.fe.is_callback(qualname))
 
 
 class Lowering:
@@ -398,10 +405,11 @@ class Lowering:
         self.emit(If((then, other), True, self.site(node)))
 
     def loop(self, node, head_nodes=(), body=None, *, infinite=False, body_first=False,
-             before=(), targets=(), update=()) -> None:
+             before=(), targets=(), update=(), reads=()) -> None:
         """`before` runs once (a for-loop's initialiser or iterable); `head`
         before every pass; `targets` are rebound on every pass; `update` at
-        the end of every pass."""
+        the end of every pass; `reads`: handles read at every pass (a loop
+        over the lines of a stream)."""
         for n in before:
             self.expr(n)
         self._assigned.append(set())
@@ -414,6 +422,8 @@ class Lowering:
                     self.emit(Bind(key, self.site(t)))  # a new connection (or none) every pass
             for n in head_nodes:
                 self.expr(n)
+            for h in reads:
+                self.recv(h, node)
         finally:
             head = tuple(self._out.pop())
         body_stmts = self.block_of(body)

@@ -8,6 +8,9 @@ from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, i
 from ..model import ONE, SMALL, UNKNOWN
 
 SOCKET_TYPES = {"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket", "SSLServerSocket"}
+# Netty: writes wait in the channel's outbound buffer until a flush; TCP_NODELAY is on by default.
+NETTY_TYPES = {"ChannelHandlerContext", "Channel", "ChannelOutboundInvoker", "SocketChannelNetty"}
+NETTY_CALLBACKS = {"channelRead", "channelRead0", "messageReceived"}
 # Stream types and whether writes to them wait in a user-space buffer.
 STREAM_TYPES = {
     "OutputStream": False, "DataOutputStream": False, "PrintStream": False, "FilterOutputStream": False,
@@ -52,6 +55,7 @@ class JavaFrontend(Frontend):
         "join": "one byte[] written once",
         "gather": "channel.write(new ByteBuffer[] {head, body})",
         "buffer": "a BufferedOutputStream",
+        "nodelay-default": "Netty enables it on its socket channels",
     }
     send_words = (b".write", b".print", b".format", b".append")
     evidence_words = (b"Socket", b"Channel", b"OutputStream", b"PrintStream", b"Writer")
@@ -111,13 +115,22 @@ class JavaFrontend(Frontend):
             low.types[name] = text(p.child_by_field_name("type"))
             keys.append(name)
             self._typed(low, name, typ, "param")
+        method = text(node.child_by_field_name("name"))
+        if method in NETTY_CALLBACKS and keys and isinstance(low.env.get(keys[0]), Handle):
+            low.recv(low.env[keys[0]], node.child_by_field_name("name"))  # called when a message was read
         return tuple(keys)
+
+    def is_callback(self, qualname: str) -> bool:
+        return qualname.rsplit(".", 1)[-1] in NETTY_CALLBACKS
 
     def _typed(self, low, key, typ, origin):
         from ..model import ConnInfo
         from .base import socket_like
 
-        if typ in SOCKET_TYPES:
+        if typ in NETTY_TYPES and low.unit.src.data.find(b"io.netty") >= 0:
+            low.conns[key] = ConnInfo(key, None, "medium", origin, nodelay=True)
+            low.env[key] = Handle(key, buffered=True)
+        elif typ in SOCKET_TYPES:
             low.conns[key] = ConnInfo(key, True, "high", origin)
             low.env[key] = Handle(key)
         elif typ in STREAM_TYPES:
@@ -320,7 +333,7 @@ class JavaFrontend(Frontend):
                 if h is not None:
                     low.set_option(h, "nodelay", args[-1] if args else None, node)
                 return None
-        if name in ("getOutputStream", "getInputStream", "socket", "shutdownOutput", "accept", "close", "flush") or name in WRITES or name in READS:
+        if name in ("getOutputStream", "getInputStream", "socket", "channel", "shutdownOutput", "accept", "close", "flush") or name in WRITES or name in READS:
             h = low.conn_for(obj, "low") if obj is not None and _is_known(low, obj) else None
             if h is None and obj is not None and name in ("getOutputStream", "getInputStream", "accept", "shutdownOutput"):
                 h = low.conn_for(obj, "low")
@@ -333,6 +346,8 @@ class JavaFrontend(Frontend):
             return None
         if name in ("getOutputStream", "getInputStream", "socket"):
             return Handle(h.key)
+        if name == "channel":
+            return h
         if name == "accept":
             info = low.conns.get(h.key)
             return Fresh(True if info is None or info.tcp is not False else False, "high" if info and info.tcp else "medium")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 
 from .base import NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, Pair, compact, int_literal, text
-from ..model import ONE, SMALL, UNKNOWN
+from ..model import ONE, SMALL, UNKNOWN, Bind
 
 SENDS = {"send", "sendall", "sendto"}
 RECVS = {"recv", "recv_into", "recvfrom", "recvfrom_into", "recvmsg", "recvmsg_into"}
 STREAM_WRITES = {"write", "writelines"}
-STREAM_READS = {"read", "readline", "readlines", "readinto", "read1", "peek"}
+STREAM_READS = {"read", "readline", "readlines", "readinto", "read1", "peek", "readexactly", "readuntil"}
 # Methods only sockets have: they make an unknown receiver a likely socket.
 SOCKET_ONLY = {"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"}
 CREATORS = {"socket", "create_connection", "create_server", "fromfd", "socketpair"}
@@ -28,9 +28,10 @@ class PythonFrontend(Frontend):
         "gather": "sock.sendmsg([head, body])",
         "buffer": "a sock.makefile('wb') writer",
         "cork": "socket.MSG_MORE on all but the last piece",
+        "nodelay-default": "asyncio sets it on its TCP transports",
     }
     send_words = (b".send", b".write")
-    evidence_words = (b"makefile", b"accept", b"socket")
+    evidence_words = (b"makefile", b"accept", b"socket", b"asyncio", b"RequestHandler", b"data_received")
     send_calls = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile|write|writelines)\s*\(")
     events = re.compile(rb"\.(?:send\w*|recv\w*|close|shutdown|setsockopt|makefile|accept|wrap_socket)\s*\(|"
                         rb"socket|create_connection|TCP_")
@@ -42,7 +43,8 @@ class PythonFrontend(Frontend):
     tuple_types = frozenset({"pattern_list", "tuple_pattern", "tuple", "list_pattern"})
 
     def events_in(self, data: bytes):
-        return self.stream_events if b"makefile" in data else self.events
+        streams = (b"makefile", b"asyncio", b"RequestHandler", b"data_received", b"start_server")
+        return self.stream_events if any(w in data for w in streams) else self.events
 
     # -- functions ---------------------------------------------------------
 
@@ -88,7 +90,45 @@ class PythonFrontend(Frontend):
                 low.env[name] = Handle(name)
         if low.cls is not None and keys and keys[0] in ("self", "cls"):
             keys = keys[1:]
+            self._framework_fields(low, node)
+        if node.type == "function_definition" and text(node.child_by_field_name("name")) in _stream_callbacks(low.unit):
+            self._asyncio_stream_params(low, node, keys)
         return tuple(keys)
+
+    def is_callback(self, qualname: str) -> bool:
+        return qualname.rsplit(".", 1)[-1] in ("data_received", "handle", "handle_one_request")
+
+    def _framework_fields(self, low: Lowering, node) -> None:
+        """What a framework base class gives a method: socketserver's request and
+        wfile, an asyncio protocol's transport (with the read it was called for)."""
+        cls_node = node.parent
+        while cls_node is not None and cls_node.type != "class_definition":
+            cls_node = cls_node.parent
+        if cls_node is None:
+            return
+        bases = text(cls_node.child_by_field_name("superclasses"))
+        body = text(cls_node)
+        if "RequestHandler" in bases and "Datagram" not in bases:
+            m = re.search(r"^\s*wbufsize\s*=\s*(-?\d+)", body, re.M)
+            buffered = m is not None and m.group(1) != "0"
+            low.conns.setdefault("self.request", _info("self.request", None, "medium", "field"))
+            low.env["self.request"] = Handle("self.request")
+            low.env["self.wfile"] = Handle("self.request", buffered=buffered)
+            low.env["self.rfile"] = Handle("self.request")
+        elif "def data_received" in body and "def connection_made" in body:
+            low.conns.setdefault("self.transport", _info("self.transport", None, "medium", "field", nodelay=True))
+            low.env["self.transport"] = Handle("self.transport")
+            if text(node.child_by_field_name("name")) == "data_received":
+                low.recv(Handle("self.transport"), node.child_by_field_name("name"))
+
+    def _asyncio_stream_params(self, low: Lowering, node, keys) -> None:
+        """`async def handle(reader, writer)` given to asyncio.start_server: one TCP stream."""
+        if len(keys) < 2 or keys[0] is None or keys[1] is None:
+            return
+        conn = keys[1]
+        low.conns[conn] = _info(conn, True, "high", "param", nodelay=True)
+        low.env[keys[0]] = Handle(conn)
+        low.env[conn] = Handle(conn)
 
     # -- statements --------------------------------------------------------
 
@@ -107,8 +147,9 @@ class PythonFrontend(Frontend):
                     has_else = True
             low.if_chain(node, branches, has_else)
         elif t == "for_statement":
-            low.loop(node, body=node.child_by_field_name("body"),
-                     before=(node.child_by_field_name("right"),), targets=(node.child_by_field_name("left"),))
+            iterable = low.expr(node.child_by_field_name("right"))
+            low.loop(node, body=node.child_by_field_name("body"), targets=(node.child_by_field_name("left"),),
+                     reads=(iterable,) if isinstance(iterable, Handle) else ())
             self._else(low, node)
         elif t == "while_statement":
             cond = node.child_by_field_name("condition")
@@ -221,6 +262,8 @@ class PythonFrontend(Frontend):
         if dotted in NOT_SOCKETS:
             _eval_all(low, args, kwargs)
             return NOT_CONN
+        if dotted == "asyncio.open_connection":
+            return self._open_stream(low, node, args, kwargs)
         if compact(obj) in ("self", "cls") and low.cls and f"{low.cls}.{meth}" in low.unit.function_names:
             low.local_call(f"{low.cls}.{meth}", args, node)
             return None
@@ -275,7 +318,22 @@ class PythonFrontend(Frontend):
                 low.set_option(h, option, args[2], node)
         return None
 
+    def _open_stream(self, low, node, args, kwargs):
+        """asyncio.open_connection(): a (reader, writer) pair on one TCP connection, TCP_NODELAY on."""
+        _eval_all(low, args, kwargs)
+        parent = node.parent
+        while parent is not None and parent.type in ("await", "parenthesized_expression"):
+            parent = parent.parent
+        target = parent.child_by_field_name("left") if parent is not None and parent.type == "assignment" else None
+        names = [compact(t) for t in target.named_children] if target is not None and target.type in self.tuple_types else []
+        key = names[1] if len(names) == 2 else f"stream@{node.start_point[0] + 1}"
+        low.conns[key] = _info(key, True, "high", "created", nodelay=True)
+        low.emit(Bind(key, low.site(node)))
+        return Pair((Handle(key), Handle(key)))
+
     def _plain_call(self, low, node, name, args, kwargs):
+        if name == "open_connection":
+            return self._open_stream(low, node, args, kwargs)
         if name in CREATORS and name != "socketpair":
             return self._create(low, name, args, kwargs)
         if name in NOT_SOCKETS or name == "socketpair":
@@ -314,10 +372,17 @@ def _eval_all(low, args, kwargs):
         low.expr(v)
 
 
-def _info(name, tcp, confidence, origin):
+def _info(name, tcp, confidence, origin, nodelay=False):
     from ..model import ConnInfo
 
-    return ConnInfo(name, tcp, confidence, origin)
+    return ConnInfo(name, tcp, confidence, origin, nodelay)
+
+
+def _stream_callbacks(unit) -> set[str]:
+    """Functions handed to asyncio.start_server (worked out once per file)."""
+    if unit.stream_callbacks is None:
+        unit.stream_callbacks = set(re.findall(r"start_server\(\s*(?:self\.)?(\w+)", unit.src.data.decode("utf-8", "replace")))
+    return unit.stream_callbacks
 
 
 def _size(node) -> str:
