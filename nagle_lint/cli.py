@@ -41,7 +41,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ignore", type=_csv, metavar="IDS", help="skip these rules (ids or prefixes)")
     p.add_argument("--exclude", type=_csv, metavar="GLOBS", help="skip paths matching these patterns (added to the config's)")
     p.add_argument("--force-exclude", action="store_true", help="apply excludes even to files named on the command line")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    p.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
+                   help="output format (default: text); github: workflow-command annotations")
+    p.add_argument("--include-suppressed", action="store_true", help="keep suppressed findings in SARIF output")
+    p.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in this baseline")
+    p.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE (then exit 0)")
+    p.add_argument("--diff-base", metavar="REF", help="report only findings on lines added or changed since git REF")
     p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
     p.add_argument("--fail-on", choices=LEVELS, help="lowest level that makes the exit code 1 (default: warning)")
     p.add_argument("--min-confidence", choices=CONFIDENCES, help="hide findings less sure than this (default: medium)")
@@ -107,7 +112,11 @@ def lint(args) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     result = run(args.paths or ["."], settings, args.jobs, args.force_exclude)
-    output = render(args.format, result)
+    if args.baseline or args.write_baseline or args.diff_base:
+        from .baseline import adopt
+
+        adopt(result, args.baseline, args.write_baseline, args.diff_base, quiet=args.quiet)
+    output = render(args.format, result, include_suppressed=args.include_suppressed)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8", newline="\n") as fh:

@@ -9,10 +9,12 @@ from .model import Site
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """Another site that explains the finding (a first send, the read)."""
+    """Another site that explains the finding (a first send, the read); in
+    the finding's file unless `path` names another."""
 
     site: Site
     label: str
+    path: str | None = None
 
 
 @dataclass(slots=True)

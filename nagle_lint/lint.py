@@ -1,26 +1,81 @@
-"""Lint one file's bytes: frontend -> model -> checks -> suppressions."""
+"""One file's way through: bytes -> frontend -> model; models -> checks ->
+findings, filtered by confidence, rules and suppressions."""
 
 from __future__ import annotations
 
-from .checks import run_checks
+from dataclasses import dataclass
+
+from .checks import best_of, run_checks
 from .findings import Finding
 from .languages import frontend, language_of
-from .model import CONFIDENCES
-from .noqa import apply_suppressions
+from .model import CONFIDENCES, FileModel
+from .noqa import apply_suppressions, parse as parse_suppressions
+
+
+@dataclass
+class Prepared:
+    """What phase one learns of a file: its model (None when the bytes show it
+    cannot matter), its suppression comments, its syntax errors."""
+
+    path: str
+    model: FileModel | None
+    marks: dict
+    errors: int = 0
+
+
+def prepare(path: str, data: bytes, min_confidence: str = "medium", language: str | None = None,
+            names: frozenset = frozenset()) -> Prepared:
+    """Lower a file, unless its bytes show it cannot matter: no call that may
+    send, and none of `names` (functions of other files that touch a connection)."""
+    language = language or language_of(path)
+    fe = frontend(language)
+    if not fe.may_find(data, min_confidence) and not calls_any(data, names):
+        return Prepared(path, None, {})
+    model = fe.lower(path, data, names)
+    return Prepared(path, model, parse_suppressions(data), model.error_count)
+
+
+def calls_any(data: bytes, names: frozenset) -> bool:
+    if not names:
+        return False
+    import re
+
+    pattern = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")\s*\(")
+    return pattern.search(data) is not None
+
+
+def check(prepared: list[Prepared], project, rules_for, min_confidence: str) -> list[Finding]:
+    """The findings of the prepared files' functions, each kept where its rule
+    is selected for its file (`rules_for(path)`), marked when suppressed."""
+    every = set().union(*(rules_for(p.path) for p in prepared)) if prepared else set()
+    floor = CONFIDENCES.index(min_confidence)
+    found = []
+    for p in prepared:
+        if p.model is not None:
+            found += run_checks(p.model, every, project)
+    return found_in_place(best_of(found), {p.path: p.marks for p in prepared}, rules_for, floor)
+
+
+def found_in_place(findings, marks, rules_for, floor: int) -> list[Finding]:
+    kept = [f for f in findings if CONFIDENCES.index(f.confidence) >= floor and f.rule in rules_for(f.path)]
+    by_file: dict[str, list[Finding]] = {}
+    for f in kept:
+        by_file.setdefault(f.path, []).append(f)
+    for path, group in by_file.items():
+        apply_suppressions(marks.get(path, {}), group)
+    return kept
 
 
 def lint_source(path: str, data: bytes, rules: set[str], min_confidence: str = "medium",
                 language: str | None = None) -> tuple[list[Finding], int]:
-    """Findings for one file (suppressed ones included, marked), and the
-    number of syntax errors tree-sitter recovered from."""
-    language = language or language_of(path)
-    if language is None:
+    """Findings for one file on its own (suppressed ones included, marked),
+    and the number of syntax errors tree-sitter recovered from."""
+    from .project import Project
+
+    if (language or language_of(path)) is None:
         return [], 0
-    fe = frontend(language)
-    if not fe.may_find(data, min_confidence):
+    prepared = prepare(path, data, min_confidence, language)
+    if prepared.model is None:
         return [], 0
-    model = fe.lower(path, data)
-    floor = CONFIDENCES.index(min_confidence)
-    findings = [f for f in run_checks(model, rules) if CONFIDENCES.index(f.confidence) >= floor]
-    apply_suppressions(data, findings)
-    return findings, model.error_count
+    project = Project([prepared.model])
+    return check([prepared], project, lambda _: rules, min_confidence), prepared.errors

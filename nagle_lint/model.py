@@ -135,14 +135,18 @@ class Bind:
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """A call to a function of the same file.  `args[i]` is the connection key
-    passed as parameter i, or None; `consts[i]` its truth when it is a
-    constant (None otherwise)."""
+    """A call to a function that may be defined in a linted file.
+    `args[i]` is the connection key passed as parameter i, or None;
+    `consts[i]` its truth when it is a constant (None otherwise);
+    `receiver` the key of the object a method is called on (its fields are
+    the callee's `self.`/`this.` fields)."""
 
     callee: str
     args: tuple[str | None, ...]
     site: Site
     consts: tuple[bool | None, ...] = ()
+    receiver: str | None = None
+    result: str | None = None  # the key the returned connection is bound to (`s = connect()`)
 
 
 # --- structure --------------------------------------------------------------
@@ -193,6 +197,7 @@ class Try:
 @dataclass(frozen=True, slots=True)
 class Return:
     site: Site
+    value: str | None = None  # the connection key returned (a factory), if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +227,7 @@ class Function:
     # Named as a value somewhere (registered as a callback, stored in a
     # handler table): an event loop calls it, once per event.
     callback: bool = False
+    path: str = ""  # the file it is in
 
 
 @dataclass(slots=True)
@@ -286,6 +292,8 @@ def _dump_block(stmts, depth: int, out: list[str]) -> None:
             if s.final:
                 out.append(f"{pad}finally")
                 _dump_block(s.final, depth + 1, out)
+        elif isinstance(s, Return) and s.value:
+            out.append(f"{pad}return {s.value} @{s.site.line}")
         elif isinstance(s, (Return, Break, Continue)):
             out.append(f"{pad}{name.lower()} @{s.site.line}")
         else:
@@ -304,7 +312,9 @@ def _dump_event(e) -> str:
         return f"setopt {e.conn} {e.option}={value} {line}"
     if isinstance(e, Call):
         args = ", ".join(a or "_" for a in e.args)
-        return f"call {e.callee}({args}) {line}"
+        on = f" on {e.receiver}" if e.receiver else ""
+        into = f"{e.result} = " if e.result else ""
+        return f"call {into}{e.callee}({args}){on} {line}"
     if isinstance(e, Recv) and e.size != UNKNOWN:
         return f"recv {e.conn} size={e.size} {line}"
     return f"{type(e).__name__.lower()} {e.conn} {line}"

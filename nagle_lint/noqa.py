@@ -32,9 +32,9 @@ def parse(data: bytes) -> dict[int, tuple[set[str] | None, str]]:
     return found
 
 
-def apply_suppressions(data: bytes, findings: list[Finding]) -> None:
-    """Mark each suppressed finding with its justification (in place)."""
-    marks = parse(data)
+def apply_suppressions(marks: dict, findings: list[Finding]) -> None:
+    """Mark each suppressed finding with its justification (in place), from
+    the file's `parse()`d suppression comments."""
     if not marks:
         return
     for f in findings:

@@ -11,10 +11,14 @@ import pytest
 
 from annotations import annotations
 from nagle_lint.config import Settings
-from nagle_lint.runner import lint_file
+from nagle_lint.runner import lint_file, run
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*") if p.suffix in (".py", ".java", ".c", ".h"))
+SOURCES = (".py", ".java", ".c", ".h")
+# A folder named *_project is linted as one run: calls are followed across its files.
+PROJECTS = sorted(p for p in (ROOT / "fixtures").rglob("*_project") if p.is_dir())
+FIXTURES = sorted(p for p in (ROOT / "fixtures").rglob("*") if p.suffix in SOURCES
+                  and not any(part.endswith("_project") for part in p.relative_to(ROOT / "fixtures").parts[:-1]))
 
 
 def test_fixture_counts():
@@ -29,13 +33,35 @@ def test_fixture_counts():
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: str(p.relative_to(ROOT / "fixtures")))
 def test_fixture(path: Path):
     want = annotations(path)
-    # A rule that is off by default runs where the fixture asks: `fixture-select: NGL005`.
-    extra = tuple(re.findall(r"fixture-select:\s*(NGL\d{3})", path.read_text(encoding="utf-8", errors="replace")))
-    settings = Settings(select=("NGL",) + extra) if extra else Settings()
-    _, findings, problem, _ = lint_file(str(path), settings)
+    _, findings, problem, _ = lint_file(str(path), settings_for(path.read_text(encoding="utf-8", errors="replace")))
     assert problem is None, problem
     got = {(f.site.line, f.rule) for f in findings if f.suppressed is None}
-    rel = path.relative_to(ROOT)
+    errors = compare(path.relative_to(ROOT), want, got, findings)
+    assert not errors, "\n".join(errors)
+
+
+@pytest.mark.parametrize("folder", PROJECTS, ids=lambda p: str(p.relative_to(ROOT / "fixtures")))
+def test_project_fixture(folder: Path):
+    """The files of a *_project folder, linted together, give exactly their annotations."""
+    files = sorted(p for p in folder.rglob("*") if p.suffix in SOURCES)
+    assert len(files) >= 2
+    result = run([str(folder)], settings_for("".join(p.read_text(encoding="utf-8") for p in files)), jobs=1)
+    assert not [m for _, m in result.problems if "syntax" not in m], result.problems
+    errors = []
+    for path in files:
+        here = [f for f in result.findings if Path(f.path) == path]
+        got = {(f.site.line, f.rule) for f in here if f.suppressed is None}
+        errors += compare(path.relative_to(ROOT), annotations(path), got, here)
+    assert not errors, "\n".join(errors)
+
+
+def settings_for(source: str) -> Settings:
+    # A rule that is off by default runs where the fixture asks: `fixture-select: NGL005`.
+    extra = tuple(re.findall(r"fixture-select:\s*(NGL\d{3})", source))
+    return Settings(select=("NGL",) + extra) if extra else Settings()
+
+
+def compare(rel, want, got, findings) -> list[str]:
     errors = []
     for line, rule in sorted(want["expect"] - got):
         errors.append(f"missing: {rel}:{line}: {rule}")
@@ -46,4 +72,4 @@ def test_fixture(path: Path):
         errors.append(f"todo-expect now found, promote it to expect: {rel}:{line}: {rule}")
     for line, rule in sorted(want["todo-ok"] - got):
         errors.append(f"todo-ok no longer reported, remove it: {rel}:{line}: {rule}")
-    assert not errors, "\n".join(errors)
+    return errors

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..findings import Finding
-from ..model import FileModel
+from ..model import CONFIDENCES, FileModel
 from . import ngl001_split_write, ngl002_nodelay, ngl003_small_writes, ngl004_cork, ngl005_stop_and_wait
 from .flow import analyse
 
@@ -16,22 +16,27 @@ CHECKS = {
 }
 
 
-def run_checks(model: FileModel, rules: set[str]) -> list[Finding]:
+def run_checks(model: FileModel, rules: set[str], project=None) -> list[Finding]:
+    """The findings of the rules in `rules` for the functions of one file.
+    With a `project`, calls are followed into its other files, and a finding
+    may point into one of them (a helper that splits what its caller reads)."""
     wanted = [r for r in CHECKS if r in rules]
     if not wanted:
         return []
-    analysis = analyse(model)
-    findings: dict[tuple, Finding] = {}
-    for rule in wanted:
-        for f in CHECKS[rule](model, analysis):
-            key = (f.rule, f.site)
-            old = findings.get(key)
-            if old is None or _rank(f) > _rank(old):
-                findings[key] = f
-    return sorted(findings.values(), key=Finding.sort_key)
+    analysis = analyse(model, project)
+    return best_of(f for rule in wanted for f in CHECKS[rule](model, analysis))
+
+
+def best_of(findings) -> list[Finding]:
+    """One finding per rule and place: the surest, sorted."""
+    kept: dict[tuple, Finding] = {}
+    for f in findings:
+        key = (f.rule, f.path, f.site)
+        old = kept.get(key)
+        if old is None or _rank(f) > _rank(old):
+            kept[key] = f
+    return sorted(kept.values(), key=Finding.sort_key)
 
 
 def _rank(f: Finding):
-    from ..model import CONFIDENCES
-
-    return (f.level == "warning", CONFIDENCES.index(f.confidence), -f.site.line)
+    return (f.level == "warning", CONFIDENCES.index(f.confidence), f.message)

@@ -1,9 +1,23 @@
-"""Small helpers the rule modules share: where to point, and what a site is."""
+"""Small helpers the rule modules share: where to point, and how to name a place."""
 
 from __future__ import annotations
 
+from ..findings import Step
 from ..model import FileModel, Site
-from .flow import Point, walk
+from .flow import Point
+
+
+class Loc(tuple):
+    """(path, site): a place in some linted file."""
+
+    __slots__ = ()
+
+    def __new__(cls, path: str, site: Site):
+        return tuple.__new__(cls, (path, site))
+
+    path = property(lambda self: self[0])
+    site = property(lambda self: self[1])
+    line = property(lambda self: self[1].line)
 
 
 def common_depth(*points: Point) -> int:
@@ -16,20 +30,19 @@ def common_depth(*points: Point) -> int:
     return depth
 
 
-def at_depth(p: Point, depth: int) -> Site:
-    """The site of `p` as seen from the frame `depth` calls deep: the call
-    that leads to it, or the site itself when it is in that frame."""
-    return p.stack[depth] if len(p.stack) > depth else p.site
+def at_depth(p: Point, depth: int) -> Loc:
+    """Where `p` is, seen from the frame `depth` calls deep: the call that
+    leads to it, or the site itself when it is in that frame."""
+    return Loc(*p.stack[depth]) if len(p.stack) > depth else Loc(p.path, p.site)
 
 
-def events_by_site(model: FileModel) -> dict:
-    index = {}
-    for fn in model.functions:
-        for ev in walk(fn.body):
-            site = getattr(ev, "site", None)
-            if site is not None:
-                index.setdefault(site, ev)
-    return index
+def named(loc: Loc, here: str) -> str:
+    """`line 28`, or `util.py:28` for a place in another file than `here`."""
+    return f"line {loc.line}" if loc.path == here else f"{loc.path}:{loc.line}"
+
+
+def step(loc: Loc, label: str, here: str) -> Step:
+    return Step(loc.site, label, None if loc.path == here else loc.path)
 
 
 def idiom(model: FileModel, name: str, default: str) -> str:

@@ -28,10 +28,12 @@ MAX_LOOP_ROUNDS = 12
 
 
 class Point(NamedTuple):
-    """A site reached through a chain of calls (`stack`: the call sites, outermost first)."""
+    """A site of file `path` reached through a chain of calls (`stack`: the
+    call sites as (path, site), outermost first)."""
 
     site: Site
-    stack: tuple[Site, ...] = ()
+    stack: tuple[tuple[str, Site], ...] = ()
+    path: str = ""
 
 
 class ConnState(NamedTuple):
@@ -97,6 +99,7 @@ class Analysis:
     held: set[HeldData] = field(default_factory=set)
     # The best we know of the connection of each event's site, from any caller.
     info_at: dict[Site, ConnInfo] = field(default_factory=dict)
+    project: object = None  # the Project the calls were resolved in
 
 
 @dataclass
@@ -111,9 +114,11 @@ class _Flow:
 class _Frame:
     fn: Function
     keys: dict  # this function's connection keys -> the root function's keys
-    stack: tuple[Site, ...]
-    active: frozenset[str]
+    stack: tuple[tuple[str, Site], ...]
+    active: frozenset[int]  # ids of the functions being followed (no recursion)
     consts: dict = field(default_factory=dict)  # parameter -> truth of the constant passed
+    receiver: str | None = None  # the root key of the object whose fields are self./this.
+    returned: set = field(default_factory=set)  # root keys of the connections the function returns
 
 
 def class_of(qualname: str) -> str:
@@ -122,15 +127,6 @@ def class_of(qualname: str) -> str:
 
 def is_field(key: str) -> bool:
     return key.startswith(("self.", "this.")) or key in ("self", "this")
-
-
-def called_functions(model: FileModel) -> set[str]:
-    names: set[str] = set()
-    for fn in model.functions:
-        for ev in walk(fn.body):
-            if isinstance(ev, Call):
-                names.add(ev.callee)
-    return names
 
 
 def walk(stmts):
@@ -151,38 +147,18 @@ def walk(stmts):
             yield from walk(s.final)
 
 
-def analyse(model: FileModel) -> Analysis:
-    """Run the dataflow from every function of the file."""
-    result = Analysis()
-    called = called_functions(model)
+def analyse(model: FileModel, project=None) -> Analysis:
+    """Run the dataflow from every function of the file; calls are followed
+    into the functions of every file of `project` (by default, this one)."""
+    from ..project import Project
+
+    project = project or Project([model])
+    result = Analysis(project=project)
     field_nodelay = _fields_with_nodelay(model)
-    by_name = {fn.qualname: fn for fn in model.functions}
-    effective = _with_effects(model)
     for fn in model.functions:
-        if fn.qualname in effective:
-            _Run(by_name, result, fn, fn.qualname not in called, field_nodelay, effective).run()
+        if project.has_effects(fn):
+            _Run(project, result, fn, fn.qualname not in project.called, field_nodelay).run()
     return result
-
-
-def _with_effects(model: FileModel) -> set[str]:
-    """The functions that touch a connection, directly or through their callees."""
-    calls: dict[str, set[str]] = {}
-    found = set()
-    for fn in model.functions:
-        calls[fn.qualname] = set()
-        for ev in walk(fn.body):
-            if isinstance(ev, Call):
-                calls[fn.qualname].add(ev.callee)
-            elif isinstance(ev, (Send, Flush, Recv, Push, SetOption, Bind)):
-                found.add(fn.qualname)
-    changed = True
-    while changed:
-        changed = False
-        for name, callees in calls.items():
-            if name not in found and callees & found:
-                found.add(name)
-                changed = True
-    return found
 
 
 def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], Point]:
@@ -192,14 +168,13 @@ def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], Point]:
     for fn in model.functions:
         for ev in walk(fn.body):
             if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value and is_field(ev.conn):
-                found.setdefault((class_of(fn.qualname), ev.conn), Point(ev.site))
+                found.setdefault((class_of(fn.qualname), ev.conn), Point(ev.site, (), model.path))
     return found
 
 
 class _Run:
-    def __init__(self, by_name, result: Analysis, root: Function, is_entry: bool, field_nodelay, effective):
-        self.by_name = by_name
-        self.effective = effective
+    def __init__(self, project, result: Analysis, root: Function, is_entry: bool, field_nodelay):
+        self.project = project
         self.memo: dict = {}
         self.result = result
         self.root = root
@@ -214,7 +189,7 @@ class _Run:
         for (c, key), point in self.field_nodelay.items():
             if c == cls:
                 state[key] = frozenset({EMPTY._replace(nodelay=point)})
-        frame = _Frame(self.root, {}, (), frozenset({self.root.qualname}))
+        frame = _Frame(self.root, {}, (), frozenset({id(self.root)}))
         flow = self.block(self.root.body, state, frame)
         end = _join_all([flow.normal, *flow.returns])
         if end is not None and self.is_entry:
@@ -222,10 +197,10 @@ class _Run:
 
     # -- helpers ---------------------------------------------------------
 
-    def reads(self, qualname: str, active: frozenset, depth: int = 0) -> set[int]:
+    def reads(self, caller: Function, callee: str, active: frozenset, depth: int = 0) -> set[int]:
         """The parameters (by index) a function reads from, itself or through its callees."""
-        fn = self.by_name.get(qualname)
-        if fn is None or qualname in active or depth > MAX_CALL_DEPTH or qualname not in self.effective:
+        fn = self.project.resolve(caller, callee)
+        if fn is None or id(fn) in active or depth > MAX_CALL_DEPTH or not self.project.has_effects(fn):
             return set()
         index = {p: i for i, p in enumerate(fn.params) if p is not None}
         found = set()
@@ -233,7 +208,7 @@ class _Run:
             if isinstance(e, Recv) and e.conn in index:
                 found.add(index[e.conn])
             elif isinstance(e, Call):
-                for i in self.reads(e.callee, active | {qualname}, depth + 1):
+                for i in self.reads(fn, e.callee, active | {id(fn)}, depth + 1):
                     if i < len(e.args) and e.args[i] in index:
                         found.add(index[e.args[i]])
         return found
@@ -241,9 +216,18 @@ class _Run:
     def key(self, frame: _Frame, k: str) -> str:
         if k in frame.keys:
             return frame.keys[k]
+        if is_field(k) and frame.receiver is not None:
+            # A method called on an object: its self./this. fields are the object's.
+            mapped = frame.receiver + k[k.index("."):] if "." in k else frame.receiver
+            if mapped not in self.infos and k in frame.fn.conns:
+                info = frame.fn.conns[k]
+                self.infos[mapped] = ConnInfo(mapped, info.tcp, info.confidence, info.origin, info.nodelay)
+            return mapped
         if frame.fn is self.root or is_field(k):
+            if is_field(k) and k not in self.infos and k in frame.fn.conns:
+                self.infos[k] = frame.fn.conns[k]
             return k
-        mapped = f"{frame.fn.qualname}::{k}"
+        mapped = f"{frame.fn.path}:{frame.fn.qualname}::{k}"
         if mapped not in self.infos and k in frame.fn.conns:
             self.infos[mapped] = frame.fn.conns[k]
         return mapped
@@ -252,7 +236,7 @@ class _Run:
         return self.infos.get(key) or ConnInfo(key, None, "low")
 
     def point(self, frame: _Frame, site: Site) -> Point:
-        return Point(site, frame.stack)
+        return Point(site, frame.stack, frame.fn.path)
 
     # -- statements ------------------------------------------------------
 
@@ -267,6 +251,8 @@ class _Run:
     def stmt(self, s, flow: _Flow, frame: _Frame) -> None:
         st = flow.normal
         if isinstance(s, Return):
+            if s.value is not None:
+                frame.returned.add(self.key(frame, s.value))
             flow.returns.append(st)
             flow.normal = None
         elif isinstance(s, Break):
@@ -310,7 +296,7 @@ class _Run:
             if isinstance(e, Recv):
                 talks.add(self.key(frame, e.conn))
             elif isinstance(e, Call):
-                for i in self.reads(e.callee, frame.active):
+                for i in self.reads(frame.fn, e.callee, frame.active):
                     if i < len(e.args) and e.args[i] is not None:
                         talks.add(self.key(frame, e.args[i]))
         for _ in range(MAX_LOOP_ROUNDS):
@@ -361,8 +347,8 @@ class _Run:
         flow.continues += groups["continues"]
 
     def call(self, s: Call, flow: _Flow, frame: _Frame) -> None:
-        callee = self.by_name.get(s.callee)
-        if callee is None or s.callee not in self.effective or s.callee in frame.active \
+        callee = self.project.resolve(frame.fn, s.callee)
+        if callee is None or not self.project.has_effects(callee) or id(callee) in frame.active \
                 or len(frame.stack) >= MAX_CALL_DEPTH:
             return  # an unknown call changes nothing we know
         keys, consts = {}, {}
@@ -375,16 +361,30 @@ class _Run:
                 self.infos[outer] = _stronger(self.info(outer), callee.conns.get(param))
             if i < len(s.consts) and s.consts[i] is not None:
                 consts[param] = s.consts[i]
+        # A method called on an object works on that object's fields; one
+        # called on self keeps the caller's object.
+        receiver = self.key(frame, s.receiver) if s.receiver is not None else frame.receiver
         # The same call, reached again with the same state (a loop's next
         # round), gives the same result.
-        memo_key = (s.site, frame.stack, tuple(sorted(keys.items())), tuple(sorted(consts.items())),
-                    frozenset(flow.normal.items()))
-        if memo_key in self.memo:
-            flow.normal = self.memo[memo_key]
-            return
-        inner = _Frame(callee, keys, frame.stack + (s.site,), frame.active | {s.callee}, consts)
-        out = self.block(callee.body, flow.normal, inner)
-        flow.normal = self.memo[memo_key] = _join_all([out.normal, *out.returns])
+        memo_key = (id(callee), s.site, frame.stack, receiver, tuple(sorted(keys.items())),
+                    tuple(sorted(consts.items())), frozenset(flow.normal.items()))
+        if memo_key not in self.memo:
+            inner = _Frame(callee, keys, frame.stack + ((frame.fn.path, s.site),), frame.active | {id(callee)},
+                           consts, receiver)
+            out = self.block(callee.body, flow.normal, inner)
+            self.memo[memo_key] = (_join_all([out.normal, *out.returns]), frozenset(inner.returned))
+        after, returned = self.memo[memo_key]
+        if after is not None and s.result is not None and len(returned) == 1:
+            # `s = connect()`: the connection the callee made (and set up) is now `s`.
+            (made,) = returned
+            target = self.key(frame, s.result)
+            after = dict(after)
+            if made in after:
+                after[target] = after[made]
+            info = self.info(made)
+            self.infos[target] = ConnInfo(s.result, info.tcp, info.confidence,
+                                          "created" if info.origin == "created" else info.origin, info.nodelay)
+        flow.normal = after
 
     # -- events ----------------------------------------------------------
 
@@ -451,7 +451,7 @@ class _Run:
             self.result.held.add(HeldData(key, info, cs.corked, cs.more, cs.held, p, True))
 
     def at_exit(self, state: State) -> None:
-        end = Point(self.root.site)
+        end = Point(self.root.site, (), self.root.path)
         for key, states in state.items():
             info = self.info(key)
             for cs in states:

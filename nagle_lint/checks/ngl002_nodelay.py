@@ -6,14 +6,14 @@ import re
 
 from ..findings import Finding, Step
 from ..model import FileModel, SetOption
-from .common import at_depth, common_depth
+from .common import at_depth, common_depth, named, step
 from .flow import Analysis, walk
 
 RULE = "NGL002"
 
 MESSAGE_BANDAID = (
-    "TCP_NODELAY on '{conn}' hides split sends (line {second} sends the second piece of a message started "
-    "at line {first}, then line {read} reads): every piece becomes its own packet; send each message in one "
+    "TCP_NODELAY on '{conn}' hides split sends ({second} sends the second piece of a message started "
+    "at {first}, then {read} reads): every piece becomes its own packet; send each message in one "
     "write and drop the option"
 )
 MESSAGE_UNDOCUMENTED = (
@@ -48,37 +48,39 @@ def justified(comment: str) -> bool:
 
 
 def check(model: FileModel, analysis: Analysis):
-    bandaid = {}
-    for s in analysis.split_reads:
-        if s.nodelay is not None:
-            bandaid.setdefault(s.nodelay.site, s)
-    seen = set()
+    # The band-aid: a split that does not stall because TCP_NODELAY is on. The
+    # option may be set in another function or file (a connect(), a factory):
+    # the finding is on the option's line, wherever that is.
+    for split in analysis.split_reads:
+        if split.nodelay is not None:
+            yield _bandaid(split)
     for fn in model.functions:
         for ev in walk(fn.body):
-            if not (isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value) or ev.site in seen:
+            if not (isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value):
                 continue
-            seen.add(ev.site)
             info = fn.conns.get(ev.conn)
-            if info is not None and info.tcp is False:
+            if info is not None and info.tcp is False or justified(ev.comment):
                 continue
-            name = info.name if info else ev.conn
-            split = bandaid.get(ev.site)
-            if split is not None:
-                depth = common_depth(split.first, split.second)
-                first, second = at_depth(split.first, depth), at_depth(split.second, depth)
-                read = at_depth(split.read, depth)
-                fix = "send each message in one write (one buffer, a gathering write or a buffered stream flushed once)"
-                yield Finding(
-                    rule=RULE, path=model.path, site=ev.site, level="warning", confidence="high",
-                    message=MESSAGE_BANDAID.format(conn=name, first=first.line, second=second.line, read=read.line),
-                    related=(Step(first, "first send"), Step(second, "second send"), Step(read, "the read")),
-                    flow=(Step(ev.site, "TCP_NODELAY on"), Step(first, "first send"), Step(second, "second send"), Step(read, "the read")),
-                    fix=fix, extra={"strength": "band-aid"},
-                )
-            elif not justified(ev.comment):
-                yield Finding(
-                    rule=RULE, path=model.path, site=ev.site, level="note", confidence="high",
-                    message=MESSAGE_UNDOCUMENTED,
-                    fix="add a comment saying why (interactive traffic, each message written in one call, a latency budget)",
-                    extra={"strength": "undocumented"},
-                )
+            yield Finding(
+                rule=RULE, path=model.path, site=ev.site, level="note", confidence="high",
+                message=MESSAGE_UNDOCUMENTED,
+                fix="add a comment saying why (interactive traffic, each message written in one call, a latency budget)",
+                extra={"strength": "undocumented"},
+            )
+
+
+def _bandaid(split) -> Finding:
+    here = split.nodelay.path
+    depth = common_depth(split.first, split.second)
+    first, second = at_depth(split.first, depth), at_depth(split.second, depth)
+    read = at_depth(split.read, depth)
+    places = [step(first, "first send", here), step(second, "second send", here), step(read, "the read", here)]
+    return Finding(
+        rule=RULE, path=here, site=split.nodelay.site, level="warning", confidence="high",
+        message=MESSAGE_BANDAID.format(conn=split.info.name, first=named(first, here), second=named(second, here),
+                                       read=named(read, here)),
+        related=tuple(places),
+        flow=(Step(split.nodelay.site, "TCP_NODELAY on"), *places),
+        fix="send each message in one write (one buffer, a gathering write or a buffered stream flushed once)",
+        extra={"strength": "band-aid"},
+    )

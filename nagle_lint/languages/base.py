@@ -52,6 +52,24 @@ class Fresh:
     confidence: str
 
 
+@dataclass(slots=True)
+class Returned:
+    """What a call to a function of the linted files gives back: maybe a
+    connection (a factory); it is bound where the result gets a name."""
+
+    call: Call
+    emitted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Obj:
+    """An object of a class that may be defined in a linted file; `init` is the
+    constructor call still to be made once the object has a name."""
+
+    cls: str
+    init: tuple | None = None  # (callee, args, consts, site)
+
+
 NOT_CONN = object()  # a file, a pipe, an in-memory buffer, a datagram socket: never a connection
 
 # Names that suggest a socket, as bytes: a file with none of them (and no
@@ -167,12 +185,14 @@ class Frontend:
     def parse(self, data: bytes):
         return self.parser.parse(data)
 
-    def lower(self, path: str, data: bytes) -> FileModel:
+    def lower(self, path: str, data: bytes, names: frozenset = frozenset()) -> FileModel:
+        """The file's model.  `names`: functions of other files that touch a
+        connection (a function calling one of them is lowered too)."""
         tree = self.parse(data)
         unit = Unit(self, Source(data), tree)
         found = list(self.functions(tree.root_node))
         unit.function_names = {q for q, _, _ in found}
-        relevant = self._relevant(found, data)
+        relevant = self._relevant(found, data, names)
         functions = [unit.lower_function(q, n, c, q in relevant) for q, n, c in found]
         if unit.class_env:
             # A field set in one method (connect(), __init__) is used in the
@@ -183,14 +203,14 @@ class Frontend:
         errors = _count_errors(tree.root_node)
         return FileModel(path, self.name, functions, errors, dict(self.idioms))
 
-    def _relevant(self, found, data: bytes) -> set[str]:
+    def _relevant(self, found, data: bytes, outside: frozenset = frozenset()) -> set[str]:
         """The functions worth lowering: those whose text has a call that can
         make an event, and those that call them (by name)."""
         texts = {q: data[n.start_byte:n.end_byte] for q, n, _ in found}
         events = self.events_in(data)
         relevant = {q for q, t in texts.items() if n_is_root(q) or events.search(t)}
         pending = {q: set(_CALLED.findall(t)) for q, t in texts.items() if q not in relevant}
-        names = {q.rsplit(".", 1)[-1].encode() for q in relevant}
+        names = {q.rsplit(".", 1)[-1].encode() for q in relevant} | {n.encode() for n in outside}
         while pending:
             more = [q for q, called in pending.items() if called & names]
             if not more:
@@ -468,9 +488,13 @@ class Lowering:
         self.emit(Try(b, hs, e, f, self.site(node)))
 
     def jump(self, kind, node, value=None) -> None:
-        if value is not None:
-            self.expr(value)
-        self.emit({"return": Return, "break": Break, "continue": Continue}[kind](self.site(node)))
+        v = self.expr(value) if value is not None else None
+        if isinstance(v, Fresh):  # `return socket(...)`: a connection made to be returned
+            v = self.new_conn(f"returned@{self.site(node).line}", node, v.tcp, v.confidence)
+        if kind == "return":
+            self.emit(Return(self.site(node), v.key if isinstance(v, Handle) else None))
+        else:
+            self.emit({"break": Break, "continue": Continue}[kind](self.site(node)))
 
     # -- expressions -------------------------------------------------------
 
@@ -530,6 +554,12 @@ class Lowering:
         key = self.fe_key(node)
         if key is None:
             return
+        if isinstance(value, Returned):
+            value = self.bind_result(value, key)
+        if isinstance(value, Obj) and value.init is not None:
+            callee, args, consts, site = value.init
+            self.emit(Call(callee, args, site, consts, receiver=key))
+            value = Obj(value.cls)
         if isinstance(value, Fresh):
             value = self.new_conn(key, node, value.tcp, value.confidence)
         elif isinstance(value, Pair):
@@ -609,16 +639,57 @@ class Lowering:
         site = self.site(node)
         self.emit(SetOption(handle.key, option, value, site, self.unit.comment_near(site.line), param))
 
-    def local_call(self, callee: str, arg_nodes, node) -> None:
+    def call_args(self, arg_nodes, guess: bool):
+        """(connection keys, constants) of a call's arguments; with `guess`, a
+        plain variable the callee may use as a connection gets a key too."""
         keys, consts = [], []
         for a in arg_nodes:
             v = self.expr(a)
-            if v is None and a.named_child_count <= 2 and a.type not in self.fe.call_types:
-                v = self.conn_for(a)  # a variable the callee may use as a connection
+            if v is None and guess and a.named_child_count <= 2 and a.type not in self.fe.call_types:
+                v = self.conn_for(a)
             keys.append(v.key if isinstance(v, Handle) else None)
             c = v.value if isinstance(v, Const) else None
             consts.append(bool(c) if isinstance(c, (bool, int)) else None)
-        self.emit(Call(callee, tuple(keys), self.site(node), tuple(consts)))
+        return tuple(keys), tuple(consts)
+
+    def local_call(self, callee: str, arg_nodes, node, receiver: str | None = None) -> Returned:
+        """A call to a function of this file."""
+        keys, consts = self.call_args(arg_nodes, guess=True)
+        call = Call(callee, keys, self.site(node), consts, receiver)
+        self.emit(call)
+        return Returned(call, True)
+
+    def outside_call(self, callee: str, arg_nodes, node, receiver: str | None = None) -> Returned:
+        """A call that may reach a function of another linted file: kept when it
+        passes a connection, is made on an object, or its result is named."""
+        keys, consts = self.call_args(arg_nodes, guess=False)
+        call = Call(callee, keys, self.site(node), consts, receiver)
+        emitted = receiver is not None or any(keys)
+        if emitted:
+            self.emit(call)
+        return Returned(call, emitted)
+
+    def bind_result(self, returned: Returned, key: str) -> Handle:
+        """`key = f(...)`: what f returns, if a connection, is now `key`'s."""
+        from dataclasses import replace
+
+        call = replace(returned.call, result=key)
+        out = self._out[-1]
+        if returned.emitted and out and out[-1] is returned.call:
+            out[-1] = call
+        else:
+            self.emit(call)
+        self.conns.setdefault(key, ConnInfo(key, None, "low", "unknown"))
+        return Handle(key)
+
+    def construct(self, cls: str, arg_nodes, node, init: str) -> Obj:
+        """`Client(...)`/`new Client(...)`: an object, whose constructor runs
+        where it gets a name (when it may matter: a class of this file, or
+        connections among its arguments)."""
+        keys, consts = self.call_args(arg_nodes, guess=False)
+        if init not in self.unit.function_names and not any(keys):
+            return Obj(cls)
+        return Obj(cls, (init, keys, consts, self.site(node)))
 
     def truth(self, node) -> bool | None:
         """The truth of an option value: a literal, or a local constant."""

@@ -27,6 +27,12 @@ STDIO_WRITES = {"fwrite": 3, "fprintf": 0, "vfprintf": 0, "fputs": 1, "fputc": 1
 STDIO_READS = {"fgets": 2, "fread": 3, "fgetc": 0, "getc": 0, "fscanf": 0, "getline": 2, "getdelim": 3}
 
 
+# Library calls that take a descriptor but neither send nor read: never another linted file's function.
+LIBRARY = {"connect", "bind", "listen", "fcntl", "ioctl", "getsockopt", "getpeername", "getsockname", "epoll_ctl",
+           "poll", "select", "dup", "dup2", "fstat", "lseek", "ftruncate", "fsync", "fchmod", "fchown", "memcpy",
+           "memset", "strlen", "snprintf", "printf", "perror", "htons", "htonl", "inet_pton", "free", "malloc",
+           "SSL_set_fd", "SSL_new", "SSL_connect", "SSL_accept", "SSL_free", "FD_SET", "FD_CLR", "FD_ISSET"}
+
 # An event loop that the file fills with TCP connections hands them back as these.
 POLLERS = re.compile(rb"\b(?:epoll_ctl|FD_SET|kevent|EV_SET)\b|struct\s+pollfd")
 TCP_MADE = re.compile(rb"\baccept4?\s*\(|SOCK_STREAM")
@@ -256,8 +262,7 @@ class CFrontend(Frontend):
             return None
         name = text(func)
         if name in low.unit.function_names and name != low.qualname or (name == low.qualname and False):
-            low.local_call(name, args, node)
-            return None
+            return low.local_call(name, args, node)
         if name == "socket":
             _eval(low, args)
             spec = " ".join(text(a) for a in args[:2])
@@ -352,8 +357,10 @@ class CFrontend(Frontend):
             else:
                 low.close(h, node)
             return None
-        _eval(low, args)
-        return None
+        if name in LIBRARY:
+            _eval(low, args)
+            return None
+        return low.outside_call(name, args, node)  # may be a function of another linted file
 
 
 def _eval(low, args):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 SOCKET_TYPES = {"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket", "SSLServerSocket"}
@@ -31,6 +31,12 @@ NOT_SOCKETS = {
     "StringBuilder", "StringBuffer", "ByteArrayInputStream", "FileInputStream", "FileReader", "CharArrayWriter",
     "PipedOutputStream", "PipedInputStream", "RandomAccessFile", "StringReader", "DatagramPacket",
 }
+# Library types whose methods we know (or that never reach a linted file).
+KNOWN_TYPES = (SOCKET_TYPES | NETTY_TYPES | set(STREAM_TYPES) | set(WRAPPERS) | NOT_SOCKETS
+               | {"String", "Object", "Integer", "Long", "System", "Math", "Arrays", "List", "Map", "Set", "ArrayList",
+                  "HashMap", "ByteBuffer", "StandardCharsets", "Thread", "Objects", "Collections", "Optional",
+                  "InetSocketAddress", "InetAddress", "SSLSocketFactory", "SSLContext", "Selector", "SelectionKey",
+                  "ServerSocketChannel", "Channels", "StandardSocketOptions", "TimeUnit", "Executors"})
 WRITES = {"write", "writeInt", "writeBytes", "writeUTF", "writeLong", "writeShort", "writeByte", "writeChar",
           "writeChars", "writeDouble", "writeFloat", "writeBoolean", "writeObject", "print", "println", "printf",
           "format", "append", "writeAndFlush"}
@@ -316,9 +322,17 @@ class JavaFrontend(Frontend):
         name = text(node.child_by_field_name("name"))
         if obj is None or obj.type == "this":
             if low.cls and f"{low.cls}.{name}" in low.unit.function_names:
-                low.local_call(f"{low.cls}.{name}", args, node)
-                return None
+                return low.local_call(f"{low.cls}.{name}", args, node)
         receiver = compact(obj) if obj is not None else ""
+        declared = _base_type(low.types.get(receiver, ""))
+        target = low.env.get(receiver)
+        if obj is not None and obj.type == "identifier" and (
+                isinstance(target, Obj) or (declared[:1].isupper() and declared not in KNOWN_TYPES)):
+            # A method of a class that may be defined in a linted file, on that object.
+            return low.outside_call(f"{target.cls if isinstance(target, Obj) else declared}.{name}", args, node, receiver)
+        if obj is not None and obj.type == "identifier" and receiver[:1].isupper() and receiver not in low.types \
+                and receiver not in low.env and receiver not in KNOWN_TYPES:
+            return low.outside_call(f"{receiver}.{name}", args, node)  # a static method
         if receiver in ("SocketChannel", "AsynchronousSocketChannel") and name == "open":
             _eval(low, args)
             return Fresh(False, "high") if any("UNIX" in text(a) for a in args) else Fresh(True, "high")
@@ -379,6 +393,8 @@ class JavaFrontend(Frontend):
         if typ in NOT_SOCKETS:
             _eval(low, args)
             return NOT_CONN
+        if typ not in WRAPPERS and typ not in KNOWN_TYPES and typ[:1].isupper():
+            return low.construct(typ, args, node, f"{typ}.<init>")
         if typ in WRAPPERS and args:
             inner = low.expr(args[0])
             _eval(low, args[1:])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, Pair, compact, int_literal, text
+from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN, Bind
 
 SENDS = {"send", "sendall", "sendto"}
@@ -265,8 +265,11 @@ class PythonFrontend(Frontend):
         if dotted == "asyncio.open_connection":
             return self._open_stream(low, node, args, kwargs)
         if compact(obj) in ("self", "cls") and low.cls and f"{low.cls}.{meth}" in low.unit.function_names:
-            low.local_call(f"{low.cls}.{meth}", args, node)
-            return None
+            return low.local_call(f"{low.cls}.{meth}", args, node)
+        target = low.env.get(compact(obj))
+        if isinstance(target, Obj):  # a method of a class that may be defined in a linted file
+            _eval_all(low, [], kwargs)
+            return low.outside_call(f"{target.cls}.{meth}", args, node, receiver=compact(obj))
         if meth == "wrap_socket":
             _eval_all(low, args[1:], {k: v for k, v in kwargs.items() if k != "sock"})
             inner = args[0] if args else kwargs.get("sock")
@@ -341,10 +344,11 @@ class PythonFrontend(Frontend):
             return NOT_CONN
         for candidate in (f"{low.qualname}.{name}", name):
             if candidate in low.unit.function_names and candidate != "<module>":
-                low.local_call(candidate, args, node)
-                return None
-        _eval_all(low, args, kwargs)
-        return None
+                return low.local_call(candidate, args, node)
+        _eval_all(low, [], kwargs)
+        if name[:1].isupper():  # a class, by convention: its __init__ may live in another linted file
+            return low.construct(name, args, node, f"{name}.__init__")
+        return low.outside_call(name, args, node)
 
     def _create(self, low, name, args, kwargs):
         _eval_all(low, args, kwargs)

@@ -23,6 +23,10 @@ def render(fmt: str, result: Result, **options) -> str:
         from .text import render as r
     elif fmt == "json":
         from .json import render as r
+    elif fmt == "sarif":
+        from .sarif import render as r
+    elif fmt == "github":
+        from .github import render as r
     else:
         raise ValueError(fmt)
     return r(result, **options)

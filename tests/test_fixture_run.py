@@ -1,0 +1,33 @@
+"""The README's first command lints the whole fixtures folder in one run: it
+must print exactly the annotated findings (cross-file ones included), and exit 1."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from annotations import annotations
+from nagle_lint.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_linting_the_fixtures_prints_exactly_their_annotations(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code = main(["fixtures/"])
+    out = capsys.readouterr().out
+    got = set()
+    for line in out.splitlines():
+        m = re.match(r"(.+?):(\d+):\d+: (NGL\d{3}) ", line)
+        assert m, line
+        got.add((m.group(1), int(m.group(2)), m.group(3)))
+    want = set()
+    for path in sorted((ROOT / "fixtures").rglob("*")):
+        if path.suffix in (".py", ".java", ".c", ".h"):
+            opt_in = "fixture-select:" in path.read_text(encoding="utf-8", errors="replace")
+            for line, rule in annotations(path)["expect"]:
+                if not (opt_in and rule == "NGL005"):
+                    want.add((str(path.relative_to(ROOT)), line, rule))
+    assert code == 1
+    assert sorted(want - got) == [], "missing"
+    assert sorted(got - want) == [], "unexpected"
