@@ -3,6 +3,7 @@ findings, filtered by confidence, rules and suppressions."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .checks import best_of, run_checks
@@ -23,25 +24,39 @@ class Prepared:
     errors: int = 0
 
 
+@dataclass(frozen=True)
+class Wanted:
+    """What makes a file the byte scan skipped matter after all: it names a
+    function other files call but none defines (`needed`: it may define it),
+    or it calls a function that touches a connection (`effects`) and shows
+    socket code of its own (a read, a socket made or accepted)."""
+
+    needed: frozenset = frozenset()
+    effects: frozenset = frozenset()
+
+    def __bool__(self):
+        return bool(self.needed or self.effects)
+
+
 def prepare(path: str, data: bytes, min_confidence: str = "medium", language: str | None = None,
-            names: frozenset = frozenset()) -> Prepared:
-    """Lower a file, unless its bytes show it cannot matter: no call that may
-    send, and none of `names` (functions of other files that touch a connection)."""
+            wanted: Wanted = Wanted()) -> Prepared:
+    """Lower a file, unless its bytes show it cannot matter."""
     language = language or language_of(path)
     fe = frontend(language)
-    if not fe.may_find(data, min_confidence) and not calls_any(data, names):
+    if not fe.may_find(data, min_confidence) and not (
+            (wanted.needed and fe.defines(data) & wanted.needed)
+            or (wanted.effects and fe.talks(data) and called_names(data) & wanted.effects)):
         return Prepared(path, None, {})
-    model = fe.lower(path, data, names)
+    model = fe.lower(path, data, wanted.effects)
     return Prepared(path, model, parse_suppressions(data), model.error_count)
 
 
-def calls_any(data: bytes, names: frozenset) -> bool:
-    if not names:
-        return False
-    import re
+def called_names(data: bytes) -> set[str]:
+    """Every name the file calls (or defines: a definition looks the same)."""
+    return {n.decode() for n in _CALLED.findall(data)}
 
-    pattern = re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")\s*\(")
-    return pattern.search(data) is not None
+
+_CALLED = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\(")
 
 
 def check(prepared: list[Prepared], project, rules_for, min_confidence: str) -> list[Finding]:

@@ -21,6 +21,11 @@ def walk(stmts):
     return _walk(stmts)
 
 
+def _entry_name(qualname: str) -> str:
+    """`Client.send` -> `Client` (reached by making a Client), `send_frame` -> `send_frame`."""
+    return qualname.split(".", 1)[0]
+
+
 class Project:
     def __init__(self, models):
         self.models: dict[str, FileModel] = {m.path: m for m in models}
@@ -81,20 +86,24 @@ class Project:
                         break
         return found
 
-    def wanted_names(self) -> frozenset[str]:
-        """Names a file the byte scan skipped may still matter for: functions
-        with effects (it may call one) and calls no linted file defines yet
-        (it may define one: a factory, a helper)."""
-        names = set(self.effective_names())
+    def wanted(self):
+        """What a file the byte scan skipped may still matter for: calls no
+        linted file defines yet (it may define one: a factory, a helper) and
+        functions with effects (it may call one)."""
+        from .lint import Wanted
+
+        needed = set()
         for fn in self.functions():
             for ev in walk(fn.body):
                 if isinstance(ev, Call) and self.resolve(fn, ev.callee) is None:
-                    names.add(ev.callee.rsplit(".", 1)[-1])
-        return frozenset(n for n in names if n.isidentifier() and not n.startswith("__"))
+                    needed.add(_entry_name(ev.callee))
+        keep = lambda names: frozenset(n for n in names if n.isidentifier() and not n.startswith("__"))  # noqa: E731
+        return Wanted(keep(needed), keep(self.effective_names()))
 
     def effective_names(self) -> frozenset[str]:
-        """The short names of the functions with effects (what another file would call)."""
-        return frozenset(fn.qualname.rsplit(".", 1)[-1] for fn in self.functions()
+        """What another file would name to reach a function with effects: the
+        function, or the class of a method (methods are reached through objects)."""
+        return frozenset(_entry_name(fn.qualname) for fn in self.functions()
                          if id(fn) in self.effective and not fn.qualname.startswith("<"))
 
     def has_effects(self, fn: Function) -> bool:

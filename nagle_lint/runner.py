@@ -10,14 +10,14 @@ from concurrent.futures import ProcessPoolExecutor
 from .config import Settings, selected_rules
 from .discover import discover
 from .languages import language_of
-from .lint import Prepared, check, prepare
+from .lint import Prepared, Wanted, check, prepare
 from .report import Result
 
 PARALLEL_THRESHOLD = 64  # below this many files, starting workers costs more than it saves
 
 
 def read_file(path: str, settings: Settings, data: bytes | None = None, language: str | None = None,
-              names: frozenset = frozenset()):
+              wanted: Wanted = Wanted()):
     """(Prepared or None, problem or None) for one file; never raises for bad input."""
     language = language or language_of(path)
     if language is None:
@@ -32,7 +32,7 @@ def read_file(path: str, settings: Settings, data: bytes | None = None, language
             return None, f"cannot read: {e.strerror or e}"
     if b"\0" in data[:8192]:
         return None, "binary file (NUL bytes); skipped"
-    return prepare(path, data, settings.min_confidence, language, names), None
+    return prepare(path, data, settings.min_confidence, language, wanted), None
 
 
 def lint_file(path: str, settings: Settings, data: bytes | None = None, language: str | None = None):
@@ -58,16 +58,16 @@ def _rules_for(settings: Settings):
 
 
 def _read_many(args):
-    paths, settings, names = args
-    return [(p, *read_file(p, settings, names=names)) for p in paths]
+    paths, settings, wanted = args
+    return [(p, *read_file(p, settings, wanted=wanted)) for p in paths]
 
 
-def _read_all(files, settings, jobs, names=frozenset()):
+def _read_all(files, settings, jobs, wanted=Wanted()):
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            work = [(c, settings, names) for c in _chunks(files, jobs)]
+            work = [(c, settings, wanted) for c in _chunks(files, jobs)]
             return [o for batch in pool.map(_read_many, work) for o in batch]
-    return [(p, *read_file(p, settings, names=names)) for p in files]
+    return [(p, *read_file(p, settings, wanted=wanted)) for p in files]
 
 
 _SHARED: dict = {}  # phase two's project and settings, inherited by forked workers
@@ -109,12 +109,14 @@ def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exc
         else:
             skipped.append(path)
 
-    # A file the byte scan skipped still matters if it calls a function of
-    # another file that touches a connection: lower those too, until none is left.
+    # A file the byte scan skipped may still matter: it defines a function the
+    # others call, or it reads and calls one that sends. Two more rounds at most.
     project = Project([p.model for p in prepared.values()])
-    while skipped:
-        names = project.wanted_names()
-        again = [(p, prep) for p, prep, _ in _read_all(skipped, settings, jobs, names) if prep and prep.model]
+    for _ in range(2):
+        wanted = project.wanted() if skipped else Wanted()
+        if not wanted:
+            break
+        again = [(p, prep) for p, prep, _ in _read_all(skipped, settings, jobs, wanted) if prep and prep.model]
         if not again:
             break
         for path, prep in again:

@@ -25,6 +25,9 @@ from ..model import (
 MAX_CALL_DEPTH = 4
 MAX_STATES_PER_CONN = 24
 MAX_LOOP_ROUNDS = 12
+# Statements one function's analysis may visit; past it, calls are no longer
+# followed (bounded work on huge call graphs; an unknown call changes nothing).
+MAX_VISITS = 40000
 
 
 class Point(NamedTuple):
@@ -176,6 +179,7 @@ class _Run:
     def __init__(self, project, result: Analysis, root: Function, is_entry: bool, field_nodelay):
         self.project = project
         self.memo: dict = {}
+        self.visits = 0
         self.result = result
         self.root = root
         self.is_entry = is_entry
@@ -242,6 +246,7 @@ class _Run:
 
     def block(self, stmts, state: State | None, frame: _Frame) -> _Flow:
         flow = _Flow(state)
+        self.visits += len(stmts)
         for s in stmts:
             if flow.normal is None:
                 break
@@ -349,7 +354,7 @@ class _Run:
     def call(self, s: Call, flow: _Flow, frame: _Frame) -> None:
         callee = self.project.resolve(frame.fn, s.callee)
         if callee is None or not self.project.has_effects(callee) or id(callee) in frame.active \
-                or len(frame.stack) >= MAX_CALL_DEPTH:
+                or len(frame.stack) >= MAX_CALL_DEPTH or self.visits > MAX_VISITS:
             return  # an unknown call changes nothing we know
         keys, consts = {}, {}
         for i, param in enumerate(callee.params):

@@ -146,6 +146,7 @@ class Frontend:
     # Literal words are checked first (fast); the regex confirms.
     send_words: tuple[bytes, ...] = ()  # one must occur for a call that may send
     send_calls: re.Pattern = re.compile(rb"$^")
+    read_calls: re.Pattern = re.compile(rb"$^")
     evidence_words: tuple[bytes, ...] = ()  # what makes a connection at least medium-sure
     nodelay_words: tuple[bytes, ...] = (b"TCP_NODELAY",)
     events: re.Pattern = re.compile(rb"")  # a call that may lower to an event: functions without one are skipped
@@ -153,6 +154,17 @@ class Frontend:
     def events_in(self, data: bytes) -> re.Pattern:
         """The event pattern for this file (a language may narrow it by what the file contains)."""
         return self.events
+
+    # A function definition: its name, then its parameters, then its body.
+    definitions: re.Pattern = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\([^;{}]*\)\s*(?:throws[^;{]*)?\{")
+
+    def defines(self, data: bytes) -> set[str]:
+        """The names of the functions the file defines (by its bytes)."""
+        return {n.decode() for n in self.definitions.findall(data)}
+
+    def talks(self, data: bytes) -> bool:
+        """Socket code of its own: a read, or a connection made or accepted."""
+        return bool(self.read_calls.search(data)) or any(w in data for w in self.evidence_words)
 
     def may_find(self, data: bytes, min_confidence: str = "medium") -> bool:
         if any(w in data for w in self.nodelay_words):
@@ -198,8 +210,9 @@ class Frontend:
             # A field set in one method (connect(), __init__) is used in the
             # others: lower again, now that the fields are known.
             functions = [unit.lower_function(q, n, c, q in relevant) for q, n, c in found]
+        values = _names_as_values(data)
         for fn in functions:
-            fn.callback = fn.callback or _named_as_value(fn.qualname.rsplit(".", 1)[-1], data)
+            fn.callback = fn.callback or fn.qualname.rsplit(".", 1)[-1].encode() in values
         errors = _count_errors(tree.root_node)
         return FileModel(path, self.name, functions, errors, dict(self.idioms))
 
@@ -261,12 +274,13 @@ class Frontend:
 _CALLED = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\(")
 
 
-def _named_as_value(name: str, data: bytes) -> bool:
-    """Whether the function's name occurs other than in a call or its definition."""
-    if name.startswith("<") or name.encode() not in data:
-        return False
-    return re.search(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\b(?!\s*\()", data) is not None \
-        or re.search(rb"(?:\.|::)" + re.escape(name.encode()) + rb"\b(?!\s*\()", data) is not None
+def _names_as_values(data: bytes) -> set[bytes]:
+    """Every name the file uses other than in a call or a definition (a
+    callback registered, a function stored in a table)."""
+    return set(_AS_VALUE.findall(data))
+
+
+_AS_VALUE = re.compile(rb"(?<![\w])([A-Za-z_][A-Za-z_0-9]*)\b(?!\s*\()")
 
 
 def n_is_root(qualname: str) -> bool:

@@ -51,6 +51,7 @@ class CFrontend(Frontend):
     }
     send_words = (b"write", b"send", b"fprintf", b"fputs", b"putc")
     evidence_words = (b"socket", b"accept", b"recv", b"send", b"setsockopt", b"shutdown", b"SSL_", b"gnutls_")
+    read_calls = re.compile(rb"\b(?:read|recv\w*|SSL_read|fgets|fread)\s*\(")  # a file that reads may matter through the functions it calls
     send_calls = re.compile(rb"\b(?:write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
                             rb"gnutls_record_send|fwrite|fprintf|vfprintf|fputs|fputc|putc)\s*\(")
     events = re.compile(rb"\b(?:write|send\w*|writev|sendfile|read|recv\w*|readv|SSL_\w+|BIO_\w+|gnutls_\w+|socket|"

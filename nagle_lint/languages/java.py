@@ -66,6 +66,8 @@ class JavaFrontend(Frontend):
     send_words = (b".write", b".print", b".format", b".append")
     evidence_words = (b"Socket", b"Channel", b"OutputStream", b"PrintStream", b"Writer")
     nodelay_words = (b"TcpNoDelay", b"TCP_NODELAY")
+    definitions = re.compile(rb"\b(?:class|interface|record|enum)\s+([A-Za-z_][A-Za-z_0-9]*)")
+    read_calls = re.compile(rb"\.(?:read\w*|next\w*)\s*\(")  # a file that reads may matter through the functions it calls
     send_calls = re.compile(rb"\.(?:write\w*|print\w*|format|append)\s*\(")
     events = re.compile(rb"\b(?:write\w*|print\w*|format|append|read\w*|next\w*|hasNext\w*|flush|close|shutdownOutput|"
                         rb"getOutputStream|getInputStream|accept|setTcpNoDelay|setOption|option|childOption|socket|"

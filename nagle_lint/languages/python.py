@@ -32,6 +32,8 @@ class PythonFrontend(Frontend):
     }
     send_words = (b".send", b".write")
     evidence_words = (b"makefile", b"accept", b"socket", b"asyncio", b"RequestHandler", b"data_received")
+    definitions = re.compile(rb"\b(?:def|class)\s+([A-Za-z_][A-Za-z_0-9]*)")
+    read_calls = re.compile(rb"\.(?:recv\w*|read\w*)\s*\(")  # a file that reads may matter through the functions it calls
     send_calls = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile|write|writelines)\s*\(")
     events = re.compile(rb"\.(?:send\w*|recv\w*|close|shutdown|setsockopt|makefile|accept|wrap_socket)\s*\(|"
                         rb"socket|create_connection|TCP_")
