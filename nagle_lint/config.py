@@ -128,7 +128,13 @@ def selected_rules(settings: Settings, path: str | None = None) -> set[str]:
     if path is not None and settings.per_file_ignores:
         from .discover import matches
 
+        names = [path]
+        if settings.source:  # patterns are written relative to the config file's folder
+            try:
+                names.append(Path(path).resolve().relative_to(Path(settings.source).resolve().parent).as_posix())
+            except ValueError:
+                pass
         for glob, ids in settings.per_file_ignores.items():
-            if matches(path, glob):
+            if any(matches(n, glob) for n in names):
                 chosen = {r for r in chosen if not any(r.startswith(i) or i == "ALL" for i in ids)}
     return chosen

@@ -28,7 +28,7 @@ def matches(path: str, pattern: str) -> bool:
     return any(fnmatch.fnmatch(part, pattern) for part in path.split("/"))
 
 
-def discover(paths: list[str], exclude: tuple[str, ...], force_exclude: bool = False):
+def discover(paths: list[str], exclude: tuple[str, ...], force_exclude: bool = False, base: str | None = None):
     """Yield (path, error) pairs: error is None for a file to lint, or a
     message for a path that cannot be linted."""
     seen = set()
@@ -37,18 +37,23 @@ def discover(paths: list[str], exclude: tuple[str, ...], force_exclude: bool = F
             yield root, "no such file or directory"
             continue
         if os.path.isdir(root):
-            for path in _walk(root, exclude):
-                if path not in seen:
-                    seen.add(path)
+            for path in _walk(root, exclude, base):
+                if _same(path) not in seen:
+                    seen.add(_same(path))
                     yield path, None
         elif force_exclude and any(matches(root, p) for p in exclude):
             continue
-        elif root not in seen:
-            seen.add(root)
+        elif _same(root) not in seen:
+            seen.add(_same(root))
             yield root, None  # named explicitly: linted whatever its extension says, if we know the language
 
 
-def _walk(root: str, exclude):
+def _same(path: str) -> str:
+    """One spelling for one file: `./a.py`, `a.py` and `src/../a.py` are the same."""
+    return os.path.normcase(os.path.abspath(path))
+
+
+def _walk(root: str, exclude, base: str | None = None):
     stack = [root]
     while stack:
         folder = stack.pop()
@@ -58,8 +63,12 @@ def _walk(root: str, exclude):
             continue
         subdirs = []
         for e in entries:
-            rel = os.path.relpath(e.path, root)
-            if any(matches(rel, p) for p in exclude):
+            rels = [os.path.relpath(e.path, root)]
+            if base is not None:  # patterns from a config file are written from its folder
+                from_base = os.path.relpath(os.path.abspath(e.path), base)
+                if not from_base.startswith(".."):
+                    rels.append(from_base)
+            if any(matches(rel, p) for rel in rels for p in exclude):
                 continue
             try:
                 if e.is_dir(follow_symlinks=False):

@@ -89,7 +89,8 @@ def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exc
 
     result = Result([])
     files = []
-    for path, error in discover(paths, settings.exclude, force_exclude):
+    for path, error in discover(paths, settings.exclude, force_exclude,
+                                  os.path.dirname(os.path.abspath(settings.source)) if settings.source else None):
         if error:
             result.problems.append((path, error))
         else:

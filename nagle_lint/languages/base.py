@@ -70,6 +70,7 @@ class Obj:
     init: tuple | None = None  # (callee, args, consts, site)
 
 
+NO_VALUE = object()  # an expression a frontend has lowered whose value is unknown: do not walk it again
 NOT_CONN = object()  # a file, a pipe, an in-memory buffer, a datagram socket: never a connection
 
 # Names that suggest a socket, as bytes: a file with none of them (and no
@@ -481,8 +482,17 @@ class Lowering:
             out = self._out.pop()
         return tuple(out)
 
-    def switch(self, node, cases: list, exhaustive: bool) -> None:
-        branches = tuple(self.stmts(c) for c in cases)
+    def switch(self, node, cases: list, exhaustive: bool, fallthrough: bool = True) -> None:
+        """`fallthrough`: a case that does not end in a jump runs on into the next (C, Java `case x:`)."""
+        lowered = [self.stmts(c) for c in cases]
+        branches = []
+        for i, b in enumerate(lowered):
+            j = i
+            while fallthrough and j + 1 < len(lowered) and not (b and isinstance(b[-1], (Break, Return, Continue))):
+                j += 1
+                b = b + lowered[j]
+            branches.append(b)
+        branches = tuple(branches)
         self.emit(Switch(branches, exhaustive, self.site(node)))
 
     def try_(self, node, body, handlers, orelse, final, resources=(), closes=None) -> None:
@@ -529,7 +539,7 @@ class Lowering:
         if value is None:
             for c in node.named_children:
                 self.expr(c)
-        return value
+        return None if value is NO_VALUE else value
 
     def args(self, node) -> list:
         """The argument nodes of an argument list (comments dropped)."""

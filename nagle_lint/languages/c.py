@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from .base import NO_VALUE, NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
@@ -164,7 +164,7 @@ class CFrontend(Frontend):
                     continue
                 value = case.child_by_field_name("value")
                 exhaustive = exhaustive or value is None
-                cases.append([c for c in case.named_children if c is not value])
+                cases.append([c for c in case.named_children if c != value])
             low.switch(node, cases, exhaustive)
         elif t == "return_statement":
             low.jump("return", node, node.named_children[0] if node.named_children else None)
@@ -192,8 +192,8 @@ class CFrontend(Frontend):
             if alt is not None:
                 low.stmt(alt)  # `#if 0` is never compiled
             return
-        body = [c for c in node.named_children if c is not alt and c.type not in ("identifier",)
-                and c is not node.child_by_field_name("condition") and c is not node.child_by_field_name("name")]
+        skip = [n for n in (alt, node.child_by_field_name("condition"), node.child_by_field_name("name")) if n is not None]
+        body = [c for c in node.named_children if c not in skip and c.type not in ("identifier",)]
         then = low.stmts(body)
         other = low.block_of(alt) if alt is not None else ()
         from ..model import If
@@ -206,7 +206,7 @@ class CFrontend(Frontend):
             if d.type == "init_declarator":
                 target = d.child_by_field_name("declarator")
                 name = _declared_name(target)
-                low.types[name] = typ + ("*" if target.type == "pointer_declarator" else "")
+                low.types[name] = typ + ("*" if target.type == "pointer_declarator" else "[]" if target.type == "array_declarator" else "")
                 value = d.child_by_field_name("value")
                 v = low.expr(value)
                 if name:
@@ -216,7 +216,7 @@ class CFrontend(Frontend):
             else:
                 name = _declared_name(d)
                 if name:
-                    low.types[name] = typ + ("*" if d.type == "pointer_declarator" else "")
+                    low.types[name] = typ + ("*" if d.type == "pointer_declarator" else "[]" if d.type == "array_declarator" else "")
                     low.assign(name, None)
 
     # -- expressions -------------------------------------------------------
@@ -244,7 +244,7 @@ class CFrontend(Frontend):
             v = low.expr(node.child_by_field_name("right"))
             if text(node.child_by_field_name("operator")) == "=":
                 low.bind_target(node.child_by_field_name("left"), v)
-            return v
+            return NO_VALUE if v is None else v
         if t == "pointer_expression" and text(node.child_by_field_name("operator")) == "&":
             return low.expr(node.child_by_field_name("argument"))
         if t == "compound_literal_expression":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, text
+from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 SOCKET_TYPES = {"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket", "SSLServerSocket"}
@@ -275,15 +275,16 @@ class JavaFrontend(Frontend):
     def _switch(self, low, node):
         low.expr(node.child_by_field_name("condition"))
         body = node.child_by_field_name("body")
-        cases, exhaustive = [], False
+        cases, exhaustive, rules = [], False, False
         for group in body.named_children if body is not None else ():
             if group.type not in ("switch_block_statement_group", "switch_rule"):
                 continue
+            rules = rules or group.type == "switch_rule"
             labels = [c for c in group.named_children if c.type == "switch_label"]
             if any(text(lb).startswith("default") for lb in labels):
                 exhaustive = True
             cases.append([c for c in group.named_children if c.type != "switch_label"])
-        low.switch(node, cases, exhaustive)
+        low.switch(node, cases, exhaustive, fallthrough=not rules)
 
     # -- expressions -------------------------------------------------------
 
@@ -310,7 +311,7 @@ class JavaFrontend(Frontend):
             v = low.expr(node.child_by_field_name("right"))
             if text(node.child_by_field_name("operator")) == "=":
                 low.bind_target(node.child_by_field_name("left"), v)
-            return v
+            return NO_VALUE if v is None else v
         if t == "array_creation_expression":
             low.expr(node.child_by_field_name("value"))
             return NOT_CONN
@@ -369,7 +370,9 @@ class JavaFrontend(Frontend):
             return Fresh(True if info is None or info.tcp is not False else False, "high" if info and info.tcp else "medium")
         _eval(low, args)
         if name in WRITES:
-            gather = bool(args) and (args[0].type == "array_creation_expression" or low.types.get(text(args[0]), "").endswith("[]"))
+            gather = bool(args) and ((args[0].type == "array_creation_expression"
+                                      and _base_type(text(args[0].child_by_field_name("type"))) == "ByteBuffer")
+                                     or _base_type(low.types.get(text(args[0]), "")) == "ByteBuffer[]")
             low.send(h, node, _size(low, name, args), gather=gather)
             if name == "writeAndFlush" or (h.autoflush and name in AUTOFLUSHING):
                 low.flush(h, node)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, text
+from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN, Bind
 
 SENDS = {"send", "sendall", "sendto"}
@@ -173,7 +173,7 @@ class PythonFrontend(Frontend):
             cases = [c for c in node.child_by_field_name("body").named_children if c.type == "case_clause"]
             low.expr(node.child_by_field_name("subject"))
             exhaustive = any(compact(c.named_children[0]) in ("_", "") for c in cases if c.named_children)
-            low.switch(node, [[c.child_by_field_name("consequence")] for c in cases], exhaustive)
+            low.switch(node, [[c.child_by_field_name("consequence")] for c in cases], exhaustive, fallthrough=False)
         elif t == "return_statement":
             low.jump("return", node, node.named_children[0] if node.named_children else None)
         elif t == "raise_statement":
@@ -224,7 +224,7 @@ class PythonFrontend(Frontend):
             v = low.env.get(compact(node))
             if v is None and t == "attribute":
                 low.expr(node.child_by_field_name("object"))
-                return NOT_CONN if False else None
+                return NO_VALUE
             return v
         if t == "integer":
             n = int_literal(text(node))
@@ -237,11 +237,11 @@ class PythonFrontend(Frontend):
             v = low.expr(node.child_by_field_name("right"))
             if node.child_by_field_name("right") is not None:
                 low.bind_target(node.child_by_field_name("left"), v)
-            return v
+            return NO_VALUE if v is None else v
         if t == "named_expression":
             v = low.expr(node.child_by_field_name("value"))
             low.bind_target(node.child_by_field_name("name"), v)
-            return v
+            return NO_VALUE if v is None else v
         return None
 
     def call(self, low: Lowering, node):

@@ -1,0 +1,147 @@
+"""Golden tests of each frontend, without any rule: the source of every case
+in tests/lowering/<language>.txt is lowered into the neutral model and its
+`dump()` must equal the expected text.
+
+The files use tree-sitter's corpus format:
+
+    ==================
+    name of the case
+    ==================
+    <source>
+    ---
+    <expected dump>
+
+After a deliberate change (a grammar bump, a new idiom), regenerate the
+expected parts with NAGLE_LINT_UPDATE_GOLDENS=1 and review the diff.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from nagle_lint.languages import frontend
+from nagle_lint.model import dump
+
+HERE = Path(__file__).resolve().parent / "lowering"
+LANGUAGES = {"python": ".py", "java": ".java", "c": ".c"}
+UPDATE = os.environ.get("NAGLE_LINT_UPDATE_GOLDENS") == "1"
+
+_RULE = re.compile(r"^={3,}$")
+_DIVIDER = re.compile(r"^-{3,}$")
+
+
+@dataclass
+class Case:
+    name: str
+    source: str
+    expected: str
+    rule: str  # the '====' line used in the file, kept when rewriting
+
+
+def parse_corpus(text: str) -> list[Case]:
+    lines = text.split("\n")
+    cases: list[Case] = []
+    i = 0
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        if not (_RULE.match(lines[i]) and i + 2 < len(lines) and _RULE.match(lines[i + 2])):
+            raise ValueError(f"line {i + 1}: expected a '===' header, got {lines[i]!r}")
+        rule, name = lines[i], lines[i + 1].strip()
+        i += 3
+        start = i
+        while i < len(lines) and not _DIVIDER.match(lines[i]):
+            if _RULE.match(lines[i]):
+                raise ValueError(f"case {name!r}: no '---' line before the next header")
+            i += 1
+        if i == len(lines):
+            raise ValueError(f"case {name!r}: no '---' line")
+        source = "\n".join(lines[start:i]).strip("\n") + "\n"
+        i += 1
+        start = i
+        while i < len(lines) and not (_RULE.match(lines[i]) and i + 2 < len(lines) and _RULE.match(lines[i + 2])):
+            i += 1
+        expected = "\n".join(lines[start:i]).strip("\n")
+        cases.append(Case(name, source, expected + "\n" if expected else "", rule))
+    names = [c.name for c in cases]
+    duplicates = {n for n in names if names.count(n) > 1}
+    if duplicates:
+        raise ValueError(f"duplicate case names: {sorted(duplicates)}")
+    return cases
+
+
+def format_corpus(cases: list[Case]) -> str:
+    parts = [f"{c.rule}\n{c.name}\n{c.rule}\n{c.source}---\n{c.expected}" for c in cases]
+    return "\n".join(parts)
+
+
+def lower(language: str, source: str) -> str:
+    model = frontend(language).lower("case" + LANGUAGES[language], source.encode("utf-8"))
+    return dump(model)
+
+
+def _rewrite(language: str) -> None:
+    path = HERE / f"{language}.txt"
+    cases = parse_corpus(path.read_text(encoding="utf-8"))
+    for c in cases:
+        c.expected = lower(language, c.source)
+    path.write_text(format_corpus(cases), encoding="utf-8")
+
+
+def _cases():
+    for language in LANGUAGES:
+        path = HERE / f"{language}.txt"
+        if UPDATE:
+            _rewrite(language)
+        for case in parse_corpus(path.read_text(encoding="utf-8")):
+            yield pytest.param(language, case, id=f"{language}: {case.name}")
+
+
+CASES = list(_cases())
+
+
+@pytest.mark.parametrize("language, case", CASES)
+def test_lowering(language, case):
+    got = lower(language, case.source)
+    if got != case.expected:
+        diff = "".join(difflib.unified_diff(case.expected.splitlines(True), got.splitlines(True),
+                                            "expected", "lowered"))
+        pytest.fail(f"lowering of {case.name!r} ({language}) differs from tests/lowering/{language}.txt "
+                    f"(NAGLE_LINT_UPDATE_GOLDENS=1 rewrites it after a deliberate change):\n{diff}", pytrace=False)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_language_has_enough_cases(language):
+    cases = [c for lang, c in (p.values for p in CASES) if lang == language]
+    assert len(cases) >= 10
+    assert all(c.expected for c in cases), [c.name for c in cases if not c.expected]
+
+
+def test_corpus_format_round_trips():
+    text = (
+        "==================\none\n==================\nx = 1\n\ny = 2\n---\nfunction <module>() @1\n\n"
+        "=====\ntwo\n=====\npass\n---\n"
+    )
+    cases = parse_corpus(text)
+    assert [(c.name, c.source, c.expected) for c in cases] == [
+        ("one", "x = 1\n\ny = 2\n", "function <module>() @1\n"),
+        ("two", "pass\n", ""),
+    ]
+    assert parse_corpus(format_corpus(cases)) == cases
+
+
+@pytest.mark.parametrize("bad", [
+    "no header\n---\n",
+    "=====\nname\n=====\nsource without divider\n",
+    "=====\na\n=====\nx\n---\ny\n=====\na\n=====\nz\n---\nw\n",
+])
+def test_corpus_format_errors(bad):
+    with pytest.raises(ValueError):
+        parse_corpus(bad)
