@@ -225,7 +225,10 @@ class _Run:
             mapped = frame.receiver + k[k.index("."):] if "." in k else frame.receiver
             if mapped not in self.infos and k in frame.fn.conns:
                 info = frame.fn.conns[k]
-                self.infos[mapped] = ConnInfo(mapped, info.tcp, info.confidence, info.origin, info.nodelay)
+                # A field known only by its name, reached through an object from
+                # another function, is a guess on a guess.
+                sure = info.confidence if info.origin == "created" or info.confidence == "high" else "low"
+                self.infos[mapped] = ConnInfo(mapped, info.tcp, sure, info.origin, info.nodelay)
             return mapped
         if frame.fn is self.root or is_field(k):
             if is_field(k) and k not in self.infos and k in frame.fn.conns:
