@@ -44,19 +44,16 @@ def entries(findings, root: Path) -> list[dict]:
     return out
 
 
-def dumps(findings, root: Path) -> str:
-    doc = {"tool": "nagle-lint", "version": FORMAT_VERSION, "findings": entries(findings, root)}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-
-
 def write(path: str, findings, root: Path) -> int:
-    text = dumps(findings, root)
+    """Write the baseline of `findings`; the number of findings recorded."""
+    records = entries(findings, root)
+    doc = {"tool": "nagle-lint", "version": FORMAT_VERSION, "findings": records}
     try:
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+            fh.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     except OSError as e:
         raise BaselineError(f"cannot write the baseline {path}: {e.strerror or e}") from None
-    return text.count('"fingerprint":')
+    return len(records)
 
 
 def load(path: str) -> Counter:

@@ -136,10 +136,12 @@ def lint(args) -> int:
 
 
 def _warn(result, verbose: bool) -> None:
+    from .report.text import printable
+
     partial = [(p, m) for p, m in result.problems if m.endswith("analysed what parsed")]
     for path, message in result.problems:
         if (path, message) not in partial or verbose:
-            print(f"nagle-lint: warning: {path}: {message}", file=sys.stderr)
+            print(f"nagle-lint: warning: {printable(path)}: {message}", file=sys.stderr)
     if partial and not verbose:
         n = len(partial)
         print(f"nagle-lint: warning: {n} file{'s' if n != 1 else ''} had syntax errors (often macros); "

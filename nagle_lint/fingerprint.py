@@ -63,19 +63,16 @@ class Lines:
     decoded the way the frontends do (on b"\\n", UTF-8 with replacement), so
     character columns mean the same thing here."""
 
-    def __init__(self, overrides: dict[str, bytes] | None = None):
+    def __init__(self):
         self._cache: dict[str, list[str] | None] = {}
-        self._overrides = overrides or {}
 
     def of(self, path: str) -> list[str] | None:
         if path not in self._cache:
-            data = self._overrides.get(path)
-            if data is None:
-                try:
-                    with open(path, "rb") as fh:
-                        data = fh.read()
-                except OSError:
-                    data = None
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                data = None
             self._cache[path] = None if data is None else [
                 line.decode("utf-8", "replace").rstrip("\r") for line in data.split(b"\n")
             ]

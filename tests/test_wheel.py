@@ -58,7 +58,7 @@ def installed(wheel, tmp_path_factory) -> Path:
     site = _run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip()
     outer = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     Path(site, "outer_deps.pth").write_text("\n".join(sorted(outer)) + "\n", encoding="utf-8")
-    _run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", wheel], env=_clean_env())
+    _run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--force-reinstall", "--quiet", wheel], env=_clean_env())
     return venv
 
 

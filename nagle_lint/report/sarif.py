@@ -21,6 +21,7 @@ GitHub's ingestion rules (`Sarif.Multitool validate --rule-kind
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -105,10 +106,10 @@ def physical_location(path: str, root: Path, site=None, lines: Lines | None = No
     return loc
 
 
-def location(physical: Json, *, id: int | None = None, text: str | None = None) -> Json:
+def location(physical: Json, *, ident: int | None = None, text: str | None = None) -> Json:
     loc: Json = {}
-    if id is not None:
-        loc["id"] = id
+    if ident is not None:
+        loc["id"] = ident
     loc["physicalLocation"] = physical
     if text is not None:
         loc["message"] = message(escape_braces(text))
@@ -118,29 +119,44 @@ def location(physical: Json, *, id: int | None = None, text: str | None = None) 
 # --- results ----------------------------------------------------------------
 
 
-def linked_message(text: str, related) -> str:
+MENTION = re.compile(r"\bline (?P<line>\d+)\b|(?P<path>[^\s()\[\]{}'\",;:]+):(?P<pline>\d+)\b")
+
+
+def _same_file(a: str, b: str) -> bool:
+    return os.path.normpath(a) == os.path.normpath(b)
+
+
+def linked_message(text: str, related, path: str = "") -> str:
     """The finding's message with each related location linked by id.
 
-    The first unlinked `line N` that names a related location's line becomes
+    The first unlinked mention of a related location (`line N` in the
+    finding's file, `other/file.py:N` in another) becomes a link such as
     `[line N](id)`; related locations the text does not mention are linked in
     a sentence appended at the end."""
     text = sentence(escape_braces(text))
-    mentions = list(re.finditer(r"\bline (\d+)\b", text))
+    mentions = list(MENTION.finditer(text))
     used: dict[int, int] = {}  # index in mentions -> location id
     extra = []
     for number, step in enumerate(related, start=1):
+        own = step.path is None or _same_file(step.path, path)
         for i, m in enumerate(mentions):
-            if i not in used and int(m.group(1)) == step.site.line:
+            if i in used:
+                continue
+            if m.group("line") is not None:
+                hit = own and int(m.group("line")) == step.site.line
+            else:
+                hit = int(m.group("pline")) == step.site.line and _same_file(m.group("path"), path if own else step.path)
+            if hit:
                 used[i] = number
                 break
         else:
-            label = escape_link_text(escape_braces(f"{step.label}, line {step.site.line}"))
-            extra.append(f"[{label}]({number})")
+            where = f"line {step.site.line}" if own else f"{step.path}:{step.site.line}"
+            extra.append(f"[{escape_link_text(escape_braces(f'{step.label}, {where}'))}]({number})")
     out, last = [], 0
     for i, m in enumerate(mentions):
         if i in used:
             out.append(text[last:m.start()])
-            out.append(f"[line {m.group(1)}]({used[i]})")
+            out.append(f"[{escape_link_text(m.group(0))}]({used[i]})")
             last = m.end()
     out.append(text[last:])
     linked = "".join(out)
@@ -149,11 +165,13 @@ def linked_message(text: str, related) -> str:
     return linked
 
 
+def step_location(finding, step, root: Path, lines: Lines, ident: int | None = None) -> Json:
+    return location(physical_location(step.path or finding.path, root, step.site, lines), ident=ident,
+                    text=step.label)
+
+
 def code_flow(finding, root: Path, lines: Lines) -> Json:
-    steps = [
-        {"location": location(physical_location(finding.path, root, step.site, lines), text=step.label)}
-        for step in finding.flow
-    ]
+    steps = [{"location": step_location(finding, step, root, lines)} for step in finding.flow]
     return {"threadFlows": [{"locations": steps}]}
 
 
@@ -162,13 +180,12 @@ def result_object(finding, rule_index: int, root: Path, lines: Lines) -> Json:
         "ruleId": finding.rule,
         "ruleIndex": rule_index,
         "level": finding.level,
-        "message": message(linked_message(finding.message, finding.related)),
+        "message": message(linked_message(finding.message, finding.related, finding.path)),
         "locations": [location(physical_location(finding.path, root, finding.site, lines))],
     }
     if finding.related:
         res["relatedLocations"] = [
-            location(physical_location(finding.path, root, step.site, lines), id=number, text=step.label)
-            for number, step in enumerate(finding.related, start=1)
+            step_location(finding, step, root, lines, number) for number, step in enumerate(finding.related, start=1)
         ]
     if finding.flow:
         res["codeFlows"] = [code_flow(finding, root, lines)]
@@ -237,11 +254,12 @@ def sarif_log(result, *, include_suppressed: bool = False, root: Path | None = N
     lines = lines or Lines()
     attach(result.findings, root, lines)
     rules = list(all_rules().values())
-    index = {r.id: i for i, r in enumerate(rules)}
     findings = [f for f in result.findings if include_suppressed or f.suppressed is None]
-    missing = sorted({f.rule for f in findings} - set(index))
-    if missing:
-        raise ValueError(f"findings of undocumented rules: {', '.join(missing)}")
+    known = {r.id for r in rules}
+    # A rule without a document (not expected) still gets a descriptor, so results stay valid.
+    rules += [Rule(id=rid, name=rid, summary=rid, level="warning", precision="medium", languages=(), tags=(),
+                   description=rid, body=rid) for rid in sorted({f.rule for f in findings} - known)]
+    index = {r.id: i for i, r in enumerate(rules)}
     run: Json = {
         "tool": {"driver": driver(rules)},
         "invocations": [invocation(result, root)],

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 
+def printable(text: str) -> str:
+    """A path as one line: control characters escaped, so that a file name
+    cannot start a line of its own (a CI workflow command, say)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def render(result, **_) -> str:
-    return "".join(f"{f.path}:{f.site.line}:{f.site.col}: {f.rule} {f.message}\n" for f in result.shown)
+    return "".join(f"{printable(f.path)}:{f.site.line}:{f.site.col}: {f.rule} {f.message}\n" for f in result.shown)
 
 
 def summary(result) -> str:
