@@ -13,7 +13,7 @@ from .config import LEVELS, ConfigError, Settings, check_rule_ids, find_config, 
 from .model import CONFIDENCES
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-SUBCOMMANDS = ("rules", "explain", "demo")
+SUBCOMMANDS = ("rules", "explain", "demo", "clean")
 
 
 class UsageError(Exception):
@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.add_argument("--config", metavar="FILE", help="read settings from FILE instead of the nearest pyproject.toml")
     p.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: the CPUs available)")
+    p.add_argument("--no-cache", action="store_true", help=f"do not read or write the result cache ({cache_dirname()}/)")
+    p.add_argument("--stdin-filename", metavar="PATH",
+                   help="lint standard input as if it were the file PATH (for editors: unsaved buffers)")
     p.add_argument("--quiet", "-q", action="store_true", help="print findings only: no summary, no warnings")
     p.add_argument("--verbose", "-v", action="store_true", help="list every file that had syntax errors")
     p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
@@ -111,7 +114,11 @@ def lint(args) -> int:
     settings = settings_from(args)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    result = run(args.paths or ["."], settings, args.jobs, args.force_exclude)
+    if args.stdin_filename:
+        result = _lint_stdin(args, settings)
+    else:
+        cache_dir = None if args.no_cache else os.path.join(cache_root(settings), cache_dirname())
+        result = run(args.paths or ["."], settings, args.jobs, args.force_exclude, cache_dir)
     if args.baseline or args.write_baseline or args.diff_base:
         from .baseline import adopt
 
@@ -133,6 +140,38 @@ def lint(args) -> int:
     floor = LEVELS.index(settings.fail_on)
     failing = [f for f in result.shown if LEVELS.index(f.level) >= floor]
     return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
+
+
+def cache_dirname() -> str:
+    from .cache import DIRNAME
+
+    return DIRNAME
+
+
+def cache_root(settings) -> str:
+    """The cache lives beside the configuration file, else in the current folder."""
+    return os.path.dirname(os.path.abspath(settings.source)) if settings.source else os.getcwd()
+
+
+def _lint_stdin(args, settings):
+    from .discover import matches
+    from .languages import language_of
+    from .report import Result
+    from .runner import lint_file
+
+    if args.paths:
+        raise UsageError("--stdin-filename lints standard input: give no PATH")
+    path = args.stdin_filename
+    if language_of(path) is None:
+        raise UsageError(f"--stdin-filename {path}: not a Python, Java or C file name")
+    if args.force_exclude and any(matches(path, p) for p in settings.exclude):
+        return Result([], 0)
+    data = sys.stdin.buffer.read()
+    _, findings, problem, errors = lint_file(path, settings, data=data)
+    result = Result(findings, 0 if problem else 1, [(path, problem)] if problem else [])
+    if errors:
+        result.problems.append((path, f"{errors} syntax error{'s' if errors != 1 else ''}; analysed what parsed"))
+    return result
 
 
 def _warn(result, verbose: bool) -> None:
@@ -168,6 +207,18 @@ def subcommand(name: str, rest: list[str]) -> int:
         if rule is None:
             raise UsageError(f"unknown rule '{rest[0]}' (known: {', '.join(rules)})")
         sys.stdout.write(rule.body)
+        return EXIT_CLEAN
+    if name == "clean":
+        from .cache import clean
+        from .config import find_config
+
+        if rest:
+            raise UsageError("'clean' takes no arguments")
+        found = find_config(Path("."))
+        folders = {os.getcwd()} | ({str(found.parent)} if found else set())
+        removed = [f for f in sorted(folders) if clean(os.path.join(f, cache_dirname()))]
+        print(f"removed {', '.join(os.path.join(f, cache_dirname()) for f in removed)}" if removed
+              else "no cache to remove")
         return EXIT_CLEAN
     if name == "demo":
         from .demo import main as demo_main

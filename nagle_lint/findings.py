@@ -34,3 +34,19 @@ class Finding:
 
     def sort_key(self):
         return (self.path, self.site.line, self.site.col, self.rule, self.message)
+
+
+def to_data(f: Finding) -> dict:
+    """A finding as JSON-able data (the cache keeps them so, never as pickles)."""
+    site = lambda s: [s.line, s.col, s.end_line, s.end_col]  # noqa: E731
+    step = lambda s: [site(s.site), s.label, s.path]  # noqa: E731
+    return {"rule": f.rule, "path": f.path, "site": site(f.site), "message": f.message, "level": f.level,
+            "confidence": f.confidence, "related": [step(s) for s in f.related], "flow": [step(s) for s in f.flow],
+            "fix": f.fix, "suppressed": f.suppressed, "extra": f.extra}
+
+
+def from_data(d: dict) -> Finding:
+    step = lambda s: Step(Site(*s[0]), s[1], s[2])  # noqa: E731
+    return Finding(d["rule"], d["path"], Site(*d["site"]), d["message"], d["level"], d["confidence"],
+                   tuple(step(s) for s in d["related"]), tuple(step(s) for s in d["flow"]), d["fix"],
+                   d["suppressed"], d["extra"])

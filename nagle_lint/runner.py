@@ -83,18 +83,33 @@ def _chunks(items, jobs):
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exclude: bool = False) -> Result:
+def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exclude: bool = False,
+        cache_dir: str | None = None) -> Result:
+    """Lint the files under `paths`.  With `cache_dir`, an unchanged tree
+    (same files, sizes and times, same settings) gives the stored result."""
+    from . import cache
+
+    missing, files = [], []
+    for path, error in discover(paths, settings.exclude, force_exclude,
+                                  os.path.dirname(os.path.abspath(settings.source)) if settings.source else None):
+        (missing if error else files).append((path, error) if error else path)
+    digest = cache.key(files, settings, (tuple(missing), force_exclude)) if cache_dir else None
+    if digest is not None:
+        stored = cache.load(cache_dir, digest)
+        if stored is not None:
+            return stored
+    result = _run(files, settings, jobs)
+    result.problems = sorted(result.problems + missing)
+    if digest is not None:
+        cache.store(cache_dir, digest, result)
+    return result
+
+
+def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     from .checks import best_of
     from .project import Project
 
     result = Result([])
-    files = []
-    for path, error in discover(paths, settings.exclude, force_exclude,
-                                  os.path.dirname(os.path.abspath(settings.source)) if settings.source else None):
-        if error:
-            result.problems.append((path, error))
-        else:
-            files.append(path)
     jobs = jobs or default_jobs()
     prepared: dict[str, Prepared] = {}
     skipped: list[str] = []

@@ -1,0 +1,87 @@
+"""The result cache: re-linting an unchanged tree costs a walk and a stat per
+file.  An entry is keyed on the tool's version, the settings and every
+file's path, size, modification time and inode; it holds the run's findings
+and problems as JSON (never pickles: a cache inside a linted repository is
+untrusted input).  Any failure to read or write the cache is ignored."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+
+from . import __version__
+
+DIRNAME = ".nagle_lint_cache"
+KEEP = 16  # entries kept; older ones are removed
+
+
+def _tool() -> str:
+    """The version, and the code itself (a changed checkout must not reuse results)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    parts = [__version__]
+    for folder, _, names in sorted(os.walk(here)):
+        for name in sorted(names):
+            if name.endswith((".py", ".md", ".scm")):
+                st = os.stat(os.path.join(folder, name))
+                parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+    return "\n".join(parts)
+
+
+def key(files: list[str], settings, extra: tuple = ()) -> str | None:
+    h = hashlib.sha256()
+    h.update(repr((_tool(), sorted(settings.__dict__.items()), extra)).encode())
+    for path in sorted(files):
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None  # something odd: no caching this run
+        h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def load(folder: str, digest: str):
+    from .findings import from_data
+    from .report import Result
+
+    try:
+        with open(os.path.join(folder, f"{digest}.json"), encoding="utf-8") as fh:
+            data = json.load(fh)
+        return Result([from_data(f) for f in data["findings"]], data["files"],
+                      [tuple(p) for p in data["problems"]])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def store(folder: str, digest: str, result) -> None:
+    from .findings import to_data
+
+    data = {"version": __version__, "files": result.files, "problems": [list(p) for p in result.problems],
+            "findings": [to_data(f) for f in result.findings]}
+    try:
+        os.makedirs(folder, exist_ok=True)
+        marker = os.path.join(folder, "CACHEDIR.TAG")
+        if not os.path.exists(marker):
+            with open(marker, "w", encoding="ascii") as fh:
+                fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# nagle-lint's cache; safe to delete.\n")
+            with open(os.path.join(folder, ".gitignore"), "w", encoding="ascii") as fh:
+                fh.write("*\n")
+        tmp = os.path.join(folder, f"{digest}.json.tmp{os.getpid()}")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(data, fh)
+        os.replace(tmp, os.path.join(folder, f"{digest}.json"))
+        entries = sorted((e for e in os.scandir(folder) if e.name.endswith(".json")),
+                         key=lambda e: e.stat().st_mtime_ns, reverse=True)
+        for e in entries[KEEP:]:
+            os.unlink(e.path)
+    except OSError:
+        pass
+
+
+def clean(folder: str) -> bool:
+    """Remove the cache folder (only if it looks like ours)."""
+    if os.path.isfile(os.path.join(folder, "CACHEDIR.TAG")):
+        shutil.rmtree(folder, ignore_errors=True)
+        return True
+    return False
