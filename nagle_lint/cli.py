@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
-from .config import LEVELS, ConfigError, Settings, check_rule_ids, find_config, load
+from .config import LEVELS, ConfigError, Settings, check_rule_ids, find_config, load, size_option, timeout_option
 from .model import CONFIDENCES
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -53,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.add_argument("--config", metavar="FILE", help="read settings from FILE instead of the nearest pyproject.toml")
     p.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: the CPUs available)")
+    p.add_argument("--max-file-size", type=size_option, metavar="SIZE",
+                   help="skip (and report) files bigger than this: bytes, or e.g. 2MB (default: 1MB; 0: no limit)")
+    p.add_argument("--timeout", type=timeout_option, metavar="SECONDS",
+                   help="time budget to parse and model one file (default: 10; 0: no limit)")
     p.add_argument("--no-cache", action="store_true", help=f"do not read or write the result cache ({cache_dirname()}/)")
     p.add_argument("--stdin-filename", metavar="PATH",
                    help="lint standard input as if it were the file PATH (for editors: unsaved buffers)")
@@ -84,6 +88,10 @@ def settings_from(args) -> Settings:
         settings = replace(settings, fail_on=args.fail_on)
     if args.min_confidence:
         settings = replace(settings, min_confidence=args.min_confidence)
+    if args.max_file_size is not None:
+        settings = replace(settings, max_file_size=args.max_file_size)
+    if args.timeout is not None:
+        settings = replace(settings, timeout=args.timeout)
     return settings
 
 
@@ -107,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def lint(args) -> int:
+    from .languages import language_of
     from .report import render
     from .report.text import summary
     from .runner import run
@@ -114,6 +123,10 @@ def lint(args) -> int:
     settings = settings_from(args)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.quiet and args.verbose:
+        raise UsageError("--quiet and --verbose ask for opposite things: give one")
+    if args.output_file and language_of(args.output_file) and os.path.exists(args.output_file):
+        raise UsageError(f"--output-file {args.output_file} is a source file: the report would overwrite it")
     if args.stdin_filename:
         result = _lint_stdin(args, settings)
     else:

@@ -53,6 +53,11 @@ def _same(path: str) -> str:
     return os.path.normcase(os.path.abspath(path))
 
 
+def _within(path: str, root: str) -> bool:
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+
+
 def _walk(root: str, exclude, base: str | None = None):
     stack = [root]
     while stack:
@@ -75,6 +80,8 @@ def _walk(root: str, exclude, base: str | None = None):
                     if e.name not in SKIP_DIRS and not e.name.endswith(".egg-info"):
                         subdirs.append(e.path)
                 elif e.is_file() and language_of(e.name):
+                    if e.is_symlink() and not _within(e.path, root):
+                        continue  # a link out of the tree (a pull request's `x.py -> ~/.ssh/...`) is not followed
                     yield e.path
             except OSError:
                 continue

@@ -22,6 +22,14 @@ class Prepared:
     model: FileModel | None
     marks: dict
     errors: int = 0
+    # For a skipped file, what a later round needs to know without reading it
+    # again: the names it defines and calls, and whether it shows socket code.
+    defines: frozenset = frozenset()
+    calls: frozenset = frozenset()
+    talks: bool = False
+
+    def wanted_by(self, wanted: "Wanted") -> bool:
+        return bool(self.defines & wanted.needed) or (self.talks and bool(self.calls & wanted.effects))
 
 
 @dataclass(frozen=True)
@@ -39,15 +47,15 @@ class Wanted:
 
 
 def prepare(path: str, data: bytes, min_confidence: str = "medium", language: str | None = None,
-            wanted: Wanted = Wanted()) -> Prepared:
-    """Lower a file, unless its bytes show it cannot matter."""
+            wanted: Wanted | None = None) -> Prepared:
+    """Lower a file, unless its bytes show it cannot matter.  `wanted`: this
+    is a later round, the file matters for what other files need."""
     language = language or language_of(path)
     fe = frontend(language)
-    if not fe.may_find(data, min_confidence) and not (
-            (wanted.needed and fe.defines(data) & wanted.needed)
-            or (wanted.effects and fe.talks(data) and called_names(data) & wanted.effects)):
-        return Prepared(path, None, {})
-    model = fe.lower(path, data, wanted.effects)
+    if wanted is None and not fe.may_find(data, min_confidence):
+        return Prepared(path, None, {}, defines=frozenset(fe.defines(data)), calls=frozenset(called_names(data)),
+                        talks=fe.talks(data))
+    model = fe.lower(path, data, wanted.effects if wanted else frozenset())
     return Prepared(path, model, parse_suppressions(data), model.error_count)
 
 

@@ -8,7 +8,7 @@ import re
 
 from .findings import Finding
 
-PATTERN = re.compile(r"nagle-lint:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?\s*(?:--\s*(.*?))?\s*(?:\*/)?\s*$")
+PATTERN = re.compile(r"nagle-lint:\s*ignore(?:\[([A-Za-z0-9_, \t]*)\])?[ \t]*(?:--(.*)|\*/[ \t]*)?$")
 
 NO_REASON = " (the suppression on line {line} was ignored: give its reason after '--')"
 
@@ -28,7 +28,10 @@ def parse(data: bytes) -> dict[int, tuple[set[str] | None, str]]:
         ids = None
         if m.group(1) is not None:
             ids = {i.strip().upper() for i in m.group(1).split(",") if i.strip()}
-        found[number] = (ids, (m.group(2) or "").strip())
+        reason = (m.group(2) or "").strip()
+        if reason.endswith("*/"):  # the end of a C block comment is not part of the reason
+            reason = reason[:-2].rstrip()
+        found[number] = (ids, reason)
     return found
 
 

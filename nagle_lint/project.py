@@ -29,6 +29,7 @@ def _entry_name(qualname: str) -> str:
 class Project:
     def __init__(self, models):
         self.models: dict[str, FileModel] = {m.path: m for m in models}
+        self._resolved: dict[tuple[str, str], Function | None] = {}
         self._local: dict[str, dict[str, Function]] = {}
         self._global: dict[tuple[str, str], list[Function]] = {}
         for m in self.models.values():
@@ -50,6 +51,12 @@ class Project:
         """The function a call names: one of the caller's file first, else the
         only one of that name among the linted files of the language (or, when
         several have it, the only one in the caller's folder)."""
+        key = (caller.path, callee)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(caller, callee)
+        return self._resolved[key]
+
+    def _resolve(self, caller: Function, callee: str) -> Function | None:
         local = self._local.get(caller.path, {}).get(callee)
         if local is not None:
             return local

@@ -17,22 +17,103 @@ PARALLEL_THRESHOLD = 64  # below this many files, starting workers costs more th
 
 
 def read_file(path: str, settings: Settings, data: bytes | None = None, language: str | None = None,
-              wanted: Wanted = Wanted()):
-    """(Prepared or None, problem or None) for one file; never raises for bad input."""
+              wanted: Wanted | None = None):
+    """(Prepared or None, problem or None) for one file; never raises for bad input.
+
+    Reading cannot block or run away: the file is opened without waiting (a
+    FIFO or a device is refused once open, so nothing can be swapped in after
+    a check), only regular files are read, and never more than the size limit.
+    A UTF-8 byte-order mark is dropped and UTF-16/32 with a mark is re-encoded
+    as UTF-8, so that columns count characters.  Parsing and lowering share the
+    per-file time budget.  When a few functions could not be analysed (nested
+    too deeply), both the Prepared and a problem naming them are returned."""
+    import errno
+    import stat
+    import time
+    from types import SimpleNamespace
+
+    from .languages import frontend
+
     language = language or language_of(path)
     if language is None:
         return None, "not a Python, Java or C file (by its extension); skipped"
+    limit = settings.max_file_size
+
+    def too_big(size: int, more: bool = False) -> str:
+        def mb(n):
+            return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
+        return (f"too big to lint ({'over ' if more else ''}{mb(size)}; the limit is {mb(limit)}, "
+                "see max-file-size); skipped")
+
     if data is None:
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
         try:
-            if not os.path.isfile(path):
-                return None, "not a regular file; skipped"
-            with open(path, "rb") as fh:
-                data = fh.read()
+            fd = os.open(path, flags)
+        except ValueError:  # a NUL in the name
+            return None, "cannot read: not a valid file name; skipped"
         except OSError as e:
-            return None, f"cannot read: {e.strerror or e}"
-    if b"\0" in data[:8192]:
+            if e.errno == errno.ELOOP:
+                return None, "symbolic link loop; skipped"
+            if e.errno == errno.ENOENT and os.path.islink(path):
+                return None, "broken symbolic link; skipped"
+            if e.errno in (errno.EISDIR, errno.EACCES) and os.path.isdir(path):
+                return None, "a folder, not a file; skipped"
+            return None, f"cannot read: {e.strerror or e}; skipped"
+        try:
+            st = os.fstat(fd)
+            if stat.S_ISDIR(st.st_mode):
+                return None, "a folder, not a file; skipped"
+            if not stat.S_ISREG(st.st_mode):
+                return None, "not a regular file (a pipe, socket or device); skipped"
+            if limit and st.st_size > limit:
+                return None, too_big(st.st_size)
+            chunks, total = [], 0
+            while True:  # a file may grow while it is read: stop at the limit all the same
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+                if limit and total > limit:
+                    return None, too_big(total, more=True)
+            data = b"".join(chunks)
+        except OSError as e:
+            return None, f"cannot read: {e.strerror or e}; skipped"
+        finally:
+            os.close(fd)
+    elif limit and len(data) > limit:
+        return None, too_big(len(data))
+
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # a UTF-8 byte-order mark is not a character of the first line
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff", b"\0\0\xfe\xff")):
+        codec = "utf-32" if data.startswith((b"\xff\xfe\0\0", b"\0\0\xfe\xff")) else "utf-16"
+        try:
+            data = data.decode(codec).encode("utf-8", "surrogatepass")
+        except UnicodeError:
+            return None, f"starts with a {codec.upper()} byte-order mark but is not {codec.upper()} text; skipped"
+    if b"\0" in data[:8192]:  # where git looks too
         return None, "binary file (NUL bytes); skipped"
-    return prepare(path, data, settings.min_confidence, language, wanted), None
+    if b"\0" in data:  # a stray NUL further on is read as a space (as C compilers do), not as the end of the file
+        data = data.replace(b"\0", b" ")
+
+    fe = frontend(language)
+    budget = settings.timeout
+    fe.limits = SimpleNamespace(timeout=budget, deadline=time.monotonic() + budget if budget else None, notes=[])
+    try:
+        prepared = prepare(path, data, settings.min_confidence, language, wanted)
+    except TimeoutError as e:  # raised by the frontend when the budget is spent
+        return None, f"{e}; skipped"
+    except RecursionError as e:
+        return None, f"{e if str(e) and 'maximum recursion' not in str(e) else 'nested too deeply to analyse'}; skipped"
+    except MemoryError:
+        return None, "out of memory while analysing it; skipped"
+    except Exception as e:  # a bug of ours that this input reveals: the other files are still linted
+        why = " ".join(str(e).split())[:200]
+        return None, f"internal error while analysing it ({type(e).__name__}: {why}); skipped (please report it)"
+    finally:
+        notes, fe.limits = fe.limits.notes, None
+    return prepared, "; ".join(notes) or None
 
 
 def lint_file(path: str, settings: Settings, data: bytes | None = None, language: str | None = None):
@@ -62,7 +143,7 @@ def _read_many(args):
     return [(p, *read_file(p, settings, wanted=wanted)) for p in paths]
 
 
-def _read_all(files, settings, jobs, wanted=Wanted()):
+def _read_all(files, settings, jobs, wanted=None):
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             work = [(c, settings, wanted) for c in _chunks(files, jobs)]
@@ -113,10 +194,12 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     jobs = jobs or default_jobs()
     prepared: dict[str, Prepared] = {}
     skipped: list[str] = []
+    skipped_info: dict[str, Prepared] = {}
     for path, prep, problem in _read_all(files, settings, jobs):
         if problem:
             result.problems.append((path, problem))
-            continue
+        if prep is None:
+            continue  # not read, or not analysable at all
         result.files += 1
         if prep.errors:
             result.problems.append((path, f"{prep.errors} syntax error{'s' if prep.errors != 1 else ''}; analysed what parsed"))
@@ -124,6 +207,7 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
             prepared[path] = prep
         else:
             skipped.append(path)
+            skipped_info[path] = prep
 
     # A file the byte scan skipped may still matter: it defines a function the
     # others call, or it reads and calls one that sends. Two more rounds at most.
@@ -132,7 +216,13 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
         wanted = project.wanted() if skipped else Wanted()
         if not wanted:
             break
-        again = [(p, prep) for p, prep, _ in _read_all(skipped, settings, jobs, wanted) if prep and prep.model]
+        chosen = [p for p in skipped if skipped_info[p].wanted_by(wanted)]
+        again = []
+        for p, prep, problem in _read_all(chosen, settings, jobs, wanted):
+            if problem:
+                result.problems.append((p, problem))
+            if prep and prep.model:
+                again.append((p, prep))
         if not again:
             break
         for path, prep in again:

@@ -201,20 +201,26 @@ class _Run:
 
     # -- helpers ---------------------------------------------------------
 
-    def reads(self, caller: Function, callee: str, active: frozenset, depth: int = 0) -> set[int]:
-        """The parameters (by index) a function reads from, itself or through its callees."""
+    def reads(self, caller: Function, callee: str, active: frozenset, depth: int = 0) -> set:
+        """What a function reads from, itself or through its callees: its
+        parameters (by index) and its object's fields (self./this. keys)."""
         fn = self.project.resolve(caller, callee)
         if fn is None or id(fn) in active or depth > MAX_CALL_DEPTH or not self.project.has_effects(fn):
             return set()
         index = {p: i for i, p in enumerate(fn.params) if p is not None}
         found = set()
         for e in walk(fn.body):
-            if isinstance(e, Recv) and e.conn in index:
-                found.add(index[e.conn])
+            if isinstance(e, Recv):
+                if e.conn in index:
+                    found.add(index[e.conn])
+                elif is_field(e.conn):
+                    found.add(e.conn)
             elif isinstance(e, Call):
-                for i in self.reads(fn, e.callee, active | {id(fn)}, depth + 1):
-                    if i < len(e.args) and e.args[i] in index:
-                        found.add(index[e.args[i]])
+                for r in self.reads(fn, e.callee, active | {id(fn)}, depth + 1):
+                    if isinstance(r, str):
+                        found.add(r)
+                    elif r < len(e.args) and e.args[r] in index:
+                        found.add(index[e.args[r]])
         return found
 
     def key(self, frame: _Frame, k: str) -> str:
@@ -296,17 +302,22 @@ class _Run:
         x = entry
         # A loop that reads in its body (`while len(buf) < n: buf += recv()`)
         # is there to read: take it to run at least once, as a do-while.
-        body_first = s.body_first or any(isinstance(e, Recv) for e in walk(s.body))
+        body_first = s.body_first or _reads_in_body(s)
         # Sends of different passes of a loop that reads the connection are
         # different messages (a relay, a conversation), not one split message.
         talks = set()
-        for e in walk(s.head + s.body):
-            if isinstance(e, Recv):
-                talks.add(self.key(frame, e.conn))
-            elif isinstance(e, Call):
-                for i in self.reads(frame.fn, e.callee, frame.active):
-                    if i < len(e.args) and e.args[i] is not None:
-                        talks.add(self.key(frame, e.args[i]))
+        recvs, calls = _loop_parts(s)
+        for conn in recvs:
+            talks.add(self.key(frame, conn))
+        for e in calls:
+            for r in self.reads(frame.fn, e.callee, frame.active):
+                if isinstance(r, str):  # a field of the object the method works on
+                    if e.receiver is None:
+                        talks.add(self.key(frame, r))
+                    else:
+                        talks.add(self.key(frame, e.receiver) + r[r.index("."):] if "." in r else self.key(frame, e.receiver))
+                elif r < len(e.args) and e.args[r] is not None:
+                    talks.add(self.key(frame, e.args[r]))
         for _ in range(MAX_LOOP_ROUNDS):
             if body_first:
                 body = self.block(s.body, x, frame)
@@ -490,23 +501,56 @@ def _add_unit(cs: ConnState, p: Point) -> ConnState:
     return cs if len(cs.units) >= 2 else cs._replace(units=cs.units + (p,))
 
 
+_PARTS: dict[int, tuple] = {}
+
+
+def _loop_parts(loop: Loop) -> tuple:
+    """The connections a loop reads directly, and the calls in it (worked out once per loop)."""
+    parts = _PARTS.get(id(loop))
+    if parts is None or parts[0] is not loop:
+        recvs, calls = [], []
+        for e in walk(loop.head + loop.body):
+            if isinstance(e, Recv):
+                recvs.append(e.conn)
+            elif isinstance(e, Call):
+                calls.append(e)
+        parts = _PARTS[id(loop)] = (loop, tuple(recvs), tuple(calls), any(isinstance(e, Recv) for e in walk(loop.body)))
+    return parts[1], parts[2]
+
+
+def _reads_in_body(loop: Loop) -> bool:
+    _loop_parts(loop)
+    return _PARTS[id(loop)][3]
+
+
+def _order(cs: ConnState):
+    return (-len(cs.units), cs.held is None, tuple(f if f is not None else () for f in cs))
+
+
 def _bounded(states: set) -> frozenset:
     if len(states) <= MAX_STATES_PER_CONN:
         return frozenset(states)
-    # Keep the states that can still prove something; drop the rest deterministically.
-    ranked = sorted(states, key=lambda c: (-len(c.units), c.held is None, repr(c)))
-    return frozenset(ranked[:MAX_STATES_PER_CONN])
+    # Keep the states that can still prove something; drop the rest in an order
+    # that does not depend on hashing (output must be the same on every run).
+    return frozenset(sorted(states, key=_order)[:MAX_STATES_PER_CONN])
+
+
+_EMPTY_SET = frozenset({EMPTY})
 
 
 def _join_all(states) -> State | None:
     live = [s for s in states if s is not None]
     if not live:
         return None
-    if len(live) == 1:
-        return live[0]
-    keys = set().union(*live)
-    empty = frozenset({EMPTY})
-    return {k: _bounded(set().union(*(s.get(k, empty) for s in live))) for k in keys}
+    first = live[0]
+    if all(s is first for s in live):
+        return first
+    out = {}
+    for k in set().union(*live):
+        sets = [s.get(k, _EMPTY_SET) for s in live]
+        one = sets[0]
+        out[k] = one if all(x is one or x == one for x in sets) else _bounded(set().union(*sets))
+    return out
 
 
 def _stronger(outer: ConnInfo, inner: ConnInfo | None) -> ConnInfo:

@@ -157,7 +157,7 @@ class Frontend:
         return self.events
 
     # A function definition: its name, then its parameters, then its body.
-    definitions: re.Pattern = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\([^;{}]*\)\s*(?:throws[^;{]*)?\{")
+    definitions: re.Pattern = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\([^;{}()]*\)\s*(?:throws[^;{()]*)?\{")
 
     def defines(self, data: bytes) -> set[str]:
         """The names of the functions the file defines (by its bytes)."""
@@ -196,26 +196,177 @@ class Frontend:
         return tree_sitter.Query(self.language, self.comment_query)
 
     def parse(self, data: bytes):
-        return self.parser.parse(data)
+        """The syntax tree, within the time budget of `self.limits` (set by
+        the runner for each file: a TimeoutError when it is spent).  Python
+        nested more than 100 indentation levels deep (CPython's own limit) is
+        refused with a RecursionError: past about 500 levels the grammar's
+        scanner state overflows and tree-sitter can crash the process."""
+        import time
+
+        if self.name == "python":
+            depth, stack = 0, [0]
+            for indent in re.findall(rb"(?m)^([ \t\f]*)[^ \t\f\r\n#]", data):
+                width = len(indent)
+                if b"\t" in indent or b"\f" in indent:
+                    width = 0
+                    for ch in indent:  # as the tokenizer counts: tabs to the next multiple of 8
+                        width = 0 if ch == 12 else (width // 8 + 1) * 8 if ch == 9 else width + 1
+                if width > stack[-1]:
+                    stack.append(width)
+                    depth = max(depth, len(stack) - 1)
+                    if depth > 100:
+                        raise RecursionError("indentation nested more than 100 levels deep (Python's own limit)")
+                else:
+                    while width < stack[-1]:
+                        stack.pop()
+        limits = getattr(self, "limits", None)
+        deadline = limits.deadline if limits is not None else None
+        self.parser.reset()  # never resume a parse that was cancelled (or interrupted) before
+        if deadline is None:
+            return self.parser.parse(data)
+
+        def read(offset, _point):
+            return data[offset:offset + 65536]
+
+        def spent(_offset, _has_error):  # returning True cancels the parse
+            return time.monotonic() > deadline
+
+        try:
+            tree = self.parser.parse(read, progress_callback=spent)
+            # A tree read through a callable calls it again for every node's
+            # text (slowly, and py-tree-sitter crashes if that call raises, as
+            # it does at the recursion limit): parse again from the bytes,
+            # reusing the whole tree (a few per cent of the first parse).
+            return self.parser.parse(data, old_tree=tree)
+        except ValueError:
+            # A cancelled parse resumes at the next call unless the parser is reset.
+            self.parser.reset()
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"parsing took longer than the time budget ({limits.timeout:g} s a file, "
+                                   "see timeout)") from None
+            raise
 
     def lower(self, path: str, data: bytes, names: frozenset = frozenset()) -> FileModel:
         """The file's model.  `names`: functions of other files that touch a
-        connection (a function calling one of them is lowered too)."""
-        tree = self.parse(data)
-        unit = Unit(self, Source(data), tree)
-        found = list(self.functions(tree.root_node))
-        unit.function_names = {q for q, _, _ in found}
-        relevant = self._relevant(found, data, names)
-        functions = [unit.lower_function(q, n, c, q in relevant) for q, n, c in found]
-        if unit.class_env:
-            # A field set in one method (connect(), __init__) is used in the
-            # others: lower again, now that the fields are known.
-            functions = [unit.lower_function(q, n, c, q in relevant) for q, n, c in found]
-        values = _names_as_values(data)
-        for fn in functions:
-            fn.callback = fn.callback or fn.qualname.rsplit(".", 1)[-1].encode() in values
-        errors = _count_errors(tree.root_node)
-        return FileModel(path, self.name, functions, errors, dict(self.idioms))
+        connection (a function calling one of them is lowered too).
+
+        Work is bounded.  The walk runs in a thread of its own, so that the
+        recursion it may use does not depend on the caller's stack (the same
+        file gives the same model in a worker process and in the main one).
+        A function nested more than 100 levels deep (statements or
+        expressions) is kept with an empty body, and named in
+        `self.limits.notes`: checks and workers handle its model without
+        running out of stack.  When the time budget of `self.limits` is spent,
+        the walk is stopped where it is and a TimeoutError raised."""
+        import threading
+        import time
+
+        from ..model import If, Loop, Switch, Try
+
+        limits = getattr(self, "limits", None)
+        deadline = limits.deadline if limits is not None else None
+        max_depth = 100
+
+        def depth_of(body) -> int:
+            deepest, stack = 0, [(body, 1)]
+            while stack:
+                stmts, depth = stack.pop()
+                for s in stmts:
+                    inner = (s.branches if isinstance(s, (If, Switch)) else (s.head, s.body) if isinstance(s, Loop)
+                             else (s.body, *s.handlers, s.orelse, s.final) if isinstance(s, Try) else ())
+                    if inner:
+                        deepest = max(deepest, depth)
+                        stack.extend((b, depth + 1) for b in inner)
+            return deepest
+
+        def work() -> FileModel:
+            tree = self.parse(data)
+            unit = Unit(self, Source(data), tree)
+            found = list(self.functions(tree.root_node))
+            unit.function_names = {q for q, _, _ in found}
+            relevant = self._relevant(found, data, names)
+            too_deep: dict[str, int] = {}
+
+            def lower_one(q, n, c):
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeoutError(f"took longer than the time budget ({limits.timeout:g} s a file, see timeout)")
+                try:
+                    fn = unit.lower_function(q, n, c, q in relevant)
+                    if depth_of(fn.body) <= max_depth:
+                        return fn
+                except RecursionError:
+                    pass
+                too_deep[q] = n.start_point[0] + 1
+                return Function(q, unit.src.site(n), (), (), {}, self.is_callback(q))
+
+            functions = [lower_one(q, n, c) for q, n, c in found]
+            if unit.class_env:
+                # A field set in one method (connect(), __init__) is used in the
+                # others: lower again, now that the fields are known.
+                functions = [lower_one(q, n, c) for q, n, c in found]
+            values = _names_as_values(data)
+            for fn in functions:
+                fn.callback = fn.callback or fn.qualname.rsplit(".", 1)[-1].encode() in values
+            if too_deep and limits is not None:
+                named = ", ".join(f"{q} (line {line})" for q, line in sorted(too_deep.items(), key=lambda i: i[1])[:3])
+                more = f" and {len(too_deep) - 3} more" if len(too_deep) > 3 else ""
+                limits.notes.append(f"nested too deeply to analyse (over {max_depth} levels): {named}{more}; "
+                                    "the rest of the file was analysed")
+            errors = _count_errors(tree.root_node)
+            return FileModel(path, self.name, functions, errors, dict(self.idioms))
+
+        outcome: list = []
+        lock = threading.Lock()
+
+        def run() -> None:
+            try:
+                try:
+                    answer = (True, work())
+                except BaseException as e:  # handed to the caller's thread
+                    answer = (False, e)
+                with lock:
+                    outcome.append(answer)
+            except BaseException:  # the stop request arrived as the work ended
+                if not outcome:
+                    outcome.append((False, TimeoutError()))
+
+        old = threading.stack_size()
+        try:
+            threading.stack_size(64 << 20)  # room for the recursion limit's worth of frames, and tree-sitter's own
+        except (ValueError, RuntimeError):  # pragma: no cover - a platform that cannot size threads
+            pass
+        try:
+            worker = threading.Thread(target=run, name="nagle-lint-lower", daemon=True)
+            worker.start()
+        except RuntimeError:  # pragma: no cover - no thread to be had: do the work here, unstoppable
+            worker = None
+            run()
+        finally:
+            threading.stack_size(old)
+        if worker is not None:
+            worker.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        if worker is not None and worker.is_alive():
+            # The budget is spent inside one function's walk: stop the walk
+            # there, with a TimeoutError raised in its thread.
+            with lock:
+                if not outcome:
+                    try:
+                        import ctypes
+
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
+                                                                   ctypes.py_object(TimeoutError))
+                    except (ImportError, AttributeError):  # pragma: no cover - not CPython
+                        pass
+            worker.join(1.0)
+            if worker.is_alive():  # pragma: no cover - stuck in native code: leave it, with a parser of its own
+                self.__dict__.pop("parser", None)
+                outcome.append((False, TimeoutError()))
+        ok, value = outcome[0]
+        if not ok:
+            if isinstance(value, TimeoutError) and not str(value) and limits is not None:
+                raise TimeoutError(f"took longer than the time budget ({limits.timeout:g} s a file, see timeout)")
+            raise value
+        return value
 
     def _relevant(self, found, data: bytes, outside: frozenset = frozenset()) -> set[str]:
         """The functions worth lowering: those whose text has a call that can
@@ -276,12 +427,16 @@ _CALLED = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\(")
 
 
 def _names_as_values(data: bytes) -> set[bytes]:
-    """Every name the file uses other than in a call or a definition (a
+    """The names the file uses other than in a call or a definition (a
     callback registered, a function stored in a table)."""
-    return set(_AS_VALUE.findall(data))
+    from collections import Counter
+
+    every = Counter(_NAME.findall(data))
+    every.subtract(_CALLED.findall(data))
+    return {name for name, n in every.items() if n > 0}
 
 
-_AS_VALUE = re.compile(rb"(?<![\w])([A-Za-z_][A-Za-z_0-9]*)\b(?!\s*\()")
+_NAME = re.compile(rb"[A-Za-z_][A-Za-z_0-9]*")
 
 
 def n_is_root(qualname: str) -> bool:
@@ -622,6 +777,13 @@ class Lowering:
         elif evidence == "medium" and self.conns[key].confidence == "low":
             old = self.conns[key]
             self.conns[key] = ConnInfo(old.name, old.tcp, "medium", old.origin)
+        return Handle(key)
+
+    def options_holder(self, node) -> Handle:
+        """What an option is set on when it is no connection we can name (a
+        bootstrap in a call chain): a stand-in, so that the option is seen."""
+        key = "options@" + (str(self.site(node).line) if node is not None else "?")
+        self.conns.setdefault(key, ConnInfo(key, None, "low", "unknown"))
         return Handle(key)
 
     def conn_for_this(self) -> Handle:

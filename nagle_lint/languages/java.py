@@ -323,6 +323,13 @@ class JavaFrontend(Frontend):
             return self._new(low, node, _base_type(text(node.child_by_field_name("type"))), args)
         obj = node.child_by_field_name("object")
         name = text(node.child_by_field_name("name"))
+        if name in ("setTcpNoDelay", "setOption", "option", "childOption", "setSocketOption") and (
+                name == "setTcpNoDelay" or (args and "TCP_NODELAY" in text(args[0]))):
+            # An option set on a socket, or on a bootstrap/config object in a call chain.
+            h = (low.conn_for(obj, "medium") if obj is not None else low.conn_for_this()) or low.options_holder(obj)
+            _eval(low, args)
+            low.set_option(h, "nodelay", args[-1] if args else None, node.child_by_field_name("name"))
+            return None
         if obj is None or obj.type == "this":
             if low.cls and f"{low.cls}.{name}" in low.unit.function_names:
                 return low.local_call(f"{low.cls}.{name}", args, node)
@@ -343,13 +350,6 @@ class JavaFrontend(Frontend):
             low.expr(obj)
             _eval(low, args)
             return Fresh(True, "high")
-        if name in ("setTcpNoDelay", "setOption", "option", "childOption", "setSocketOption"):
-            if name == "setTcpNoDelay" or (args and "TCP_NODELAY" in text(args[0])):
-                h = low.conn_for(obj, "medium") if obj is not None else low.conn_for_this()
-                _eval(low, args)
-                if h is not None:
-                    low.set_option(h, "nodelay", args[-1] if args else None, node)
-                return None
         if name in ("getOutputStream", "getInputStream", "socket", "channel", "shutdownOutput", "accept", "close", "flush") or name in WRITES or name in READS:
             h = low.conn_for(obj, "low") if obj is not None and _is_known(low, obj) else None
             if h is None and obj is not None and name in ("getOutputStream", "getInputStream", "accept", "shutdownOutput"):

@@ -111,7 +111,7 @@ class PythonFrontend(Frontend):
         bases = text(cls_node.child_by_field_name("superclasses"))
         body = text(cls_node)
         if "RequestHandler" in bases and "Datagram" not in bases:
-            m = re.search(r"^\s*wbufsize\s*=\s*(-?\d+)", body, re.M)
+            m = re.search(r"^[ \t]*wbufsize[ \t]*=[ \t]*(-?\d+)", body, re.M)
             buffered = m is not None and m.group(1) != "0"
             low.conns.setdefault("self.request", _info("self.request", None, "medium", "field"))
             low.env["self.request"] = Handle("self.request")

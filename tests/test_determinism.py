@@ -1,0 +1,129 @@
+"""The same tree gives the same bytes: text, JSON and SARIF output do not depend
+on the order in which files are found or named, nor on the number of worker
+processes.  The tree is big enough for workers (runner.PARALLEL_THRESHOLD),
+and holds findings, suppressed findings, syntax errors and files that are not
+linted, so that every part of a report is compared."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from nagle_lint import runner
+from nagle_lint.cli import main
+
+from test_cli import BYTE_LOOP, JOINED, NODELAY_NOTE, SPLIT, write
+from test_robustness import C_SPLIT, JAVA_SPLIT
+
+FILES = 80
+assert FILES >= runner.PARALLEL_THRESHOLD + 8
+
+
+def make_tree(root: Path) -> list[str]:
+    """FILES small files over a few folders; returns their paths, sorted."""
+    kinds = [
+        ("py", SPLIT), ("py", JOINED), ("py", NODELAY_NOTE), ("py", BYTE_LOOP),
+        ("c", C_SPLIT), ("java", JAVA_SPLIT),
+        ("py", SPLIT.replace("    sock.sendall(body)", "    sock.sendall(body)  # nagle-lint: ignore[NGL001] -- "
+                                                      "the peer answers at once")),
+        ("py", "def oops(:\n    pass\n\n\n" + SPLIT),  # a syntax error before a finding
+    ]
+    paths = []
+    for i in range(FILES):
+        ext, source = kinds[i % len(kinds)]
+        folder = ("alpha", "beta/inner", "gamma", "zeta")[i % 4]
+        name = f"{folder}/f{i:03}.{ext}" if ext != "java" else f"{folder}/F{i:03}.java"
+        if ext == "java":
+            source = source.replace("class Query", f"class F{i:03}")
+        paths.append(str(write(root, name, source.replace("query", f"query{i}"))))
+    (root / "gamma" / "blob.c").write_bytes(b"\0\1\2\3")  # reported, not linted
+    (root / "zeta" / "huge.py").write_bytes(b"x = 1\n" * 200_000)  # over the size limit
+    return sorted(paths)
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tree")
+    make_tree(root)
+    return root
+
+
+def report(tree: Path, fmt: str, jobs: int, paths: list[str], capsys, monkeypatch) -> tuple[bytes, str]:
+    """(the report's bytes, stderr) of one run from the tree's root."""
+    monkeypatch.chdir(tree)
+    out = tree.parent / f"report-{os.getpid()}.{fmt}"
+    code = main(["--no-cache", "--format", fmt, "--jobs", str(jobs), "--max-file-size", "1MB",
+                 "--output-file", str(out), *paths])
+    _, err = capsys.readouterr()
+    assert code == 1, err
+    data = out.read_bytes()
+    out.unlink()
+    return data, err
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_jobs_do_not_change_the_output(tree, fmt, capsys, monkeypatch):
+    one, err_one = report(tree, fmt, 1, ["."], capsys, monkeypatch)
+    two, err_two = report(tree, fmt, 2, ["."], capsys, monkeypatch)
+    four, _ = report(tree, fmt, 4, ["."], capsys, monkeypatch)
+    assert one == two == four
+    assert err_one == err_two
+    assert b"NGL001" in one and b"blob.c" in (one if fmt != "text" else err_one.encode())
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_the_order_of_paths_does_not_change_the_output(tree, fmt, capsys, monkeypatch):
+    monkeypatch.chdir(tree)
+    files = sorted(str(p.relative_to(tree)) for p in tree.rglob("*") if p.is_file() and ".nagle" not in str(p))
+    shuffled = files[:]
+    random.Random(7).shuffle(shuffled)
+    folders = ["zeta", "gamma", "beta", "alpha"]
+    base, _ = report(tree, fmt, 1, sorted(files), capsys, monkeypatch)
+    assert report(tree, fmt, 1, shuffled, capsys, monkeypatch)[0] == base
+    assert report(tree, fmt, 1, list(reversed(files)), capsys, monkeypatch)[0] == base
+    assert report(tree, fmt, 2, shuffled, capsys, monkeypatch)[0] == base
+    by_folder, _ = report(tree, fmt, 1, folders, capsys, monkeypatch)
+    assert report(tree, fmt, 1, sorted(folders), capsys, monkeypatch)[0] == by_folder
+    assert report(tree, fmt, 2, folders[::-1], capsys, monkeypatch)[0] == by_folder
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_the_order_of_the_file_system_does_not_change_the_output(tree, fmt, capsys, monkeypatch):
+    """Directory listings come in any order (it differs between file systems)."""
+    base, _ = report(tree, fmt, 1, ["."], capsys, monkeypatch)
+    real = os.scandir
+
+    class Shuffled:
+        def __init__(self, path="."):
+            self.it = real(path)
+            self.entries = list(self.it)
+            random.Random(str(path)).shuffle(self.entries)
+
+        def __iter__(self):
+            return iter(self.entries)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.it.close()
+
+        def close(self):
+            self.it.close()
+
+    monkeypatch.setattr(os, "scandir", Shuffled)
+    assert report(tree, fmt, 1, ["."], capsys, monkeypatch)[0] == base
+    assert report(tree, fmt, 2, ["."], capsys, monkeypatch)[0] == base
+
+
+def test_the_same_file_twice_gives_the_same_findings(tree):
+    from nagle_lint.config import Settings
+
+    for path in sorted(tree.rglob("f00*.*")):
+        first = runner.lint_file(str(path), Settings())
+        second = runner.lint_file(str(path), Settings())
+        assert [(f.rule, f.site, f.message, f.confidence) for f in first[1]] == \
+               [(f.rule, f.site, f.message, f.confidence) for f in second[1]]
