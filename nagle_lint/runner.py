@@ -124,7 +124,7 @@ def lint_file(path: str, settings: Settings, data: bytes | None = None, language
     if prepared is None:
         return path, [], problem, 0
     project = Project([prepared.model] if prepared.model else [])
-    return path, check([prepared], project, _rules_for(settings), settings.min_confidence), None, prepared.errors
+    return path, check([prepared], project, _rules_for(settings), settings.min_confidence), problem, prepared.errors
 
 
 def _rules_for(settings: Settings):

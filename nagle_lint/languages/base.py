@@ -106,10 +106,24 @@ class Source:
     def column(self, row: int, byte_col: int) -> int:
         if row >= len(self.lines):
             return byte_col + 1
-        prefix = self.lines[row][:byte_col]
-        if prefix.isascii():
+        line = self.lines[row]
+        if line[:byte_col].isascii():
             return byte_col + 1
-        return len(prefix.decode("utf-8", "replace")) + 1
+        if len(line) < 256:
+            return len(line[:byte_col].decode("utf-8", "replace")) + 1
+        return self._columns(row)[min(byte_col, len(line))] + 1
+
+    def _columns(self, row: int) -> list[int]:
+        """Byte offset -> character offset for one long non-ASCII line, worked
+        out once (decoding the prefix for every node would be quadratic)."""
+        cache = self.__dict__.setdefault("_column_cache", {})
+        if row not in cache:
+            from itertools import accumulate
+
+            line = self.lines[row]
+            # A character starts at every byte that is not a UTF-8 continuation byte.
+            cache[row] = [0, *accumulate((b & 0xC0) != 0x80 for b in line)]
+        return cache[row]
 
     def site(self, node) -> Site:
         (r1, c1), (r2, c2) = node.start_point, node.end_point
