@@ -22,14 +22,6 @@ class Prepared:
     model: FileModel | None
     marks: dict
     errors: int = 0
-    # For a skipped file, what a later round needs to know without reading it
-    # again: the names it defines and calls, and whether it shows socket code.
-    defines: frozenset = frozenset()
-    calls: frozenset = frozenset()
-    talks: bool = False
-
-    def wanted_by(self, wanted: "Wanted") -> bool:
-        return bool(self.defines & wanted.needed) or (self.talks and bool(self.calls & wanted.effects))
 
 
 @dataclass(frozen=True)
@@ -53,10 +45,17 @@ def prepare(path: str, data: bytes, min_confidence: str = "medium", language: st
     language = language or language_of(path)
     fe = frontend(language)
     if wanted is None and not fe.may_find(data, min_confidence):
-        return Prepared(path, None, {}, defines=frozenset(fe.defines(data)), calls=frozenset(called_names(data)),
-                        talks=fe.talks(data))
+        return Prepared(path, None, {})
     model = fe.lower(path, data, wanted.effects if wanted else frozenset())
     return Prepared(path, model, parse_suppressions(data), model.error_count)
+
+
+def wanted_by(path: str, data: bytes, wanted: "Wanted", language: str | None = None) -> bool:
+    """Whether a file the byte scan skipped matters for what other files need."""
+    fe = frontend(language or language_of(path))
+    if wanted.needed and fe.defines(data) & wanted.needed:
+        return True
+    return bool(wanted.effects) and fe.talks(data) and bool(called_names(data) & wanted.effects)
 
 
 def called_names(data: bytes) -> set[str]:

@@ -5,7 +5,6 @@ files are followed (in parallel again, the project shared by forking)."""
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
 
 from .config import Settings, selected_rules
 from .discover import discover
@@ -127,6 +126,18 @@ def lint_file(path: str, settings: Settings, data: bytes | None = None, language
     return path, check([prepared], project, _rules_for(settings), settings.min_confidence), problem, prepared.errors
 
 
+def _still_wanted(path: str, wanted: Wanted) -> bool:
+    """Read a skipped file again (it is in the page cache) to see whether a later round needs it."""
+    from .lint import wanted_by
+
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return False
+    return wanted_by(path, data, wanted)
+
+
 def _rules_for(settings: Settings):
     cache: dict[str, set[str]] = {}
 
@@ -145,6 +156,8 @@ def _read_many(args):
 
 def _read_all(files, settings, jobs, wanted=None):
     if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
+        from concurrent.futures import ProcessPoolExecutor  # only when it pays: its import costs start-up time
+
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             work = [(c, settings, wanted) for c in _chunks(files, jobs)]
             return [o for batch in pool.map(_read_many, work) for o in batch]
@@ -194,7 +207,6 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     jobs = jobs or default_jobs()
     prepared: dict[str, Prepared] = {}
     skipped: list[str] = []
-    skipped_info: dict[str, Prepared] = {}
     for path, prep, problem in _read_all(files, settings, jobs):
         if problem:
             result.problems.append((path, problem))
@@ -207,7 +219,6 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
             prepared[path] = prep
         else:
             skipped.append(path)
-            skipped_info[path] = prep
 
     # A file the byte scan skipped may still matter: it defines a function the
     # others call, or it reads and calls one that sends. Two more rounds at most.
@@ -216,7 +227,7 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
         wanted = project.wanted() if skipped else Wanted()
         if not wanted:
             break
-        chosen = [p for p in skipped if skipped_info[p].wanted_by(wanted)]
+        chosen = [p for p in skipped if _still_wanted(p, wanted)]
         again = []
         for p, prep, problem in _read_all(chosen, settings, jobs, wanted):
             if problem:
@@ -233,6 +244,8 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
         project = Project([p.model for p in prepared.values()])
     order = sorted(prepared)
     if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4 and _can_fork():
+        from concurrent.futures import ProcessPoolExecutor
+
         _SHARED.update(prepared=prepared, project=project, settings=settings)
         try:
             with ProcessPoolExecutor(max_workers=jobs, mp_context=_fork_context()) as pool:

@@ -64,7 +64,7 @@ class JavaFrontend(Frontend):
         "nodelay-default": "Netty enables it on its socket channels",
     }
     send_words = (b".write", b".print", b".format", b".append")
-    evidence_words = (b"Socket", b"Channel", b"OutputStream", b"PrintStream", b"Writer")
+    evidence_words = (b"Socket", b"Channel", b"OutputStream")
     nodelay_words = (b"TcpNoDelay", b"TCP_NODELAY")
     definitions = re.compile(rb"\b(?:class|interface|record|enum)\s+([A-Za-z_][A-Za-z_0-9]*)")
     read_calls = re.compile(rb"\.(?:read\w*|next\w*)\s*\(")  # a file that reads may matter through the functions it calls
