@@ -201,7 +201,7 @@ def _warn(result, verbose: bool) -> None:
 
 
 def subcommand(name: str, rest: list[str]) -> int:
-    from .rules import all_rules, table
+    from .rules import all_rules
 
     if name == "rules":
         if rest:

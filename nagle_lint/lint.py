@@ -86,18 +86,3 @@ def found_in_place(findings, marks, rules_for, floor: int) -> list[Finding]:
     for path, group in by_file.items():
         apply_suppressions(marks.get(path, {}), group)
     return kept
-
-
-def lint_source(path: str, data: bytes, rules: set[str], min_confidence: str = "medium",
-                language: str | None = None) -> tuple[list[Finding], int]:
-    """Findings for one file on its own (suppressed ones included, marked),
-    and the number of syntax errors tree-sitter recovered from."""
-    from .project import Project
-
-    if (language or language_of(path)) is None:
-        return [], 0
-    prepared = prepare(path, data, min_confidence, language)
-    if prepared.model is None:
-        return [], 0
-    project = Project([prepared.model])
-    return check([prepared], project, lambda _: rules, min_confidence), prepared.errors

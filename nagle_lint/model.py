@@ -16,9 +16,6 @@ from typing import Union
 CONFIDENCES = ("low", "medium", "high")
 
 
-def weaker(a: str, b: str) -> str:
-    return a if CONFIDENCES.index(a) <= CONFIDENCES.index(b) else b
-
 
 def lower(confidence: str) -> str:
     return CONFIDENCES[max(0, CONFIDENCES.index(confidence) - 1)]
@@ -240,11 +237,24 @@ class FileModel:
     # so that messages suggest code the reader can type.
     idioms: dict[str, str] = field(default_factory=dict)
 
-    def function(self, qualname: str) -> Function | None:
-        for fn in self.functions:
-            if fn.qualname == qualname:
-                return fn
-        return None
+
+
+def walk(stmts):
+    """Every statement, depth first, in source order."""
+    for s in stmts:
+        yield s
+        if isinstance(s, (If, Switch)):
+            for b in s.branches:
+                yield from walk(b)
+        elif isinstance(s, Loop):
+            yield from walk(s.head)
+            yield from walk(s.body)
+        elif isinstance(s, Try):
+            yield from walk(s.body)
+            for h in s.handlers:
+                yield from walk(h)
+            yield from walk(s.orelse)
+            yield from walk(s.final)
 
 
 def dump(model: FileModel) -> str:

@@ -10,15 +10,9 @@ from __future__ import annotations
 
 import os
 
-from .model import Bind, Call, FileModel, Flush, Function, Push, Recv, Send, SetOption
+from .model import Bind, Call, FileModel, Flush, Function, Push, Recv, Send, SetOption, walk
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
-
-
-def walk(stmts):
-    from .checks.flow import walk as _walk
-
-    return _walk(stmts)
 
 
 def _entry_name(qualname: str) -> str:

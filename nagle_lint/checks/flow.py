@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..model import (
+    walk,
     Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
     Push, Recv, Return, Send, SetOption, Site, Switch, Try, CONFIDENCES,
 )
@@ -130,24 +131,6 @@ def class_of(qualname: str) -> str:
 
 def is_field(key: str) -> bool:
     return key.startswith(("self.", "this.")) or key in ("self", "this")
-
-
-def walk(stmts):
-    """Every statement, depth first, in source order."""
-    for s in stmts:
-        yield s
-        if isinstance(s, (If, Switch)):
-            for b in s.branches:
-                yield from walk(b)
-        elif isinstance(s, Loop):
-            yield from walk(s.head)
-            yield from walk(s.body)
-        elif isinstance(s, Try):
-            yield from walk(s.body)
-            for h in s.handlers:
-                yield from walk(h)
-            yield from walk(s.orelse)
-            yield from walk(s.final)
 
 
 def analyse(model: FileModel, project=None) -> Analysis:

@@ -7,7 +7,8 @@ import re
 from ..findings import Finding, Step
 from ..model import FileModel, SetOption
 from .common import at_depth, common_depth, named, step
-from .flow import Analysis, walk
+from ..model import walk
+from .flow import Analysis
 
 RULE = "NGL002"
 

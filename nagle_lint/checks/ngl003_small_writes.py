@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..findings import Finding
 from ..model import CONFIDENCES, ONE, SMALL, Call, FileModel, Loop, Push, Recv, Send
 from .common import idiom
-from .flow import Analysis, walk
+from ..model import walk
+from .flow import Analysis
 
 RULE = "NGL003"
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..findings import Finding, Step
 from ..model import ONE, SMALL, UNKNOWN, FileModel, Loop, Recv, Send
-from .flow import Analysis, walk
+from ..model import walk
+from .flow import Analysis
 
 RULE = "NGL005"
 

@@ -9,9 +9,9 @@ import re
 import sys
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 
 from ..model import (
+    walk,
     ONE, SMALL, UNKNOWN,
     Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
     Push, Recv, Return, Send, SetOption, Site, Switch, Try,
@@ -146,7 +146,6 @@ class Frontend:
     `functions`, `statement`, `call` and `declare_params`."""
 
     name = ""
-    extensions: tuple[str, ...] = ()
     grammar = None  # a callable returning the tree-sitter language pointer
     comment_query = "(comment) @c"
     idioms: dict[str, str] = {}
@@ -432,10 +431,6 @@ class Frontend:
         (epoll, poll, select) that the file fills with TCP connections."""
         return False
 
-    def class_fields(self, node, cls: str) -> dict:
-        """Declared types of a class's fields, for languages that have them."""
-        return {}
-
 
 _CALLED = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\(")
 
@@ -588,7 +583,7 @@ class Lowering:
 
     # -- structure shared by all languages ------------------------------
 
-    def if_chain(self, node, branches: list, has_else: bool = False) -> None:
+    def if_chain(self, node, branches: list) -> None:
         """`branches`: (condition node, body node) in order, the last with a
         None condition when there is an else.  A later condition is evaluated
         only when the earlier ones failed, so each lives in the previous else."""
@@ -639,7 +634,7 @@ class Lowering:
         if self._assigned:
             self._assigned[-1] |= assigned
         varies = frozenset(k for k in self.conns if _mentions(k, assigned) or any(
-            isinstance(s, Bind) and s.conn == k for s in _flat(head + body_stmts)))
+            isinstance(s, Bind) and s.conn == k for s in walk(head + body_stmts)))
         self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies))
 
     def stmts_of_exprs(self, nodes) -> tuple:
@@ -917,12 +912,6 @@ def _mentions(key: str, names: set[str]) -> bool:
     return bool(words & names) and not key.startswith(("self.", "this."))
 
 
-def _flat(stmts):
-    from ..checks.flow import walk
-
-    return walk(stmts)
-
-
 def count_size(n: int | None) -> str:
     """ONE, SMALL or UNKNOWN for a byte count the code gives as a constant."""
     if n is None or n <= 0:
@@ -941,8 +930,6 @@ def int_literal(s: str) -> int | None:
             return None
 
 
-def load_query(package: str, name: str) -> str:
-    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))

@@ -41,7 +41,6 @@ POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
 
 class CFrontend(Frontend):
     name = "c"
-    extensions = (".c", ".h")
     grammar = staticmethod(lambda: __import__("tree_sitter_c").language())
     idioms = {
         "join": "one buffer and one write()",

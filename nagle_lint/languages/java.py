@@ -54,7 +54,6 @@ def _base_type(t: str) -> str:
 
 class JavaFrontend(Frontend):
     name = "java"
-    extensions = (".java",)
     grammar = staticmethod(lambda: __import__("tree_sitter_java").language())
     comment_query = "(line_comment) @c (block_comment) @c"
     idioms = {
@@ -102,9 +101,6 @@ class JavaFrontend(Frontend):
         for member in node.named_children:
             if member.type == "method_declaration":
                 yield f"{cls}.{text(member.child_by_field_name('name'))}", member, cls
-
-    def class_fields(self, root, cls):
-        return {}
 
     def declare_params(self, low: Lowering, node):
         fields = self._field_types(low)
@@ -299,7 +295,7 @@ class JavaFrontend(Frontend):
             if v is None and t == "identifier" and name_typed(low, key):
                 self._typed(low, key, _base_type(low.types[key]), "unknown")
                 v = low.env.get(key)
-            return v if v is not None else (None if t != "identifier" else Const(None) if False else None)
+            return v
         if t in ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal"):
             n = int_literal(text(node).replace("_", ""))
             return Const(n) if n is not None else None

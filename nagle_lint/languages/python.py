@@ -21,7 +21,6 @@ NOT_SOCKETS = {"open", "BytesIO", "StringIO", "io.BytesIO", "io.StringIO", "io.o
 
 class PythonFrontend(Frontend):
     name = "python"
-    extensions = (".py",)
     grammar = staticmethod(lambda: __import__("tree_sitter_python").language())
     idioms = {
         "join": "sock.sendall(head + body)",
@@ -140,14 +139,12 @@ class PythonFrontend(Frontend):
             low.children(node)
         elif t == "if_statement":
             branches = [(node.child_by_field_name("condition"), node.child_by_field_name("consequence"))]
-            has_else = False
             for alt in node.children_by_field_name("alternative"):
                 if alt.type == "elif_clause":
                     branches.append((alt.child_by_field_name("condition"), alt.child_by_field_name("consequence")))
                 else:
                     branches.append((None, alt.child_by_field_name("body")))
-                    has_else = True
-            low.if_chain(node, branches, has_else)
+            low.if_chain(node, branches)
         elif t == "for_statement":
             iterable = low.expr(node.child_by_field_name("right"))
             low.loop(node, body=node.child_by_field_name("body"), targets=(node.child_by_field_name("left"),),
