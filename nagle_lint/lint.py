@@ -33,9 +33,11 @@ class Wanted:
 
     needed: frozenset = frozenset()
     effects: frozenset = frozenset()
+    # Files already lowered that hold a stub another file calls: lowered again.
+    again: frozenset = frozenset()
 
     def __bool__(self):
-        return bool(self.needed or self.effects)
+        return bool(self.needed or self.effects or self.again)
 
 
 def prepare(path: str, data: bytes, min_confidence: str = "medium", language: str | None = None,
@@ -46,7 +48,7 @@ def prepare(path: str, data: bytes, min_confidence: str = "medium", language: st
     fe = frontend(language)
     if wanted is None and not fe.may_find(data, min_confidence):
         return Prepared(path, None, {})
-    model = fe.lower(path, data, wanted.effects if wanted else frozenset())
+    model = fe.lower(path, data, wanted.effects, wanted.needed) if wanted else fe.lower(path, data)
     return Prepared(path, model, parse_suppressions(data), model.error_count)
 
 

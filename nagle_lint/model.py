@@ -236,6 +236,9 @@ class FileModel:
     # How this language spells each fix ("join", "gather", "buffer", "cork"),
     # so that messages suggest code the reader can type.
     idioms: dict[str, str] = field(default_factory=dict)
+    # Functions kept without a body (nothing in them can start a finding) but
+    # with events: lowered when another file turns out to call one.
+    stubs: frozenset = frozenset()
 
 
 

@@ -93,13 +93,19 @@ class Project:
         functions with effects (it may call one)."""
         from .lint import Wanted
 
-        needed = set()
+        needed, again = set(), set()
         for fn in self.functions():
             for ev in walk(fn.body):
-                if isinstance(ev, Call) and self.resolve(fn, ev.callee) is None:
+                if not isinstance(ev, Call):
+                    continue
+                target = self.resolve(fn, ev.callee)
+                if target is None:
                     needed.add(_entry_name(ev.callee))
-        keep = lambda names: frozenset(n for n in names if n.isidentifier() and not n.startswith("__"))  # noqa: E731
-        return Wanted(keep(needed), keep(self.effective_names()))
+                elif target.qualname in self.models[target.path].stubs:
+                    needed.update((target.qualname, _entry_name(target.qualname)))
+                    again.add(target.path)
+        keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731
+        return Wanted(keep(needed), keep(self.effective_names()), frozenset(again))
 
     def effective_names(self) -> frozenset[str]:
         """What another file would name to reach a function with effects: the

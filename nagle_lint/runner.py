@@ -224,21 +224,22 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     # others call, or it reads and calls one that sends. Two more rounds at most.
     project = Project([p.model for p in prepared.values()])
     for _ in range(2):
-        wanted = project.wanted() if skipped else Wanted()
-        if not wanted:
+        wanted = project.wanted()
+        if not (wanted.again or skipped and wanted):
             break
-        chosen = [p for p in skipped if _still_wanted(p, wanted)]
+        chosen = sorted(wanted.again) + [p for p in skipped if _still_wanted(p, wanted)]
         again = []
         for p, prep, problem in _read_all(chosen, settings, jobs, wanted):
-            if problem:
+            if problem and p not in prepared:  # a file lowered again was reported on already
                 result.problems.append((p, problem))
             if prep and prep.model:
                 again.append((p, prep))
         if not again:
             break
         for path, prep in again:
+            seen = path in prepared
             prepared[path] = prep
-            if prep.errors:
+            if prep.errors and not seen:
                 result.problems.append((path, f"{prep.errors} syntax error{'s' if prep.errors != 1 else ''}; analysed what parsed"))
         skipped = [p for p in skipped if p not in prepared]
         project = Project([p.model for p in prepared.values()])

@@ -77,6 +77,7 @@ NOT_CONN = object()  # a file, a pipe, an in-memory buffer, a datagram socket: n
 # other evidence) cannot have a finding of medium confidence.
 NAME_WORDS = (b"sock", b"conn", b"client", b"peer", b"channel", b"upstream", b"downstream", b"remote")
 SHORT_NAMES = re.compile(rb"\b(?:sd|ch|cfd)\b")
+OPTION_WORDS = (b"TCP_CORK", b"TCP_NOPUSH", b"MSG_MORE")
 
 # Names that suggest a socket (a medium-confidence connection when nothing else is known).
 _SOCKETY = re.compile(
@@ -180,10 +181,21 @@ class Frontend:
         """Socket code of its own: a read, or a connection made or accepted."""
         return bool(self.read_calls.search(data)) or any(w in data for w in self.evidence_words)
 
+    @cached_property
+    def sends_or_options(self) -> re.Pattern:
+        """Where a finding can start: a send, or a socket option set."""
+        words = b"|".join(re.escape(w) for w in self.nodelay_words + OPTION_WORDS)
+        return re.compile(self.send_calls.pattern + b"|" + words)
+
+    def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
+        """Whether the file has a call that may send (and be lowered as a send
+        on a connection of at least `min_confidence`, in the file itself)."""
+        return bool(self.send_calls.search(data))
+
     def may_find(self, data: bytes, min_confidence: str = "medium") -> bool:
         if any(w in data for w in self.nodelay_words):
             return True
-        if not any(w in data for w in self.send_words) or not self.send_calls.search(data):
+        if not any(w in data for w in self.send_words) or not self.sends_in(data, min_confidence):
             return False
         if min_confidence == "low" or any(w in data for w in self.evidence_words):
             return True
@@ -259,9 +271,12 @@ class Frontend:
                                    "see timeout)") from None
             raise
 
-    def lower(self, path: str, data: bytes, names: frozenset = frozenset()) -> FileModel:
+    def lower(self, path: str, data: bytes, names: frozenset = frozenset(),
+              needed: frozenset = frozenset()) -> FileModel:
         """The file's model.  `names`: functions of other files that touch a
-        connection (a function calling one of them is lowered too).
+        connection (a function calling one of them is lowered too); `needed`:
+        names other files call (lowered when they have events).  A function
+        not worth lowering is kept as a stub (see `FileModel.stubs`).
 
         Work is bounded.  The walk runs in a thread of its own, so that the
         recursion it may use does not depend on the caller's stack (the same
@@ -297,14 +312,15 @@ class Frontend:
             unit = Unit(self, Source(data), tree)
             found = list(self.functions(tree.root_node))
             unit.function_names = {q for q, _, _ in found}
-            relevant = self._relevant(found, data, names)
+            relevant = self._relevant(found, data, names, needed)
+            events = self.events_in(data)
             too_deep: dict[str, int] = {}
 
             def lower_one(q, n, c):
                 if deadline is not None and time.monotonic() > deadline:
                     raise TimeoutError(f"took longer than the time budget ({limits.timeout:g} s a file, see timeout)")
                 try:
-                    fn = unit.lower_function(q, n, c, q in relevant)
+                    fn = unit.lower_function(q, n, c)
                     if depth_of(fn.body) <= max_depth:
                         return fn
                 except RecursionError:
@@ -312,21 +328,23 @@ class Frontend:
                 too_deep[q] = n.start_point[0] + 1
                 return Function(q, unit.src.site(n), (), (), {}, self.is_callback(q))
 
-            functions = [lower_one(q, n, c) for q, n, c in found]
+            functions = [lower_one(q, n, c) if q in relevant else unit.stub(q, n) for q, n, c in found]
             if unit.class_env:
                 # A field set in one method (connect(), __init__) is used in the
                 # others: lower again, now that the fields are known.
-                functions = [lower_one(q, n, c) for q, n, c in found]
-            values = _names_as_values(data)
+                functions = [lower_one(q, n, c) if q in relevant else fn for (q, n, c), fn in zip(found, functions)]
+            values = _names_as_values(data, {_short(q) for q in relevant if not n_is_root(q)})
             for fn in functions:
-                fn.callback = fn.callback or fn.qualname.rsplit(".", 1)[-1].encode() in values
+                fn.callback = fn.callback or _short(fn.qualname) in values
+            stubs = frozenset(q for q, t in ((q, data[n.start_byte:n.end_byte]) for q, n, _ in found)
+                              if q not in relevant and events.search(t))
             if too_deep and limits is not None:
                 named = ", ".join(f"{q} (line {line})" for q, line in sorted(too_deep.items(), key=lambda i: i[1])[:3])
                 more = f" and {len(too_deep) - 3} more" if len(too_deep) > 3 else ""
                 limits.notes.append(f"nested too deeply to analyse (over {max_depth} levels): {named}{more}; "
                                     "the rest of the file was analysed")
             errors = _count_errors(tree.root_node)
-            return FileModel(path, self.name, functions, errors, dict(self.idioms))
+            return FileModel(path, self.name, functions, errors, dict(self.idioms), stubs)
 
         outcome: list = []
         lock = threading.Lock()
@@ -381,23 +399,36 @@ class Frontend:
             raise value
         return value
 
-    def _relevant(self, found, data: bytes, outside: frozenset = frozenset()) -> set[str]:
-        """The functions worth lowering: those whose text has a call that can
-        make an event, and those that call them (by name)."""
+    def _relevant(self, found, data: bytes, outside: frozenset = frozenset(),
+                  needed: frozenset = frozenset()) -> set[str]:
+        """The functions worth lowering, to a fixpoint: those that may send or
+        set an option where an event can happen (every finding starts there),
+        the functions calling them (they may read after the call), and the
+        functions with events called by any of these (a factory, a read
+        helper) or of their class (a constructor setting up fields).  `outside`: functions of other files with effects (calling
+        one is a start); `needed`: names other files call (lowered when they
+        have events).  Module-level code is always lowered."""
         texts = {q: data[n.start_byte:n.end_byte] for q, n, _ in found}
+        classes = {q: c for q, _, c in found if c is not None}
         events = self.events_in(data)
-        relevant = {q for q, t in texts.items() if n_is_root(q) or events.search(t)}
-        pending = {q: set(_CALLED.findall(t)) for q, t in texts.items() if q not in relevant}
-        names = {q.rsplit(".", 1)[-1].encode() for q in relevant} | {n.encode() for n in outside}
-        while pending:
-            more = [q for q, called in pending.items() if called & names]
+        with_events = {q for q, t in texts.items() if events.search(t)}
+        starts = self.sends_or_options
+        relevant = {q for q in texts if n_is_root(q)}
+        relevant |= {q for q in with_events if starts.search(texts[q]) or
+                     (needed and (q in needed or _short(q) in needed or classes.get(q) in needed))}
+        if outside:
+            calls_outside = _calls_to(outside)
+            relevant |= {q for q, t in texts.items() if calls_outside.search(t)}
+        while True:
+            names = {_short(q) for q in relevant if not n_is_root(q)}
+            callers = _calls_to(names) if names else None
+            more = {q for q, t in texts.items() if q not in relevant and callers is not None and callers.search(t)}
+            called = {c.decode() for q in relevant for c in _CALLED.findall(texts[q])}
+            mates = {classes[q] for q in relevant if q in classes}
+            more |= {q for q in with_events - relevant if _short(q) in called or classes.get(q) in mates}
             if not more:
-                break
-            for q in more:
-                del pending[q]
-                relevant.add(q)
-                names.add(q.rsplit(".", 1)[-1].encode())
-        return relevant
+                return relevant
+            relevant |= more
 
     # -- to be supplied by each language --------------------------------
 
@@ -435,17 +466,22 @@ class Frontend:
 _CALLED = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\(")
 
 
-def _names_as_values(data: bytes) -> set[bytes]:
-    """The names the file uses other than in a call or a definition (a
+def _short(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[-1]
+
+
+def _calls_to(names) -> re.Pattern:
+    """A call to any of `names` (or a definition: it looks the same)."""
+    return re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")\s*\(")
+
+
+def _names_as_values(data: bytes, names) -> set[str]:
+    """Those of `names` the file uses other than in a call or a definition (a
     callback registered, a function stored in a table)."""
-    from collections import Counter
-
-    every = Counter(_NAME.findall(data))
-    every.subtract(_CALLED.findall(data))
-    return {name for name, n in every.items() if n > 0}
-
-
-_NAME = re.compile(rb"[A-Za-z_][A-Za-z_0-9]*")
+    if not names:
+        return set()
+    pattern = re.compile(rb"\b(" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")\b(?!\s*\()")
+    return {m.decode() for m in pattern.findall(data)}
 
 
 def n_is_root(qualname: str) -> bool:
@@ -501,7 +537,12 @@ class Unit:
             end -= 1
         return " ".join(reversed([f for f in found if f])).strip()
 
-    def lower_function(self, qualname: str, node, cls: str | None, relevant: bool = True) -> Function:
+    def stub(self, qualname: str, node) -> Function:
+        """A function not worth lowering: there, so that calls to it resolve to
+        it (and not to a namesake elsewhere), but without a body."""
+        return Function(qualname, self.src.site(node), (), (), {}, self.fe.is_callback(qualname))
+
+    def lower_function(self, qualname: str, node, cls: str | None) -> Function:
         low = Lowering(self, qualname, cls)
         outer = self.scopes.get(qualname.rsplit(".", 1)[0]) if "." in qualname else None
         if outer is not None and cls is None:
@@ -517,9 +558,9 @@ class Unit:
             for name in low.params:  # a parameter hides the enclosing variable
                 if name in outer.env and low.env.get(name) is outer.env[name]:
                     del low.env[name]
-        body = self.fe.body(node) if relevant else None
+        body = self.fe.body(node)
         stmts = low.block_of(body) if body is not None else ()
-        prologue = tuple(low._out[0]) if relevant else ()
+        prologue = tuple(low._out[0])
         return Function(qualname, self.src.site(node), params, prologue + stmts, low.conns,
                         self.fe.is_callback(qualname))
 

@@ -19,6 +19,34 @@ NOT_SOCKETS = {"open", "BytesIO", "StringIO", "io.BytesIO", "io.StringIO", "io.o
                "multiprocessing.Pipe", "tempfile.TemporaryFile", "gzip.open"}
 
 
+# Words that make `.write()`/`.read()` events: the file has socket streams.
+STREAM_WORDS = (b"makefile", b"asyncio", b"RequestHandler", b"data_received", b"start_server")
+_DEF = re.compile(rb"(?m)^([ \t]*)(?:(?:async[ \t]+)?def|class)[ \t]")
+_MAIN = re.compile(rb"(?m)^if\s+__name__\s*==")
+
+
+def _code_spans(data: bytes):
+    """Byte spans such that every function's whole text is inside one (from
+    its `def` to the next `def` or `class` indented no deeper), and the
+    module's own code too (before the first definition, from `if __name__`
+    on; a statement at the margin between definitions is in the span of the
+    definition above it)."""
+    spans, open_defs = [], []  # open_defs: (indentation, start)
+    first = None
+    main = _MAIN.search(data)
+    if main is not None:
+        spans.append((main.start(), len(data)))
+    for m in _DEF.finditer(data):
+        width = len(m.group(1).expandtabs(8))
+        first = m.start() if first is None else first
+        while open_defs and open_defs[-1][0] >= width:
+            spans.append((open_defs.pop()[1], m.start()))
+        open_defs.append((width, m.start()))
+    spans.extend((start, len(data)) for _, start in open_defs)
+    spans.append((0, len(data) if first is None else first))
+    return spans
+
+
 class PythonFrontend(Frontend):
     name = "python"
     grammar = staticmethod(lambda: __import__("tree_sitter_python").language())
@@ -43,9 +71,22 @@ class PythonFrontend(Frontend):
     wrapper_types = frozenset({"parenthesized_expression", "await"})
     tuple_types = frozenset({"pattern_list", "tuple_pattern", "tuple", "list_pattern"})
 
+    socket_sends = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile)\s*\(")
+
     def events_in(self, data: bytes):
-        streams = (b"makefile", b"asyncio", b"RequestHandler", b"data_received", b"start_server")
-        return self.stream_events if any(w in data for w in streams) else self.events
+        return self.stream_events if any(w in data for w in STREAM_WORDS) else self.events
+
+    def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
+        if self.socket_sends.search(data):
+            return True
+        if not self.send_calls.search(data):
+            return False
+        if any(w in data for w in STREAM_WORDS):
+            return True
+        # Elsewhere `.write()` is lowered only in a function that has a socket
+        # event too: look for one whose text has both.
+        return any(self.send_calls.search(data, a, b) and self.events.search(data, a, b)
+                   for a, b in _code_spans(data))
 
     # -- functions ---------------------------------------------------------
 
