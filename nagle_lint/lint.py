@@ -4,7 +4,7 @@ findings, filtered by confidence, rules and suppressions."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .checks import best_of, run_checks
 from .findings import Finding
@@ -35,6 +35,9 @@ class Wanted:
     effects: frozenset = frozenset()
     # Files already lowered that hold a stub another file calls: lowered again.
     again: frozenset = frozenset()
+    # needed name -> the folders of its callers (a name many files define
+    # resolves only to the definition in the caller's folder)
+    callers: dict = field(default_factory=dict, compare=False)
 
     def __bool__(self):
         return bool(self.needed or self.effects or self.again)
@@ -52,20 +55,29 @@ def prepare(path: str, data: bytes, min_confidence: str = "medium", language: st
     return Prepared(path, model, parse_suppressions(data), model.error_count)
 
 
-def wanted_by(path: str, data: bytes, wanted: "Wanted", language: str | None = None) -> bool:
-    """Whether a file the byte scan skipped matters for what other files need."""
+def wanted_in(path: str, data: bytes, wanted: "Wanted", language: str | None = None) -> tuple[set[str], bool]:
+    """What a file the byte scan skipped offers a later round: the needed
+    names it defines, and whether it calls a function that sends and shows
+    socket code of its own.  One pass over the names it calls decides most."""
     fe = frontend(language or language_of(path))
-    if wanted.needed and fe.defines(data) & wanted.needed:
-        return True
-    return bool(wanted.effects) and fe.talks(data) and bool(called_names(data) & wanted.effects)
+    called = called_names(data)
+    defined = fe.defines(data, called & wanted.needed)
+    return defined, bool(called & wanted.effects) and fe.talks(data)
 
 
 def called_names(data: bytes) -> set[str]:
-    """Every name the file calls (or defines: a definition looks the same)."""
-    return {n.decode() for n in _CALLED.findall(data)}
+    """Every name the file calls (or defines: a definition looks the same).
+    Read backwards from each parenthesis: several times faster than a regex
+    over the whole file."""
+    found = set()
+    for piece in data.split(b"(")[:-1]:
+        m = _WORD.match(piece[-128:].rstrip()[::-1])
+        if m is not None:
+            found.add(m.group()[::-1])
+    return {n.decode() for n in found if not n[:1].isdigit() and n.isascii()}
 
 
-_CALLED = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\(")
+_WORD = re.compile(rb"\w+")
 
 
 def check(prepared: list[Prepared], project, rules_for, min_confidence: str) -> list[Finding]:

@@ -239,6 +239,9 @@ class FileModel:
     # Functions kept without a body (nothing in them can start a finding) but
     # with events: lowered when another file turns out to call one.
     stubs: frozenset = frozenset()
+    # The names called by the functions left without a body: one of them may
+    # turn out to be another file's function that sends (lowered then too).
+    left_out_calls: frozenset = frozenset()
 
 
 

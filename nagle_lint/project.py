@@ -13,11 +13,30 @@ import os
 from .model import Bind, Call, FileModel, Flush, Function, Push, Recv, Send, SetOption, walk
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
+# Calls never looked for in another file: the language's built-in functions.
+BUILTINS = {"python": frozenset(dir(__import__("builtins")))}
 
 
 def _entry_name(qualname: str) -> str:
     """`Client.send` -> `Client` (reached by making a Client), `send_frame` -> `send_frame`."""
     return qualname.split(".", 1)[0]
+
+
+def _used_keys(fn: Function) -> set[str]:
+    """The keys a function uses as connections: in events, and handed to calls."""
+    used = set()
+    for ev in walk(fn.body):
+        if isinstance(ev, Call):
+            used.update(a for a in ev.args if a is not None)
+            if ev.receiver is not None:
+                used.add(ev.receiver)
+        elif isinstance(ev, EVENTS):
+            used.add(ev.conn)
+    return used
+
+
+def _mentioned(key: str, used: set[str]) -> bool:
+    return key in used or any(u.startswith((key + ".", key + "->", key + "[")) for u in used)
 
 
 class Project:
@@ -36,6 +55,7 @@ class Project:
         self.effective = self._with_effects()
         self.called = {ev.callee for fn in self.functions() for ev in walk(fn.body) if isinstance(ev, Call)}
         self._events: dict[str, dict] = {}
+        self._definers: dict | None = None
 
     def functions(self):
         for m in self.models.values():
@@ -61,8 +81,8 @@ class Project:
             found = [fn for fn in found if os.path.dirname(fn.path) == folder]
         return found[0] if len(found) == 1 else None
 
-    def _with_effects(self) -> set[int]:
-        """ids of the functions that touch a connection, directly or through callees."""
+    def _with_effects(self, events=EVENTS) -> set[int]:
+        """ids of the functions with one of `events`, directly or through callees."""
         found: set[int] = set()
         calls: dict[int, tuple[Function, list[str]]] = {}
         for fn in self.functions():
@@ -70,7 +90,7 @@ class Project:
             for ev in walk(fn.body):
                 if isinstance(ev, Call):
                     names.append(ev.callee)
-                elif isinstance(ev, EVENTS):
+                elif isinstance(ev, events):
                     found.add(id(fn))
             calls[id(fn)] = (fn, names)
         changed = True
@@ -89,29 +109,46 @@ class Project:
 
     def wanted(self):
         """What a file the byte scan skipped may still matter for: calls no
-        linted file defines yet (it may define one: a factory, a helper) and
-        functions with effects (it may call one)."""
+        linted file defines yet (it may define one: a factory, a helper), and
+        functions that send or set an option (it may call one and read after).
+        Only calls that can change what is known of a connection count: those
+        passing one, made on an object, or whose result is used as one."""
         from .lint import Wanted
 
-        needed, again = set(), set()
+        needed, again, callers = set(), set(), {}
         for fn in self.functions():
+            used = None
             for ev in walk(fn.body):
                 if not isinstance(ev, Call):
                     continue
+                if not (ev.receiver is not None or any(a is not None for a in ev.args)):
+                    used = _used_keys(fn) if used is None else used
+                    if ev.result is None or not _mentioned(ev.result, used):
+                        continue
                 target = self.resolve(fn, ev.callee)
                 if target is None:
-                    needed.add(_entry_name(ev.callee))
+                    name = _entry_name(ev.callee)
+                    if name not in BUILTINS.get(self.models[fn.path].language, ()):
+                        needed.add(name)
+                        callers.setdefault(name, set()).add(os.path.dirname(fn.path))
                 elif target.qualname in self.models[target.path].stubs:
                     needed.update((target.qualname, _entry_name(target.qualname)))
                     again.add(target.path)
+        sending = self._with_effects((Send, SetOption))
+        starts = {_entry_name(fn.qualname) for fn in self.functions()
+                  if id(fn) in sending and not fn.qualname.startswith("<")}
+        again.update(m.path for m in self.models.values() if m.left_out_calls & starts)
         keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731
-        return Wanted(keep(needed), keep(self.effective_names()), frozenset(again))
+        return Wanted(keep(needed), keep(starts), frozenset(again), {n: frozenset(f) for n, f in callers.items()})
 
-    def effective_names(self) -> frozenset[str]:
-        """What another file would name to reach a function with effects: the
-        function, or the class of a method (methods are reached through objects)."""
-        return frozenset(_entry_name(fn.qualname) for fn in self.functions()
-                         if id(fn) in self.effective and not fn.qualname.startswith("<"))
+    def definers(self, language: str, name: str) -> set[str]:
+        """The linted files of a language that define `name` (a function, or a class by its methods)."""
+        if self._definers is None:
+            self._definers = {}
+            for (lang, qualname), fns in self._global.items():
+                for entry in {qualname, _entry_name(qualname)}:
+                    self._definers.setdefault((lang, entry), set()).update(fn.path for fn in fns)
+        return self._definers.get((language, name), set())
 
     def has_effects(self, fn: Function) -> bool:
         return id(fn) in self.effective

@@ -126,18 +126,6 @@ def lint_file(path: str, settings: Settings, data: bytes | None = None, language
     return path, check([prepared], project, _rules_for(settings), settings.min_confidence), problem, prepared.errors
 
 
-def _still_wanted(path: str, wanted: Wanted) -> bool:
-    """Read a skipped file again (it is in the page cache) to see whether a later round needs it."""
-    from .lint import wanted_by
-
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError:
-        return False
-    return wanted_by(path, data, wanted)
-
-
 def _rules_for(settings: Settings):
     cache: dict[str, set[str]] = {}
 
@@ -154,14 +142,42 @@ def _read_many(args):
     return [(p, *read_file(p, settings, wanted=wanted)) for p in paths]
 
 
-def _read_all(files, settings, jobs, wanted=None):
-    if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
-        from concurrent.futures import ProcessPoolExecutor  # only when it pays: its import costs start-up time
+def _scan_many(args):
+    """What each skipped file offers a later round (re-read: it is in the page cache)."""
+    from .lint import wanted_in
 
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            work = [(c, settings, wanted) for c in _chunks(files, jobs)]
-            return [o for batch in pool.map(_read_many, work) for o in batch]
-    return [(p, *read_file(p, settings, wanted=wanted)) for p in files]
+    paths, wanted = args
+    out = []
+    for p in paths:
+        try:
+            with open(p, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            continue
+        defined, effect = wanted_in(p, data, wanted)
+        if defined or effect:
+            out.append((p, defined, effect))
+    return out
+
+
+class _Workers:
+    """A process pool made on first need and kept for every round."""
+
+    def __init__(self, jobs: int):
+        self.jobs, self.pool = jobs, None
+
+    def map(self, work, items: list, *extra) -> list:
+        if self.jobs > 1 and len(items) >= PARALLEL_THRESHOLD:
+            if self.pool is None:
+                from concurrent.futures import ProcessPoolExecutor  # only when it pays: its import costs start-up time
+
+                self.pool = ProcessPoolExecutor(max_workers=self.jobs)
+            return [o for batch in self.pool.map(work, [(c, *extra) for c in _chunks(items, self.jobs)]) for o in batch]
+        return work((items, *extra))
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
 
 
 _SHARED: dict = {}  # phase two's project and settings, inherited by forked workers
@@ -201,48 +217,14 @@ def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exc
 
 def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     from .checks import best_of
-    from .project import Project
 
     result = Result([])
     jobs = jobs or default_jobs()
-    prepared: dict[str, Prepared] = {}
-    skipped: list[str] = []
-    for path, prep, problem in _read_all(files, settings, jobs):
-        if problem:
-            result.problems.append((path, problem))
-        if prep is None:
-            continue  # not read, or not analysable at all
-        result.files += 1
-        if prep.errors:
-            result.problems.append((path, f"{prep.errors} syntax error{'s' if prep.errors != 1 else ''}; analysed what parsed"))
-        if prep.model is not None:
-            prepared[path] = prep
-        else:
-            skipped.append(path)
-
-    # A file the byte scan skipped may still matter: it defines a function the
-    # others call, or it reads and calls one that sends. Two more rounds at most.
-    project = Project([p.model for p in prepared.values()])
-    for _ in range(2):
-        wanted = project.wanted()
-        if not (wanted.again or skipped and wanted):
-            break
-        chosen = sorted(wanted.again) + [p for p in skipped if _still_wanted(p, wanted)]
-        again = []
-        for p, prep, problem in _read_all(chosen, settings, jobs, wanted):
-            if problem and p not in prepared:  # a file lowered again was reported on already
-                result.problems.append((p, problem))
-            if prep and prep.model:
-                again.append((p, prep))
-        if not again:
-            break
-        for path, prep in again:
-            seen = path in prepared
-            prepared[path] = prep
-            if prep.errors and not seen:
-                result.problems.append((path, f"{prep.errors} syntax error{'s' if prep.errors != 1 else ''}; analysed what parsed"))
-        skipped = [p for p in skipped if p not in prepared]
-        project = Project([p.model for p in prepared.values()])
+    workers = _Workers(jobs)
+    try:
+        prepared, project = _prepare_all(files, settings, workers, result)
+    finally:
+        workers.close()
     order = sorted(prepared)
     if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4 and _can_fork():
         from concurrent.futures import ProcessPoolExecutor
@@ -258,6 +240,68 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     result.findings = best_of(found)
     result.problems.sort()
     return result
+
+
+def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result: Result):
+    """Phase one: every file read, the ones that may matter lowered; then, for
+    two more rounds at most, the skipped files that other files turn out to
+    need (they define a function those call, or call one that sends)."""
+    from .project import Project
+
+    prepared: dict[str, Prepared] = {}
+    skipped: list[str] = []
+
+    def take(path, prep, problem):
+        seen = path in prepared  # a file lowered again was reported on already
+        if problem and not seen:
+            result.problems.append((path, problem))
+        if prep is None:
+            return
+        if prep.errors and not seen:
+            result.problems.append((path, f"{prep.errors} syntax error{'s' if prep.errors != 1 else ''}; analysed what parsed"))
+        if prep.model is not None:
+            prepared[path] = prep
+        elif not seen:
+            skipped.append(path)
+
+    for path, prep, problem in workers.map(_read_many, files, settings, None):
+        if prep is not None:
+            result.files += 1
+        take(path, prep, problem)
+    project = Project([p.model for p in prepared.values()])
+    for _ in range(2):
+        wanted = project.wanted()
+        if not (wanted.again or skipped and wanted):
+            break
+        offers = workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else []
+        chosen = sorted(wanted.again) + _choose(offers, wanted, project)
+        before = len(prepared)
+        lowered = workers.map(_read_many, chosen, settings, wanted)
+        for path, prep, problem in lowered:
+            take(path, prep, problem)
+        if not lowered or (len(prepared) == before and not wanted.again):
+            break
+        skipped = [p for p in skipped if p not in prepared]
+        project = Project([p.model for p in prepared.values()])
+    return prepared, project
+
+
+def _choose(offers, wanted, project) -> list[str]:
+    """The skipped files worth lowering: each calls a function that sends, or
+    defines a needed name where a call can resolve to it (the only definition
+    of its language, or one in a caller's folder)."""
+    count: dict[tuple[str, str], int] = {}
+    for path, defined, _ in offers:
+        for name in defined:
+            key = (language_of(path), name)
+            count[key] = count.get(key, 0) + 1
+    chosen = []
+    for path, defined, effect in offers:
+        lang, folder = language_of(path), os.path.dirname(path)
+        if effect or any(count[(lang, n)] + len(project.definers(lang, n)) == 1 or
+                         folder in wanted.callers.get(n, ()) for n in defined):
+            chosen.append(path)
+    return sorted(chosen)
 
 
 def default_jobs() -> int:

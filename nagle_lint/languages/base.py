@@ -79,6 +79,10 @@ NAME_WORDS = (b"sock", b"conn", b"client", b"peer", b"channel", b"upstream", b"d
 SHORT_NAMES = re.compile(rb"\b(?:sd|ch|cfd)\b")
 OPTION_WORDS = (b"TCP_CORK", b"TCP_NOPUSH", b"MSG_MORE")
 
+
+def _is_word(byte: int) -> bool:
+    return byte == 95 or 48 <= byte <= 57 or 65 <= byte <= 90 or 97 <= byte <= 122
+
 # Names that suggest a socket (a medium-confidence connection when nothing else is known).
 _SOCKETY = re.compile(
     r"(^|[_.>]|(?<=[a-z]))(sock|socket|sockfd|sd|conn|connection|connfd|cfd|clientfd|client|peer|"
@@ -170,12 +174,26 @@ class Frontend:
         """The event pattern for this file (a language may narrow it by what the file contains)."""
         return self.events
 
-    # A function definition: its name, then its parameters, then its body.
-    definitions: re.Pattern = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\([^;{}()]*\)\s*(?:throws[^;{()]*)?\{")
+    # A function definition around its name: what comes before (matched
+    # against the bytes just before it) and after (at the end of the name).
+    definition_before: re.Pattern | None = None
+    definition_after: re.Pattern = re.compile(rb"\s*\([^;{}()]*\)\s*(?:throws[^;{()]*)?\{")
 
-    def defines(self, data: bytes) -> set[str]:
-        """The names of the functions the file defines (by its bytes)."""
-        return {n.decode() for n in self.definitions.findall(data)}
+    def defines(self, data: bytes, names) -> set[str]:
+        """Those of `names` the file defines a function (or class) of, by its bytes."""
+        found = set()
+        for name in names:
+            word, start = name.encode(), 0
+            while (at := data.find(word, start)) >= 0:
+                start = end = at + len(word)
+                if at and _is_word(data[at - 1]) or end < len(data) and _is_word(data[end]):
+                    continue
+                if self.definition_before is not None and not self.definition_before.search(data, max(0, at - 64), at):
+                    continue
+                if self.definition_after.match(data, end):
+                    found.add(name)
+                    break
+        return found
 
     def talks(self, data: bytes) -> bool:
         """Socket code of its own: a read, or a connection made or accepted."""
@@ -228,7 +246,7 @@ class Frontend:
         scanner state overflows and tree-sitter can crash the process."""
         import time
 
-        if self.name == "python":
+        if self.name == "python" and re.search(rb"(?m)^[ \t\f]{100}", data):  # else no deeper than 100 levels
             depth, stack = 0, [0]
             for indent in re.findall(rb"(?m)^([ \t\f]*)[^ \t\f\r\n#]", data):
                 width = len(indent)
@@ -312,8 +330,7 @@ class Frontend:
             unit = Unit(self, Source(data), tree)
             found = list(self.functions(tree.root_node))
             unit.function_names = {q for q, _, _ in found}
-            relevant = self._relevant(found, data, names, needed)
-            events = self.events_in(data)
+            relevant, stubs, left_out = self._relevant(found, data, names, needed)
             too_deep: dict[str, int] = {}
 
             def lower_one(q, n, c):
@@ -336,15 +353,14 @@ class Frontend:
             values = _names_as_values(data, {_short(q) for q in relevant if not n_is_root(q)})
             for fn in functions:
                 fn.callback = fn.callback or _short(fn.qualname) in values
-            stubs = frozenset(q for q, t in ((q, data[n.start_byte:n.end_byte]) for q, n, _ in found)
-                              if q not in relevant and events.search(t))
             if too_deep and limits is not None:
                 named = ", ".join(f"{q} (line {line})" for q, line in sorted(too_deep.items(), key=lambda i: i[1])[:3])
                 more = f" and {len(too_deep) - 3} more" if len(too_deep) > 3 else ""
                 limits.notes.append(f"nested too deeply to analyse (over {max_depth} levels): {named}{more}; "
                                     "the rest of the file was analysed")
             errors = _count_errors(tree.root_node)
-            return FileModel(path, self.name, functions, errors, dict(self.idioms), stubs)
+            return FileModel(path, self.name, functions, errors, dict(self.idioms), frozenset(stubs),
+                             frozenset(left_out))
 
         outcome: list = []
         lock = threading.Lock()
@@ -400,34 +416,38 @@ class Frontend:
         return value
 
     def _relevant(self, found, data: bytes, outside: frozenset = frozenset(),
-                  needed: frozenset = frozenset()) -> set[str]:
-        """The functions worth lowering, to a fixpoint: those that may send or
-        set an option where an event can happen (every finding starts there),
-        the functions calling them (they may read after the call), and the
+                  needed: frozenset = frozenset()) -> tuple[set[str], set[str], set[str]]:
+        """(the functions worth lowering, those left out that have events, the
+        names those left out call).
+
+        Worth lowering, to a fixpoint: the functions that may send or set an
+        option where an event can happen (every finding starts there), the
+        functions calling them (they may read after the call), and the
         functions with events called by any of these (a factory, a read
-        helper) or of their class (a constructor setting up fields).  `outside`: functions of other files with effects (calling
-        one is a start); `needed`: names other files call (lowered when they
-        have events).  Module-level code is always lowered."""
-        texts = {q: data[n.start_byte:n.end_byte] for q, n, _ in found}
+        helper) or sharing a class with one (a constructor setting up
+        fields).  `outside`: functions of other files that send (calling one
+        is a start); `needed`: names other files call (lowered when they have
+        events).  Module-level code is always lowered.  Each pattern is
+        matched once over the file; a match belongs to every function whose
+        text holds it."""
+        texts = FunctionTexts(found, data)
         classes = {q: c for q, _, c in found if c is not None}
-        events = self.events_in(data)
-        with_events = {q for q, t in texts.items() if events.search(t)}
-        starts = self.sends_or_options
-        relevant = {q for q in texts if n_is_root(q)}
-        relevant |= {q for q in with_events if starts.search(texts[q]) or
-                     (needed and (q in needed or _short(q) in needed or classes.get(q) in needed))}
+        with_events = texts.matching(self.events_in(data))
+        relevant = {q for q, _, _ in found if n_is_root(q)}
+        relevant |= with_events & texts.matching(self.sends_or_options)
+        if needed:
+            relevant |= {q for q in with_events if q in needed or _short(q) in needed or classes.get(q) in needed}
         if outside:
-            calls_outside = _calls_to(outside)
-            relevant |= {q for q, t in texts.items() if calls_outside.search(t)}
+            relevant |= {q for q, called in texts.calls.items() if called & outside}
         while True:
             names = {_short(q) for q in relevant if not n_is_root(q)}
-            callers = _calls_to(names) if names else None
-            more = {q for q, t in texts.items() if q not in relevant and callers is not None and callers.search(t)}
-            called = {c.decode() for q in relevant for c in _CALLED.findall(texts[q])}
+            more = {q for q, called in texts.calls.items() if q not in relevant and called & names}
+            called = set().union(*(texts.calls[q] for q in relevant))
             mates = {classes[q] for q in relevant if q in classes}
             more |= {q for q in with_events - relevant if _short(q) in called or classes.get(q) in mates}
             if not more:
-                return relevant
+                left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
+                return relevant, with_events - relevant, left_out
             relevant |= more
 
     # -- to be supplied by each language --------------------------------
@@ -466,22 +486,65 @@ class Frontend:
 _CALLED = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\(")
 
 
+class FunctionTexts:
+    """Where each function's text lies in the file, to tell which functions a
+    pattern matches in (one pass over the file, not one per function), and the
+    names each calls.  A pseudo-function for module-level code holds only
+    what no function holds."""
+
+    def __init__(self, found, data: bytes):
+        from bisect import bisect_left
+
+        self.data = data
+        self.spans = [(q, n.start_byte, n.end_byte) for q, n, _ in found]
+        self._bisect = bisect_left
+        calls = [(m.start(), m.group(1).decode()) for m in _CALLED.finditer(data)]
+        self.calls = {q: set(names) for q, names in self._place(calls).items()}
+
+    def _place(self, matches: list[tuple[int, str]]) -> dict[str, list[str]]:
+        starts = [pos for pos, _ in matches]
+        placed: dict[str, list[str]] = {}
+        inside = [False] * len(matches)
+        for q, start, end in self.spans:
+            if n_is_root(q):
+                continue
+            lo, hi = self._bisect(starts, start), self._bisect(starts, end)
+            placed[q] = [name for _, name in matches[lo:hi]]
+            inside[lo:hi] = [True] * (hi - lo)
+        outside = [name for (_, name), held in zip(matches, inside) if not held]
+        for q, _, _ in self.spans:
+            if n_is_root(q):
+                placed[q] = outside
+        return placed
+
+    def matching(self, pattern: re.Pattern) -> set[str]:
+        """The functions whose text has a match of `pattern`."""
+        hits = [(m.start(), "") for m in pattern.finditer(self.data)]
+        return {q for q, names in self._place(hits).items() if names} if hits else set()
+
+
 def _short(qualname: str) -> str:
     return qualname.rsplit(".", 1)[-1]
-
-
-def _calls_to(names) -> re.Pattern:
-    """A call to any of `names` (or a definition: it looks the same)."""
-    return re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")\s*\(")
 
 
 def _names_as_values(data: bytes, names) -> set[str]:
     """Those of `names` the file uses other than in a call or a definition (a
     callback registered, a function stored in a table)."""
-    if not names:
-        return set()
-    pattern = re.compile(rb"\b(" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")\b(?!\s*\()")
-    return {m.decode() for m in pattern.findall(data)}
+    found = set()
+    for name in names:
+        word, start = name.encode(), 0
+        while (at := data.find(word, start)) >= 0:
+            start = end = at + len(word)
+            if at and (data[at - 1:at].isalnum() or data[at - 1] == 95):
+                continue
+            if end < len(data) and (data[end:end + 1].isalnum() or data[end] == 95):
+                continue
+            while end < len(data) and data[end] in b" \t\r\n":
+                end += 1
+            if data[end:end + 1] != b"(":
+                found.add(name)
+                break
+    return found
 
 
 def n_is_root(qualname: str) -> bool:

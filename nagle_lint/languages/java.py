@@ -65,7 +65,8 @@ class JavaFrontend(Frontend):
     send_words = (b".write", b".print", b".format", b".append")
     evidence_words = (b"Socket", b"Channel", b"OutputStream")
     nodelay_words = (b"TcpNoDelay", b"TCP_NODELAY")
-    definitions = re.compile(rb"\b(?:class|interface|record|enum)\s+([A-Za-z_][A-Za-z_0-9]*)")
+    definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")
+    definition_after = re.compile(rb"")
     read_calls = re.compile(rb"\.(?:read\w*|next\w*)\s*\(")  # a file that reads may matter through the functions it calls
     send_calls = re.compile(rb"\.(?:write\w*|print\w*|format|append)\s*\(")
     events = re.compile(rb"\b(?:write\w*|print\w*|format|append|read\w*|next\w*|hasNext\w*|flush|close|shutdownOutput|"

@@ -22,29 +22,35 @@ NOT_SOCKETS = {"open", "BytesIO", "StringIO", "io.BytesIO", "io.StringIO", "io.o
 # Words that make `.write()`/`.read()` events: the file has socket streams.
 STREAM_WORDS = (b"makefile", b"asyncio", b"RequestHandler", b"data_received", b"start_server")
 _DEF = re.compile(rb"(?m)^([ \t]*)(?:(?:async[ \t]+)?def|class)[ \t]")
-_MAIN = re.compile(rb"(?m)^if\s+__name__\s*==")
 
 
-def _code_spans(data: bytes):
-    """Byte spans such that every function's whole text is inside one (from
-    its `def` to the next `def` or `class` indented no deeper), and the
-    module's own code too (before the first definition, from `if __name__`
-    on; a statement at the margin between definitions is in the span of the
-    definition above it)."""
-    spans, open_defs = [], []  # open_defs: (indentation, start)
-    first = None
-    main = _MAIN.search(data)
-    if main is not None:
-        spans.append((main.start(), len(data)))
-    for m in _DEF.finditer(data):
-        width = len(m.group(1).expandtabs(8))
-        first = m.start() if first is None else first
-        while open_defs and open_defs[-1][0] >= width:
-            spans.append((open_defs.pop()[1], m.start()))
-        open_defs.append((width, m.start()))
-    spans.extend((start, len(data)) for _, start in open_defs)
-    spans.append((0, len(data) if first is None else first))
-    return spans
+def _width(indent: bytes) -> int:
+    return len(indent.expandtabs(8)) if b"\t" in indent else len(indent)
+
+
+def _enclosing_spans(data: bytes, positions):
+    """For each position, a byte span holding the whole text of the function
+    the position is in: from the nearest `def` (or `class`) above it indented
+    less than its line, to the next one indented no deeper.  Code outside any
+    definition gets the whole file (module-level code is one function)."""
+    from bisect import bisect_right
+
+    defs = [(m.start(), _width(m.group(1))) for m in _DEF.finditer(data)]
+    starts = [start for start, _ in defs]
+    for pos in positions:
+        line = data.rfind(b"\n", 0, pos) + 1
+        indent = _width(data[line:pos][:len(data[line:pos]) - len(data[line:pos].lstrip(b" \t"))])
+        i = bisect_right(starts, pos) - 1
+        while i >= 0 and defs[i][1] >= indent:
+            i -= 1
+        if i < 0:
+            yield 0, len(data)
+            continue
+        start, width = defs[i]
+        j = i + 1
+        while j < len(defs) and defs[j][1] > width:
+            j += 1
+        yield start, defs[j][0] if j < len(defs) else len(data)
 
 
 class PythonFrontend(Frontend):
@@ -59,7 +65,8 @@ class PythonFrontend(Frontend):
     }
     send_words = (b".send", b".write")
     evidence_words = (b"makefile", b"accept", b"socket", b"asyncio", b"RequestHandler", b"data_received")
-    definitions = re.compile(rb"\b(?:def|class)\s+([A-Za-z_][A-Za-z_0-9]*)")
+    definition_before = re.compile(rb"\b(?:def|class)\s+\Z")
+    definition_after = re.compile(rb"")
     read_calls = re.compile(rb"\.(?:recv\w*|read\w*)\s*\(")  # a file that reads may matter through the functions it calls
     send_calls = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile|write|writelines)\s*\(")
     events = re.compile(rb"\.(?:send\w*|recv\w*|close|shutdown|setsockopt|makefile|accept|wrap_socket)\s*\(|"
@@ -85,8 +92,10 @@ class PythonFrontend(Frontend):
             return True
         # Elsewhere `.write()` is lowered only in a function that has a socket
         # event too: look for one whose text has both.
-        return any(self.send_calls.search(data, a, b) and self.events.search(data, a, b)
-                   for a, b in _code_spans(data))
+        if not self.events.search(data):
+            return False
+        writes = [m.start() for m in self.send_calls.finditer(data)]
+        return any(self.events.search(data, a, b) for a, b in _enclosing_spans(data, writes))
 
     # -- functions ---------------------------------------------------------
 
