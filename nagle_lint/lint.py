@@ -51,18 +51,22 @@ def prepare(path: str, data: bytes, min_confidence: str = "medium", language: st
     fe = frontend(language)
     if wanted is None and not fe.may_find(data, min_confidence):
         return Prepared(path, None, {})
-    model = fe.lower(path, data, wanted.effects, wanted.needed) if wanted else fe.lower(path, data)
+    if wanted is None:
+        model = fe.lower(path, data)
+    else:  # a file the byte scan skipped is lowered for what others need of it, not for its own sends
+        model = fe.lower(path, data, wanted.effects, wanted.needed, own=path in wanted.again)
     return Prepared(path, model, parse_suppressions(data), model.error_count)
 
 
-def wanted_in(path: str, data: bytes, wanted: "Wanted", language: str | None = None) -> tuple[set[str], bool]:
+def wanted_in(path: str, data: bytes, wanted: "Wanted", language: str | None = None) -> tuple[set[str], set[str]]:
     """What a file the byte scan skipped offers a later round: the needed
-    names it defines, and whether it calls a function that sends and shows
-    socket code of its own.  One pass over the names it calls decides most."""
+    names it defines, and the functions that send it calls (when it shows
+    socket code of its own).  One pass over the names it calls decides most."""
     fe = frontend(language or language_of(path))
     called = called_names(data)
     defined = fe.defines(data, called & wanted.needed)
-    return defined, bool(called & wanted.effects) and fe.talks(data)
+    effects = called & wanted.effects
+    return defined, effects if effects and fe.talks(data) else set()
 
 
 def called_names(data: bytes) -> set[str]:

@@ -9,6 +9,7 @@ hides a finding.
 from __future__ import annotations
 
 import os
+from functools import cached_property
 
 from .model import Bind, Call, FileModel, Flush, Function, Push, Recv, Send, SetOption, walk
 
@@ -134,10 +135,10 @@ class Project:
                 elif target.qualname in self.models[target.path].stubs:
                     needed.update((target.qualname, _entry_name(target.qualname)))
                     again.add(target.path)
-        sending = self._with_effects((Send, SetOption))
         starts = {_entry_name(fn.qualname) for fn in self.functions()
-                  if id(fn) in sending and not fn.qualname.startswith("<")}
-        again.update(m.path for m in self.models.values() if m.left_out_calls & starts)
+                  if id(fn) in self.sending and not fn.qualname.startswith("<")}
+        again.update(m.path for m in self.models.values()
+                     if any(self.reaches(m.path, m.language, n) for n in m.left_out_calls & starts))
         keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731
         return Wanted(keep(needed), keep(starts), frozenset(again), {n: frozenset(f) for n, f in callers.items()})
 
@@ -150,8 +151,29 @@ class Project:
                     self._definers.setdefault((lang, entry), set()).update(fn.path for fn in fns)
         return self._definers.get((language, name), set())
 
+    def reaches(self, path: str, language: str, name: str) -> bool:
+        """Whether a call to `name` (a function, or a class by its methods)
+        from the file `path` resolves to another file's function that sends."""
+        found = self.definers(language, name) - {path}
+        if len(found) > 1:
+            found = {d for d in found if os.path.dirname(d) == os.path.dirname(path)}
+        if len(found) != 1:
+            return False
+        (where,) = found
+        return any(id(fn) in self.sending and _entry_name(fn.qualname) == name
+                   for fn in self.models[where].functions)
+
     def has_effects(self, fn: Function) -> bool:
         return id(fn) in self.effective
+
+    @cached_property
+    def sending(self) -> set[int]:
+        """ids of the functions that send or set an option, directly or
+        through callees: where every finding starts."""
+        return self._with_effects((Send, SetOption))
+
+    def may_find(self, fn: Function) -> bool:
+        return id(fn) in self.sending
 
     def event_at(self, path: str, site):
         """The event at a site of a file (to tell a flush from a send)."""

@@ -154,9 +154,9 @@ def _scan_many(args):
                 data = fh.read()
         except OSError:
             continue
-        defined, effect = wanted_in(p, data, wanted)
-        if defined or effect:
-            out.append((p, defined, effect))
+        defined, effects = wanted_in(p, data, wanted)
+        if defined or effects:
+            out.append((p, defined, effects))
     return out
 
 
@@ -166,13 +166,15 @@ class _Workers:
     def __init__(self, jobs: int):
         self.jobs, self.pool = jobs, None
 
-    def map(self, work, items: list, *extra) -> list:
-        if self.jobs > 1 and len(items) >= PARALLEL_THRESHOLD:
+    def map(self, work, items: list, *extra, size: int | None = None) -> list:
+        """`size`: items per task (few where each is costly and they are few)."""
+        if self.jobs > 1 and len(items) > 1 and (self.pool is not None or len(items) >= PARALLEL_THRESHOLD):
             if self.pool is None:
                 from concurrent.futures import ProcessPoolExecutor  # only when it pays: its import costs start-up time
 
                 self.pool = ProcessPoolExecutor(max_workers=self.jobs)
-            return [o for batch in self.pool.map(work, [(c, *extra) for c in _chunks(items, self.jobs)]) for o in batch]
+            chunks = _chunks(items, self.jobs, size)
+            return [o for batch in self.pool.map(work, [(c, *extra) for c in chunks]) for o in batch]
         return work((items, *extra))
 
     def close(self) -> None:
@@ -188,8 +190,8 @@ def _check_many(paths):
     return check([prepared[p] for p in paths], project, _rules_for(settings), settings.min_confidence)
 
 
-def _chunks(items, jobs):
-    size = max(8, len(items) // (jobs * 8))
+def _chunks(items, jobs, size=None):
+    size = size or max(8, len(items) // (jobs * 8))
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
@@ -276,7 +278,7 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         offers = workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else []
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
         before = len(prepared)
-        lowered = workers.map(_read_many, chosen, settings, wanted)
+        lowered = workers.map(_read_many, chosen, settings, wanted, size=1)
         for path, prep, problem in lowered:
             take(path, prep, problem)
         if not lowered or (len(prepared) == before and not wanted.again):
@@ -287,18 +289,19 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
 
 
 def _choose(offers, wanted, project) -> list[str]:
-    """The skipped files worth lowering: each calls a function that sends, or
-    defines a needed name where a call can resolve to it (the only definition
-    of its language, or one in a caller's folder)."""
+    """The skipped files worth lowering: each calls a function of another
+    file that sends (as the call would resolve), or defines a needed name
+    where a call can resolve to it (the only definition of its language, or
+    one in a caller's folder)."""
     count: dict[tuple[str, str], int] = {}
     for path, defined, _ in offers:
         for name in defined:
             key = (language_of(path), name)
             count[key] = count.get(key, 0) + 1
     chosen = []
-    for path, defined, effect in offers:
+    for path, defined, effects in offers:
         lang, folder = language_of(path), os.path.dirname(path)
-        if effect or any(count[(lang, n)] + len(project.definers(lang, n)) == 1 or
+        if any(project.reaches(path, lang, n) for n in effects) or any(count[(lang, n)] + len(project.definers(lang, n)) == 1 or
                          folder in wanted.callers.get(n, ()) for n in defined):
             chosen.append(path)
     return sorted(chosen)

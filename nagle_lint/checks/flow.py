@@ -142,7 +142,7 @@ def analyse(model: FileModel, project=None) -> Analysis:
     result = Analysis(project=project)
     field_nodelay = _fields_with_nodelay(model)
     for fn in model.functions:
-        if project.has_effects(fn):
+        if project.may_find(fn):
             _Run(project, result, fn, fn.qualname not in project.called, field_nodelay).run()
     return result
 

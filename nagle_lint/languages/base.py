@@ -290,11 +290,12 @@ class Frontend:
             raise
 
     def lower(self, path: str, data: bytes, names: frozenset = frozenset(),
-              needed: frozenset = frozenset()) -> FileModel:
+              needed: frozenset = frozenset(), own: bool = True) -> FileModel:
         """The file's model.  `names`: functions of other files that touch a
         connection (a function calling one of them is lowered too); `needed`:
-        names other files call (lowered when they have events).  A function
-        not worth lowering is kept as a stub (see `FileModel.stubs`).
+        names other files call (lowered when they have events); `own`: the
+        file's own sends start findings.  A function not worth lowering is
+        kept as a stub (see `FileModel.stubs`).
 
         Work is bounded.  The walk runs in a thread of its own, so that the
         recursion it may use does not depend on the caller's stack (the same
@@ -330,7 +331,7 @@ class Frontend:
             unit = Unit(self, Source(data), tree)
             found = list(self.functions(tree.root_node))
             unit.function_names = {q for q, _, _ in found}
-            relevant, stubs, left_out = self._relevant(found, data, names, needed)
+            relevant, stubs, left_out = self._relevant(found, data, names, needed, own)
             too_deep: dict[str, int] = {}
 
             def lower_one(q, n, c):
@@ -416,7 +417,7 @@ class Frontend:
         return value
 
     def _relevant(self, found, data: bytes, outside: frozenset = frozenset(),
-                  needed: frozenset = frozenset()) -> tuple[set[str], set[str], set[str]]:
+                  needed: frozenset = frozenset(), own: bool = True) -> tuple[set[str], set[str], set[str]]:
         """(the functions worth lowering, those left out that have events, the
         names those left out call).
 
@@ -427,14 +428,16 @@ class Frontend:
         helper) or sharing a class with one (a constructor setting up
         fields).  `outside`: functions of other files that send (calling one
         is a start); `needed`: names other files call (lowered when they have
-        events).  Module-level code is always lowered.  Each pattern is
+        events); `own`: whether the file's own sends are starts.  Module-level
+        code is always lowered.  Each pattern is
         matched once over the file; a match belongs to every function whose
         text holds it."""
         texts = FunctionTexts(found, data)
         classes = {q: c for q, _, c in found if c is not None}
         with_events = texts.matching(self.events_in(data))
         relevant = {q for q, _, _ in found if n_is_root(q)}
-        relevant |= with_events & texts.matching(self.sends_or_options)
+        if own:
+            relevant |= with_events & texts.matching(self.sends_or_options)
         if needed:
             relevant |= {q for q in with_events if q in needed or _short(q) in needed or classes.get(q) in needed}
         if outside:
