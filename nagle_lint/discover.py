@@ -37,9 +37,11 @@ def discover(paths: list[str], exclude: tuple[str, ...], force_exclude: bool = F
             yield root, "no such file or directory"
             continue
         if os.path.isdir(root):
-            for path in _walk(root, exclude, base):
-                if _same(path) not in seen:
-                    seen.add(_same(path))
+            top = _same(root)
+            for path, rel in _walk(root, exclude, base):
+                key = os.path.normcase(os.path.join(top, rel))
+                if key not in seen:
+                    seen.add(key)
                     yield path, None
         elif force_exclude and any(matches(root, p) for p in exclude):
             continue
@@ -59,30 +61,35 @@ def _within(path: str, root: str) -> bool:
 
 
 def _walk(root: str, exclude, base: str | None = None):
-    stack = [root]
+    """Yield (path, path relative to root) for each file to lint under root.
+    Relative paths are built as the walk goes (not worked out per file)."""
+    from_base = None  # root as seen from the config file's folder, where its patterns are written from
+    if base is not None and exclude:
+        from_base = os.path.relpath(os.path.abspath(root), base)
+        if from_base.startswith(".."):
+            from_base = None
+    stack = [(root, "")]
     while stack:
-        folder = stack.pop()
+        folder, rel_folder = stack.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             continue
         subdirs = []
         for e in entries:
-            rels = [os.path.relpath(e.path, root)]
-            if base is not None:  # patterns from a config file are written from its folder
-                from_base = os.path.relpath(os.path.abspath(e.path), base)
-                if not from_base.startswith(".."):
-                    rels.append(from_base)
-            if any(matches(rel, p) for rel in rels for p in exclude):
-                continue
+            rel = rel_folder + e.name
+            if exclude:
+                rels = [rel] if from_base is None else [rel, os.path.normpath(os.path.join(from_base, rel))]
+                if any(matches(r, p) for r in rels for p in exclude):
+                    continue
             try:
                 if e.is_dir(follow_symlinks=False):
                     if e.name not in SKIP_DIRS and not e.name.endswith(".egg-info"):
-                        subdirs.append(e.path)
-                elif e.is_file() and language_of(e.name):
+                        subdirs.append((e.path, rel + os.sep))
+                elif language_of(e.name) and e.is_file():
                     if e.is_symlink() and not _within(e.path, root):
                         continue  # a link out of the tree (a pull request's `x.py -> ~/.ssh/...`) is not followed
-                    yield e.path
+                    yield e.path, rel
             except OSError:
                 continue
         stack.extend(reversed(subdirs))

@@ -4,7 +4,11 @@ files are followed (in parallel again, the project shared by forking)."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
+import time
+from types import SimpleNamespace
 
 from .config import Settings, selected_rules
 from .discover import discover
@@ -26,11 +30,6 @@ def read_file(path: str, settings: Settings, data: bytes | None = None, language
     as UTF-8, so that columns count characters.  Parsing and lowering share the
     per-file time budget.  When a few functions could not be analysed (nested
     too deeply), both the Prepared and a problem naming them are returned."""
-    import errno
-    import stat
-    import time
-    from types import SimpleNamespace
-
     from .languages import frontend
 
     language = language or language_of(path)
@@ -91,7 +90,7 @@ def read_file(path: str, settings: Settings, data: bytes | None = None, language
             data = data.decode(codec).encode("utf-8", "surrogatepass")
         except UnicodeError:
             return None, f"starts with a {codec.upper()} byte-order mark but is not {codec.upper()} text; skipped"
-    if b"\0" in data[:8192]:  # where git looks too
+    if data.find(b"\0", 0, 8192) >= 0:  # where git looks too
         return None, "binary file (NUL bytes); skipped"
     if b"\0" in data:  # a stray NUL further on is read as a space (as C compilers do), not as the end of the file
         data = data.replace(b"\0", b" ")

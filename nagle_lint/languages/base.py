@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from ..model import (
     walk,
@@ -73,11 +73,8 @@ class Obj:
 NO_VALUE = object()  # an expression a frontend has lowered whose value is unknown: do not walk it again
 NOT_CONN = object()  # a file, a pipe, an in-memory buffer, a datagram socket: never a connection
 
-# Names that suggest a socket, as bytes: a file with none of them (and no
-# other evidence) cannot have a finding of medium confidence.
-NAME_WORDS = (b"sock", b"conn", b"client", b"peer", b"channel", b"upstream", b"downstream", b"remote")
-SHORT_NAMES = re.compile(rb"\b(?:sd|ch|cfd)\b")
 OPTION_WORDS = (b"TCP_CORK", b"TCP_NOPUSH", b"MSG_MORE")
+_RECEIVER = re.compile(rb"\s*[\w.\]\[]*")  # read backwards
 
 
 def _is_word(byte: int) -> bool:
@@ -91,8 +88,40 @@ _SOCKETY = re.compile(
 )
 
 
+class PlainCalls:
+    """Calls of the names `pattern` spells (it ends at the parenthesis), as
+    plain calls: not of a member (`c->send(...)`), not a longer name's tail
+    (`ngx_write(...)`).  Found without a look-behind in the regex, which would
+    make it try every position of the file (several times slower): the byte
+    before each match is checked instead.  Answers `search`/`finditer` as a
+    compiled pattern does."""
+
+    _NOT_BEFORE = frozenset(b"._>" + bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123)))
+
+    def __init__(self, pattern: bytes):
+        self.pattern = pattern
+        self._re = re.compile(pattern)
+
+    def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None):
+        for m in self._re.finditer(data, pos, len(data) if endpos is None else endpos):
+            at = m.start()
+            if at == 0 or data[at - 1] not in self._NOT_BEFORE:
+                yield m
+
+    def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
+        return next(self.finditer(data, pos, endpos), None)
+
+    def extended(self, words: bytes) -> "PlainCalls":
+        return PlainCalls(self.pattern + b"|" + words)
+
+
 def socket_like(name: str) -> bool:
     return bool(_SOCKETY.search(name.replace("self.", "").replace("this.", "")))
+
+
+@lru_cache(maxsize=4096)
+def _socket_like_cached(target: bytes) -> bool:
+    return socket_like(target.decode("latin-1"))
 
 
 # --- positions --------------------------------------------------------------
@@ -165,6 +194,7 @@ class Frontend:
     # Literal words are checked first (fast); the regex confirms.
     send_words: tuple[bytes, ...] = ()  # one must occur for a call that may send
     send_calls: re.Pattern = re.compile(rb"$^")
+    target_is_receiver = True  # a send is a method of the connection (else the connection is an argument)
     read_calls: re.Pattern = re.compile(rb"$^")
     evidence_words: tuple[bytes, ...] = ()  # what makes a connection at least medium-sure
     nodelay_words: tuple[bytes, ...] = (b"TCP_NODELAY",)
@@ -195,14 +225,20 @@ class Frontend:
                     break
         return found
 
+    def has_evidence(self, data: bytes) -> bool:
+        """Words that make a connection at least medium-sure."""
+        return any(w in data for w in self.evidence_words)
+
     def talks(self, data: bytes) -> bool:
         """Socket code of its own: a read, or a connection made or accepted."""
-        return bool(self.read_calls.search(data)) or any(w in data for w in self.evidence_words)
+        return bool(self.read_calls.search(data)) or self.has_evidence(data)
 
     @cached_property
     def sends_or_options(self) -> re.Pattern:
         """Where a finding can start: a send, or a socket option set."""
         words = b"|".join(re.escape(w) for w in self.nodelay_words + OPTION_WORDS)
+        if isinstance(self.send_calls, PlainCalls):
+            return self.send_calls.extended(words)
         return re.compile(self.send_calls.pattern + b"|" + words)
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
@@ -215,10 +251,20 @@ class Frontend:
             return True
         if not any(w in data for w in self.send_words) or not self.sends_in(data, min_confidence):
             return False
-        if min_confidence == "low" or any(w in data for w in self.evidence_words):
+        if min_confidence == "low" or self.has_evidence(data):
             return True
-        lowered = data.lower()
-        return any(w in lowered for w in NAME_WORDS) or bool(SHORT_NAMES.search(data))
+        # Else only a name can make a connection medium-sure: the name of
+        # what a send is made on.
+        return any(_socket_like_cached(t) for t in set(self.send_targets(data)))
+
+    def send_targets(self, data: bytes):
+        """What each send call is made on: the receiver (read backwards from
+        the call), or, where the connection is an argument, the arguments."""
+        for m in self.send_calls.finditer(data):
+            if self.target_is_receiver:
+                yield _RECEIVER.match(data[max(0, m.start() - 80):m.start()][::-1]).group()[::-1]
+            else:
+                yield data[m.end():m.end() + 160].split(b";", 1)[0]
 
     @cached_property
     def language(self):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NO_VALUE, NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from .base import NO_VALUE, NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, PlainCalls, compact, int_literal, text
 from ..model import ONE, SMALL, UNKNOWN
 
 NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
@@ -50,11 +50,13 @@ class CFrontend(Frontend):
     }
     send_words = (b"write", b"send", b"fprintf", b"fputs", b"putc")
     evidence_words = (b"socket", b"accept", b"recv", b"send", b"setsockopt", b"shutdown", b"SSL_", b"gnutls_")
-    read_calls = re.compile(rb"\b(?:read|recv\w*|SSL_read|fgets|fread)\s*\(")  # a file that reads may matter through the functions it calls
+    # a file that reads may matter through the functions it calls
+    read_calls = PlainCalls(rb"(?:read|recv\w*|SSL_read|fgets|fread)\s*\(")
     # A call through a function pointer (`c->send(...)`) is not a send the frontend knows.
-    send_calls = re.compile(rb"(?<![.>])\b(?:write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
+    send_calls = PlainCalls(rb"(?:write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
                             rb"gnutls_record_send|fwrite|fprintf|vfprintf|fputs|fputc|putc)\s*\(")
-    socket_sends = re.compile(rb"(?<![.>])\b(?:write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
+    target_is_receiver = False
+    socket_sends = PlainCalls(rb"(?:write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
                               rb"gnutls_record_send)\s*\(")
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
@@ -64,7 +66,7 @@ class CFrontend(Frontend):
             return True
         return (min_confidence == "low" or b"fdopen" in data) and bool(self.send_calls.search(data))
 
-    events = re.compile(rb"\b(?:write|send\w*|writev|sendfile|read|recv\w*|readv|SSL_\w+|BIO_\w+|gnutls_\w+|socket|"
+    events = PlainCalls(rb"(?:write|send\w*|writev|sendfile|read|recv\w*|readv|SSL_\w+|BIO_\w+|gnutls_\w+|socket|"
                         rb"accept4?|setsockopt|shutdown|close|fdopen|fflush|fclose|fwrite|fprintf|vfprintf|fputs|"
                         rb"fputc|putc|fgets|fread|fgetc|getc|fscanf|getline|getdelim|setvbuf)\s*\(")
     call_types = frozenset({"call_expression"})

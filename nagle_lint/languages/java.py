@@ -64,6 +64,19 @@ class JavaFrontend(Frontend):
     }
     send_words = (b".write", b".print", b".format", b".append")
     evidence_words = (b"Socket", b"Channel", b"OutputStream")
+    # ... as a type's name (not part of a method's or of any class's: a
+    # DecodeChannel of the project's own is no socket), or their packages
+    evidence = re.compile(rb"\b(?:[A-Z][A-Za-z0-9_]*)?(?:Socket|OutputStream)\b|getOutputStream|"
+                          rb"java\.nio\.channels|io\.netty|\b(?:Channel|ChannelHandlerContext)\b")
+
+    def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
+        # A write is a send only on what the file types as a stream, writer,
+        # socket or channel (or gets from getOutputStream()): a file that
+        # names none only appends to strings.
+        return any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) and bool(self.send_calls.search(data))
+
+    def has_evidence(self, data: bytes) -> bool:
+        return any(w in data for w in self.evidence_words) and bool(self.evidence.search(data))
     nodelay_words = (b"TcpNoDelay", b"TCP_NODELAY")
     definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")
     definition_after = re.compile(rb"")
