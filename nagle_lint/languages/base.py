@@ -89,18 +89,21 @@ _SOCKETY = re.compile(
 
 
 class PlainCalls:
-    """Calls of the names `pattern` spells (it ends at the parenthesis), as
-    plain calls: not of a member (`c->send(...)`), not a longer name's tail
-    (`ngx_write(...)`).  Found without a look-behind in the regex, which would
-    make it try every position of the file (several times slower): the byte
-    before each match is checked instead.  Answers `search`/`finditer` as a
-    compiled pattern does."""
+    """Calls of the names `names` spells, as plain calls: not of a member
+    (`c->send(...)`), not a longer name's tail (`ngx_write(...)`); or one of
+    `words`.  Found without a look-behind in the regex, which would make it
+    try every position of the file (several times slower): the byte before
+    each match is checked instead.  Answers `search`/`finditer` as a compiled
+    pattern does, and tells a call site's name (see `FunctionTexts`)."""
 
     _NOT_BEFORE = frozenset(b"._>" + bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123)))
 
-    def __init__(self, pattern: bytes):
-        self.pattern = pattern
-        self._re = re.compile(pattern)
+    def __init__(self, names: bytes, words: tuple[bytes, ...] = ()):
+        self.names, self.words = names, words
+        self.pattern = b"(?:" + names + rb")\s*\(" + b"".join(b"|" + re.escape(w) for w in words)
+        self._re = re.compile(self.pattern)
+        self._name = re.compile(names)
+        self._known: dict[str, bool] = {}
 
     def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None):
         for m in self._re.finditer(data, pos, len(data) if endpos is None else endpos):
@@ -111,8 +114,24 @@ class PlainCalls:
     def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
         return next(self.finditer(data, pos, endpos), None)
 
-    def extended(self, words: bytes) -> "PlainCalls":
-        return PlainCalls(self.pattern + b"|" + words)
+    def extended(self, words: tuple[bytes, ...]) -> "PlainCalls":
+        return PlainCalls(self.names, self.words + words)
+
+    def calls(self, name: str) -> bool:
+        known = self._known.get(name)
+        if known is None:
+            known = self._known[name] = self._name.fullmatch(name.encode()) is not None
+        return known
+
+    def sites_in(self, data: bytes, sites: list[tuple[int, str]]) -> list[int]:
+        """Where in `data` it matches, from the file's call sites (and the words)."""
+        found = [at for at, name in sites if self.calls(name) and (at == 0 or data[at - 1] not in b".>")]
+        for w in self.words:
+            at = data.find(w)
+            while at >= 0:
+                found.append(at)
+                at = data.find(w, at + 1)
+        return sorted(found)
 
 
 def socket_like(name: str) -> bool:
@@ -236,9 +255,9 @@ class Frontend:
     @cached_property
     def sends_or_options(self) -> re.Pattern:
         """Where a finding can start: a send, or a socket option set."""
-        words = b"|".join(re.escape(w) for w in self.nodelay_words + OPTION_WORDS)
         if isinstance(self.send_calls, PlainCalls):
-            return self.send_calls.extended(words)
+            return self.send_calls.extended(self.nodelay_words + OPTION_WORDS)
+        words = b"|".join(re.escape(w) for w in self.nodelay_words + OPTION_WORDS)
         return re.compile(self.send_calls.pattern + b"|" + words)
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
@@ -532,9 +551,6 @@ class Frontend:
         return False
 
 
-_CALLED = re.compile(rb"\b([A-Za-z_][A-Za-z_0-9]*)\s*\(")
-
-
 class FunctionTexts:
     """Where each function's text lies in the file, to tell which functions a
     pattern matches in (one pass over the file, not one per function), and the
@@ -547,8 +563,8 @@ class FunctionTexts:
         self.data = data
         self.spans = [(q, n.start_byte, n.end_byte) for q, n, _ in found]
         self._bisect = bisect_left
-        calls = [(m.start(), m.group(1).decode()) for m in _CALLED.finditer(data)]
-        self.calls = {q: set(names) for q, names in self._place(calls).items()}
+        self.sites = call_sites(data)
+        self.calls = {q: set(names) for q, names in self._place(self.sites).items()}
 
     def _place(self, matches: list[tuple[int, str]]) -> dict[str, list[str]]:
         starts = [pos for pos, _ in matches]
@@ -567,9 +583,48 @@ class FunctionTexts:
         return placed
 
     def matching(self, pattern: re.Pattern) -> set[str]:
-        """The functions whose text has a match of `pattern`."""
-        hits = [(m.start(), "") for m in pattern.finditer(self.data)]
-        return {q for q, names in self._place(hits).items() if names} if hits else set()
+        """The functions whose text has a match of `pattern` (searched in
+        each function's range: one match is enough, where a pass over the
+        file would stop at every one)."""
+        if isinstance(pattern, PlainCalls):  # from the call sites already found: no pass over the file
+            hits = [(at, "") for at in pattern.sites_in(self.data, self.sites)]
+            return {q for q, names in self._place(hits).items() if names} if hits else set()
+        data, found = self.data, set()
+        for q, start, end in self.spans:
+            if not n_is_root(q) and pattern.search(data, start, end):
+                found.add(q)
+        roots = [q for q, _, _ in self.spans if n_is_root(q)]
+        if roots:  # module-level code: what lies between the functions
+            gaps, at = [], 0
+            for start, end in sorted((s, e) for q, s, e in self.spans if not n_is_root(q)):
+                if start > at:
+                    gaps.append((at, start))
+                at = max(at, end)
+            gaps.append((at, len(data)))
+            if any(pattern.search(data, a, b) for a, b in gaps if b > a):
+                found.update(roots)
+        return found
+
+
+def call_sites(data: bytes) -> list[tuple[int, str]]:
+    """(offset, name) of every name followed by a parenthesis: calls, and
+    definitions, which look the same.  Read backwards from each parenthesis:
+    several times faster than a regex over the file."""
+    found, at = [], 0
+    pieces = data.split(b"(")
+    for piece in pieces[:-1]:
+        end = at + len(piece)
+        tail = piece[-128:].rstrip()
+        m = _WORD_BACKWARDS.match(tail[::-1])
+        if m is not None:
+            name = m.group()[::-1]
+            if not name[:1].isdigit() and name.isascii():
+                found.append((end - (len(piece[-128:]) - len(tail)) - len(name), name.decode()))
+        at = end + 1
+    return found
+
+
+_WORD_BACKWARDS = re.compile(rb"\w+")
 
 
 def _short(qualname: str) -> str:

@@ -51,13 +51,13 @@ class CFrontend(Frontend):
     send_words = (b"write", b"send", b"fprintf", b"fputs", b"putc")
     evidence_words = (b"socket", b"accept", b"recv", b"send", b"setsockopt", b"shutdown", b"SSL_", b"gnutls_")
     # a file that reads may matter through the functions it calls
-    read_calls = PlainCalls(rb"(?:read|recv\w*|SSL_read|fgets|fread)\s*\(")
+    read_calls = PlainCalls(rb"read|recv\w*|SSL_read|fgets|fread")
     # A call through a function pointer (`c->send(...)`) is not a send the frontend knows.
-    send_calls = PlainCalls(rb"(?:write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
-                            rb"gnutls_record_send|fwrite|fprintf|vfprintf|fputs|fputc|putc)\s*\(")
+    send_calls = PlainCalls(rb"write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
+                            rb"gnutls_record_send|fwrite|fprintf|vfprintf|fputs|fputc|putc")
     target_is_receiver = False
-    socket_sends = PlainCalls(rb"(?:write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
-                              rb"gnutls_record_send)\s*\(")
+    socket_sends = PlainCalls(rb"write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
+                              rb"gnutls_record_send")
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         # stdio writes reach a socket only through fdopen(): elsewhere their
@@ -66,9 +66,9 @@ class CFrontend(Frontend):
             return True
         return (min_confidence == "low" or b"fdopen" in data) and bool(self.send_calls.search(data))
 
-    events = PlainCalls(rb"(?:write|send\w*|writev|sendfile|read|recv\w*|readv|SSL_\w+|BIO_\w+|gnutls_\w+|socket|"
+    events = PlainCalls(rb"write|send\w*|writev|sendfile|read|recv\w*|readv|SSL_\w+|BIO_\w+|gnutls_\w+|socket|"
                         rb"accept4?|setsockopt|shutdown|close|fdopen|fflush|fclose|fwrite|fprintf|vfprintf|fputs|"
-                        rb"fputc|putc|fgets|fread|fgetc|getc|fscanf|getline|getdelim|setvbuf)\s*\(")
+                        rb"fputc|putc|fgets|fread|fgetc|getc|fscanf|getline|getdelim|setvbuf")
     call_types = frozenset({"call_expression"})
     skip_types = frozenset({"function_definition"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
