@@ -190,7 +190,7 @@ def _check_many(paths):
 
 
 def _chunks(items, jobs, size=None):
-    size = size or max(8, len(items) // (jobs * 8))
+    size = size or max(4, len(items) // (jobs * 32))
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 

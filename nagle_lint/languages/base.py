@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sys
+from types import SimpleNamespace
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -303,7 +304,27 @@ class Frontend:
 
         return tree_sitter.Query(self.language, self.comment_query)
 
-    def parse(self, data: bytes):
+    def parse(self, data: bytes, ranges=None):
+        """The syntax tree of the file, or of the byte `ranges` of it only
+        (positions stay the file's); see `_parse`."""
+        if not ranges:
+            return self._parse(data)
+        import tree_sitter
+
+        whole = self.parser.included_ranges
+        self.parser.included_ranges = [tree_sitter.Range(_point(data, a), _point(data, b), a, b) for a, b in ranges]
+        try:
+            return self._parse(data)
+        finally:
+            self.parser.included_ranges = whole
+
+    def byte_functions(self, data: bytes):
+        """(name, start, end) of every function, from the bytes, where a
+        language can tell them for sure (else None): the file is then parsed
+        only where the functions worth lowering are."""
+        return None
+
+    def _parse(self, data: bytes):
         """The syntax tree, within the time budget of `self.limits` (set by
         the runner for each file: a TimeoutError when it is spent).  Python
         nested more than 100 indentation levels deep (CPython's own limit) is
@@ -392,11 +413,13 @@ class Frontend:
             return deepest
 
         def work() -> FileModel:
-            tree = self.parse(data)
+            tree, found, relevant, stubs, left_out, unparsed = self._partial(data, names, needed, own)
+            if tree is None:
+                tree = self.parse(data)
+                found = list(self.functions(tree.root_node))
+                relevant, stubs, left_out = self._relevant(found, data, names, needed, own)
             unit = Unit(self, Source(data), tree)
-            found = list(self.functions(tree.root_node))
-            unit.function_names = {q for q, _, _ in found}
-            relevant, stubs, left_out = self._relevant(found, data, names, needed, own)
+            unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed}
             too_deep: dict[str, int] = {}
 
             def lower_one(q, n, c):
@@ -416,6 +439,7 @@ class Frontend:
                 # A field set in one method (connect(), __init__) is used in the
                 # others: lower again, now that the fields are known.
                 functions = [lower_one(q, n, c) if q in relevant else fn for (q, n, c), fn in zip(found, functions)]
+            functions += [unit.stub(q, node) for q, node in unparsed]
             values = _names_as_values(data, {_short(q) for q in relevant if not n_is_root(q)})
             for fn in functions:
                 fn.callback = fn.callback or _short(fn.qualname) in values
@@ -480,6 +504,28 @@ class Frontend:
                 raise TimeoutError(f"took longer than the time budget ({limits.timeout:g} s a file, see timeout)")
             raise value
         return value
+
+    def _partial(self, data: bytes, names: frozenset, needed: frozenset, own: bool):
+        """Where the language can tell the file's functions from the bytes,
+        parse only the ones worth lowering: (tree, found, relevant, stubs,
+        left-out calls, the functions not parsed as (name, position)), or
+        Nones when the file is to be parsed whole (as it is when the tree
+        does not have the functions expected, where they were expected)."""
+        spans = self.byte_functions(data)
+        if spans is None:
+            return None, None, None, None, None, ()
+        by_bytes = [(q, SimpleNamespace(start_byte=a, end_byte=b), None) for q, a, b in spans]
+        relevant, stubs, left_out = self._relevant(by_bytes, data, names, needed, own)
+        ranges = sorted((a, b) for q, a, b in spans if q in relevant)
+        tree = self.parse(data, ranges) if ranges else None
+        found = list(self.functions(tree.root_node)) if tree is not None else []
+        if {(q, n.end_byte) for q, n, _ in found} != {(q, b) for q, a, b in spans if q in relevant}:
+            return None, None, None, None, None, ()
+        unparsed = [(q, SimpleNamespace(start_point=_point(data, a), end_point=_point(data, b)))
+                    for q, a, b in spans if q not in relevant]
+        if tree is None:
+            tree = self.parse(b"")
+        return tree, found, relevant, stubs, left_out, unparsed
 
     def _relevant(self, found, data: bytes, outside: frozenset = frozenset(),
                   needed: frozenset = frozenset(), own: bool = True) -> tuple[set[str], set[str], set[str]]:
@@ -625,6 +671,12 @@ def call_sites(data: bytes) -> list[tuple[int, str]]:
 
 
 _WORD_BACKWARDS = re.compile(rb"\w+")
+
+
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    """(row, byte column) of a byte offset, as tree-sitter counts."""
+    row = data.count(b"\n", 0, offset)
+    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
 
 
 def _short(qualname: str) -> str:

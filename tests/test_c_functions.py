@@ -1,0 +1,85 @@
+"""C functions told from the bytes (so that only the functions worth lowering
+are parsed): the same functions tree-sitter finds, the same model as a whole
+parse gives, and no answer at all where the braces cannot be trusted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nagle_lint.languages import frontend
+from nagle_lint.model import dump
+
+ROOT = Path(__file__).resolve().parent.parent
+C_FILES = sorted((ROOT / "fixtures").rglob("*.c"))
+FE = frontend("c")
+
+
+def tree_functions(data: bytes) -> set[tuple[str, int]]:
+    tree = FE.parse(data)
+    return {(name, node.end_byte) for name, node, _ in FE.functions(tree.root_node)}
+
+
+def byte_functions(data: bytes) -> set[tuple[str, int]] | None:
+    spans = FE.byte_functions(data)
+    return None if spans is None else {(name, end) for name, _, end in spans}
+
+
+@pytest.mark.parametrize("path", C_FILES, ids=lambda p: str(p.relative_to(ROOT / "fixtures")))
+def test_fixture_functions_are_told_from_the_bytes(path: Path):
+    data = path.read_bytes()
+    assert byte_functions(data) == tree_functions(data)
+
+
+@pytest.mark.parametrize("path", C_FILES, ids=lambda p: str(p.relative_to(ROOT / "fixtures")))
+def test_a_partial_parse_gives_the_model_of_a_whole_one(path: Path, monkeypatch):
+    data = path.read_bytes()
+    partial = FE.lower(str(path), data)
+    monkeypatch.setattr(type(FE), "byte_functions", lambda self, data: None)
+    whole = FE.lower(str(path), data)
+
+    def by_function(model):
+        return sorted(piece.strip() for piece in ("\n" + dump(model)).split("\nfunction "))
+
+    assert by_function(partial) == by_function(whole)
+    assert partial.stubs == whole.stubs and partial.left_out_calls == whole.left_out_calls
+
+
+TRICKY = b"""\
+/* a comment with a brace { and a function: int fake(void) { */
+#include <unistd.h>
+struct point { int x, y; };
+static const struct point origin = { 0, 0 };
+static const char *open_brace = "{", close_brace = '}';
+
+static int
+first(int fd)   /* a comment in the header (fake(x)) */
+{
+    char c = '{';
+    return (int) write(fd, "}", 1) + c;
+}
+
+#if 0
+int disabled(int fd) { return write(fd, "x", 1); }
+#endif
+
+int second(void) { return first(1); }
+"""
+
+
+def test_braces_in_comments_strings_and_disabled_code():
+    assert byte_functions(TRICKY) == tree_functions(TRICKY) == {
+        ("first", TRICKY.index(b"}\n\n#if 0") + 1), ("second", len(TRICKY) - 1)}
+
+
+@pytest.mark.parametrize("source", [
+    # preprocessor branches that each open a block: the braces do not balance
+    b"int f(int a)\n{\n#ifdef X\n    if (a) {\n#else\n    if (!a) {\n#endif\n        return 1;\n    }\n    return 0;\n}\n",
+    # a function closed away from the margin
+    b"int f(void) { return 0;\n  }\nint g(void)\n{\n    return 1;\n}\n",
+    # lines ended by a lone CR
+    b"#include <unistd.h>\rint f(int fd)\r{\r    return write(fd, \"x\", 1);\r}\r",
+], ids=["unbalanced-branches", "brace-off-margin", "lone-cr"])
+def test_no_answer_where_the_braces_cannot_be_trusted(source):
+    assert FE.byte_functions(source) is None
