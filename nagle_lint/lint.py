@@ -58,14 +58,21 @@ def prepare(path: str, data: bytes, min_confidence: str = "medium", language: st
     return Prepared(path, model, parse_suppressions(data), model.error_count)
 
 
-def wanted_in(path: str, data: bytes, wanted: "Wanted", language: str | None = None) -> tuple[set[str], set[str]]:
+def names_in(path: str, data: bytes, language: str | None = None) -> frozenset[str]:
+    """The names a file calls or defines, as a later round asks of a file the
+    byte scan skipped (worked out once, asked in every round)."""
+    fe = frontend(language or language_of(path))
+    return frozenset(called_names(data) | fe.declared(data))
+
+
+def wanted_in(path: str, data: bytes, wanted: "Wanted", names: frozenset,
+              language: str | None = None) -> tuple[set[str], set[str]]:
     """What a file the byte scan skipped offers a later round: the needed
     names it defines, and the functions that send it calls (when it shows
-    socket code of its own).  One pass over the names it calls decides most."""
+    socket code of its own); `names`: see `names_in`."""
     fe = frontend(language or language_of(path))
-    called = called_names(data)
-    defined = fe.defines(data, called & wanted.needed)
-    effects = called & wanted.effects
+    defined = fe.defines(data, names & wanted.needed)
+    effects = names & wanted.effects
     return defined, effects if effects and fe.talks(data) else set()
 
 

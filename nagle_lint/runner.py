@@ -141,19 +141,37 @@ def _read_many(args):
     return [(p, *read_file(p, settings, wanted=wanted)) for p in paths]
 
 
+def _reread(path: str) -> bytes | None:
+    """A skipped file read again for a later round (it is in the page cache)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+_NAMES: dict[str, frozenset] = {}  # skipped file -> its names, kept by whichever process worked them out
+
+
 def _scan_many(args):
-    """What each skipped file offers a later round (re-read: it is in the page cache)."""
-    from .lint import wanted_in
+    """What each skipped file offers a later round."""
+    from .lint import names_in, wanted_in
 
     paths, wanted = args
+    asked = wanted.needed | wanted.effects
     out = []
     for p in paths:
-        try:
-            with open(p, "rb") as fh:
-                data = fh.read()
-        except OSError:
+        names = _NAMES.get(p)
+        data = None
+        if names is None:
+            data = _reread(p)
+            if data is None:
+                continue
+            names = _NAMES[p] = names_in(p, data)
+        if not names & asked:
             continue
-        defined, effects = wanted_in(p, data, wanted)
+        data = data if data is not None else _reread(p)
+        defined, effects = wanted_in(p, data or b"", wanted, names)
         if defined or effects:
             out.append((p, defined, effects))
     return out
@@ -226,6 +244,7 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
         prepared, project = _prepare_all(files, settings, workers, result)
     finally:
         workers.close()
+        _NAMES.clear()
     order = sorted(prepared)
     if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4 and _can_fork():
         from concurrent.futures import ProcessPoolExecutor

@@ -229,6 +229,15 @@ class Frontend:
     definition_before: re.Pattern | None = None
     definition_after: re.Pattern = re.compile(rb"\s*\([^;{}()]*\)\s*(?:throws[^;{()]*)?\{")
 
+    # The name a definition gives, where it does not look like a call (`class Foo:`).
+    declarations: re.Pattern | None = None
+
+    def declared(self, data: bytes) -> set[str]:
+        """The names the file declares that `call_sites` would not see."""
+        if self.declarations is None:
+            return set()
+        return {n.decode() for n in self.declarations.findall(data)}
+
     def defines(self, data: bytes, names) -> set[str]:
         """Those of `names` the file defines a function (or class) of, by its bytes."""
         found = set()
