@@ -23,7 +23,7 @@ def tree_functions(data: bytes) -> set[tuple[str, int]]:
 
 def byte_functions(data: bytes) -> set[tuple[str, int]] | None:
     spans = FE.byte_functions(data)
-    return None if spans is None else {(name, end) for name, _, end in spans}
+    return None if spans is None else {(name, end) for name, _, end, _ in spans}
 
 
 @pytest.mark.parametrize("path", C_FILES, ids=lambda p: str(p.relative_to(ROOT / "fixtures")))

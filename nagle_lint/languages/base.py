@@ -328,9 +328,9 @@ class Frontend:
             self.parser.included_ranges = whole
 
     def byte_functions(self, data: bytes):
-        """(name, start, end) of every function, from the bytes, where a
-        language can tell them for sure (else None): the file is then parsed
-        only where the functions worth lowering are."""
+        """(qualified name, start, end, class or None) of every function, from
+        the bytes, where a language can tell them for sure (else None): the
+        file is then parsed only where the functions worth lowering are."""
         return None
 
     def _parse(self, data: bytes):
@@ -516,25 +516,35 @@ class Frontend:
 
     def _partial(self, data: bytes, names: frozenset, needed: frozenset, own: bool):
         """Where the language can tell the file's functions from the bytes,
-        parse only the ones worth lowering: (tree, found, relevant, stubs,
-        left-out calls, the functions not parsed as (name, position)), or
-        Nones when the file is to be parsed whole (as it is when the tree
+        parse only where the ones worth lowering are: (tree, found, relevant,
+        stubs, left-out calls, the functions not parsed as (name, position)),
+        or Nones when the file is to be parsed whole (as it is when the tree
         does not have the functions expected, where they were expected)."""
         spans = self.byte_functions(data)
         if spans is None:
             return None, None, None, None, None, ()
-        by_bytes = [(q, SimpleNamespace(start_byte=a, end_byte=b), None) for q, a, b in spans]
+        by_bytes = [(q, SimpleNamespace(start_byte=a, end_byte=b), c) for q, a, b, c in spans]
         relevant, stubs, left_out = self._relevant(by_bytes, data, names, needed, own)
-        ranges = sorted((a, b) for q, a, b in spans if q in relevant)
+        ranges = self.parse_ranges(data, spans, relevant)
         tree = self.parse(data, ranges) if ranges else None
         found = list(self.functions(tree.root_node)) if tree is not None else []
-        if {(q, n.end_byte) for q, n, _ in found} != {(q, b) for q, a, b in spans if q in relevant}:
+        if not self.partial_ok(tree, found, spans, relevant):
             return None, None, None, None, None, ()
+        parsed = {q for q, _, _ in found}
         unparsed = [(q, SimpleNamespace(start_point=_point(data, a), end_point=_point(data, b)))
-                    for q, a, b in spans if q not in relevant]
+                    for q, a, b, _ in spans if q not in parsed]
         if tree is None:
             tree = self.parse(b"")
         return tree, found, relevant, stubs, left_out, unparsed
+
+    def parse_ranges(self, data: bytes, spans, relevant) -> list[tuple[int, int]]:
+        """The byte ranges to parse: the functions worth lowering."""
+        return sorted((a, b) for q, a, b, _ in spans if q in relevant)
+
+    def partial_ok(self, tree, found, spans, relevant) -> bool:
+        """Whether the partial tree has the functions worth lowering where
+        the bytes said they are."""
+        return {(q, n.end_byte) for q, n, _ in found} == {(q, b) for q, a, b, _ in spans if q in relevant}
 
     def _relevant(self, found, data: bytes, outside: frozenset = frozenset(),
                   needed: frozenset = frozenset(), own: bool = True) -> tuple[set[str], set[str], set[str]]:

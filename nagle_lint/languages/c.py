@@ -76,7 +76,7 @@ class CFrontend(Frontend):
     # -- functions ---------------------------------------------------------
 
     def byte_functions(self, data: bytes):
-        """(name, start, end) of every function definition, read from the
+        """(name, start, end, None) of every function definition, read from the
         bytes (comments, strings and preprocessor lines skipped, `#if 0`
         blocks left out); None when the braces do not tell for sure (a
         body of several lines whose closing brace is not at the margin,
@@ -127,7 +127,7 @@ class CFrontend(Frontend):
                     if line_start > start and m.start() != line_start:
                         return None  # a body of many lines that does not end at the margin: unsure
                     if not skip:
-                        found.append((name, start, m.end()))
+                        found.append((name, start, m.end(), None))
         return None if stack else found
 
     def functions(self, root):
