@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import __version__
 from .config import LEVELS, ConfigError, Settings, check_rule_ids, find_config, load, size_option, timeout_option
-from .model import CONFIDENCES
+from .site import CONFIDENCES
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 SUBCOMMANDS = ("rules", "explain", "demo", "clean")

@@ -9,12 +9,17 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
-from .model import CONFIDENCES
+
+def _toml():
+    """The TOML reader, loaded only when there is a file to read."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    return tomllib
+
+from .site import CONFIDENCES
 
 LEVELS = ("note", "warning")
 
@@ -117,6 +122,7 @@ def find_config(start: Path) -> Path | None:
             return dotted
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
+            tomllib = _toml()
             try:
                 data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
@@ -127,6 +133,7 @@ def find_config(start: Path) -> Path | None:
 
 
 def load(path: Path) -> Settings:
+    tomllib = _toml()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as e:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .model import Site
+from .site import Site
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,8 @@ from .checks import best_of, run_checks
 from .findings import Finding
 from .languages import frontend, language_of
 from .languages.base import call_sites
-from .model import CONFIDENCES, FileModel
+from .model import FileModel
+from .site import CONFIDENCES
 from .noqa import apply_suppressions, parse as parse_suppressions
 
 

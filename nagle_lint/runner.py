@@ -4,6 +4,8 @@ files are followed (in parallel again, the project shared by forking)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import errno
 import os
 import stat
@@ -13,8 +15,10 @@ from types import SimpleNamespace
 from .config import Settings, selected_rules
 from .discover import discover
 from .languages import language_of
-from .lint import Prepared, Wanted, check, prepare
 from .report import Result
+
+if TYPE_CHECKING:
+    from .lint import Prepared, Wanted
 
 PARALLEL_THRESHOLD = 64  # below this many files, starting workers costs more than it saves
 
@@ -31,6 +35,7 @@ def read_file(path: str, settings: Settings, data: bytes | None = None, language
     per-file time budget.  When a few functions could not be analysed (nested
     too deeply), both the Prepared and a problem naming them are returned."""
     from .languages import frontend
+    from .lint import prepare
 
     language = language or language_of(path)
     if language is None:
@@ -116,6 +121,7 @@ def read_file(path: str, settings: Settings, data: bytes | None = None, language
 
 def lint_file(path: str, settings: Settings, data: bytes | None = None, language: str | None = None):
     """(path, findings, problem or None, parse errors) for one file on its own."""
+    from .lint import check
     from .project import Project
 
     prepared, problem = read_file(path, settings, data, language)
@@ -203,6 +209,8 @@ _SHARED: dict = {}  # phase two's project and settings, inherited by forked work
 
 
 def _check_many(paths):
+    from .lint import check
+
     prepared, project, settings = _SHARED["prepared"], _SHARED["project"], _SHARED["settings"]
     return check([prepared[p] for p in paths], project, _rules_for(settings), settings.min_confidence)
 
@@ -236,6 +244,7 @@ def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exc
 
 def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     from .checks import best_of
+    from .lint import check
 
     result = Result([])
     jobs = jobs or default_jobs()

@@ -11,7 +11,7 @@ import pytest
 
 from nagle_lint.checks import CHECKS
 from nagle_lint.config import LEVELS, Settings
-from nagle_lint.model import CONFIDENCES
+from nagle_lint.site import CONFIDENCES
 from nagle_lint.rules import HEADER_KEYS, OPT_IN, all_rules, parse, table
 from nagle_lint.runner import lint_file
 

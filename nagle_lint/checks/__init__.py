@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..findings import Finding
-from ..model import CONFIDENCES, FileModel
+from ..model import FileModel
+from ..site import CONFIDENCES
 from . import ngl001_split_write, ngl002_nodelay, ngl003_small_writes, ngl004_cork, ngl005_stop_and_wait
 from .flow import analyse
 

@@ -20,8 +20,9 @@ from typing import NamedTuple
 from ..model import (
     walk,
     Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
-    Push, Recv, Return, Send, SetOption, Site, Switch, Try, CONFIDENCES,
+    Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
+from ..site import CONFIDENCES
 
 MAX_CALL_DEPTH = 4
 MAX_STATES_PER_CONN = 24

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..findings import Finding
-from ..model import Flush, FileModel, lower
+from ..model import Flush, FileModel
+from ..site import lower
 from .common import at_depth, common_depth, idiom, named, step
 from .flow import Analysis
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..findings import Finding
-from ..model import CONFIDENCES, ONE, SMALL, Call, FileModel, Loop, Push, Recv, Send
+from ..model import ONE, SMALL, Call, FileModel, Loop, Push, Recv, Send
+from ..site import CONFIDENCES
 from .common import idiom
 from ..model import walk
 from .flow import Analysis

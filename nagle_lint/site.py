@@ -1,0 +1,26 @@
+"""Where a finding is and how sure it is: the little of the model that a
+run served from the cache needs (so that it does not load the rest)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# How sure we are that a connection is a TCP socket.  Ordered weakest first.
+CONFIDENCES = ("low", "medium", "high")
+
+
+def lower(confidence: str) -> str:
+    return CONFIDENCES[max(0, CONFIDENCES.index(confidence) - 1)]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Site:
+    """A source range: 1-based lines, 1-based columns counted in characters."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.col}"
