@@ -321,7 +321,8 @@ class Frontend:
         import tree_sitter
 
         whole = self.parser.included_ranges
-        self.parser.included_ranges = [tree_sitter.Range(_point(data, a), _point(data, b), a, b) for a, b in ranges]
+        point = Points(data)
+        self.parser.included_ranges = [tree_sitter.Range(point(a), point(b), a, b) for a, b in ranges]
         try:
             return self._parse(data)
         finally:
@@ -531,7 +532,8 @@ class Frontend:
         if not self.partial_ok(tree, found, spans, relevant):
             return None, None, None, None, None, ()
         parsed = {q for q, _, _ in found}
-        unparsed = [(q, SimpleNamespace(start_point=_point(data, a), end_point=_point(data, b)))
+        point = Points(data)
+        unparsed = [(q, SimpleNamespace(start_point=point(a), end_point=point(b)))
                     for q, a, b, _ in spans if q not in parsed]
         if tree is None:
             tree = self.parse(b"")
@@ -692,10 +694,18 @@ def call_sites(data: bytes) -> list[tuple[int, str]]:
 _WORD_BACKWARDS = re.compile(rb"\w+")
 
 
-def _point(data: bytes, offset: int) -> tuple[int, int]:
-    """(row, byte column) of a byte offset, as tree-sitter counts."""
-    row = data.count(b"\n", 0, offset)
-    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
+class Points:
+    """(row, byte column) of byte offsets, as tree-sitter counts; the line
+    starts are found once per file."""
+
+    def __init__(self, data: bytes):
+        self.starts = [0] + [m.end() for m in re.finditer(b"\n", data)]
+
+    def __call__(self, offset: int) -> tuple[int, int]:
+        from bisect import bisect_right
+
+        row = bisect_right(self.starts, offset) - 1
+        return row, offset - self.starts[row]
 
 
 def _short(qualname: str) -> str:
