@@ -156,7 +156,11 @@ def _reread(path: str) -> bytes | None:
         return None
 
 
-_NAMES: dict[str, frozenset] = {}  # skipped file -> its names, kept by whichever process worked them out
+# Skipped file -> the names it calls or defines, kept by the process that
+# scanned it for the next round; bounded (names in all), as memory is.
+_NAMES: dict[str, frozenset] = {}
+_NAMES_KEPT = [0]
+NAMES_BUDGET = 200_000
 
 
 def _scan_many(args):
@@ -167,19 +171,20 @@ def _scan_many(args):
     asked = wanted.needed | wanted.effects
     out = []
     for p in paths:
-        names = _NAMES.get(p)
-        data = None
+        names, data = _NAMES.get(p), None
         if names is None:
             data = _reread(p)
             if data is None:
                 continue
-            names = _NAMES[p] = names_in(p, data)
-        if not names & asked:
-            continue
-        data = data if data is not None else _reread(p)
-        defined, effects = wanted_in(p, data or b"", wanted, names)
-        if defined or effects:
-            out.append((p, defined, effects))
+            names = names_in(p, data)
+            if _NAMES_KEPT[0] + len(names) <= NAMES_BUDGET:
+                _NAMES[p] = names
+                _NAMES_KEPT[0] += len(names)
+        if names & asked:
+            data = data if data is not None else _reread(p) or b""
+            defined, effects = wanted_in(p, data, wanted, names)
+            if defined or effects:
+                out.append((p, defined, effects))
     return out
 
 
@@ -254,6 +259,7 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     finally:
         workers.close()
         _NAMES.clear()
+        _NAMES_KEPT[0] = 0
     order = sorted(prepared)
     if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4 and _can_fork():
         from concurrent.futures import ProcessPoolExecutor
