@@ -12,7 +12,7 @@ each language.  For every input:
   lines around it are mutated and it still parses, unchanged and error-free.
 
 In CI the examples are derandomized and few (a few seconds in all).  For a
-long local session set NAGLE_LINT_FUZZ_EXAMPLES (e.g. 20000: random seeds,
+long local run set NAGLE_LINT_FUZZ_EXAMPLES (e.g. 20000: random seeds,
 that many examples per test); NAGLE_LINT_FUZZ_STATS=FILE appends a JSON line
 of counts and the slowest input's time per test."""
 
@@ -46,7 +46,7 @@ def fuzz_settings(ci_examples: int):
                                            HealthCheck.filter_too_much])
 
 
-# --- what the runs saw (for the long session's report) ----------------------------------
+# --- what the runs saw (for a long run's report) ----------------------------------
 
 STATS: dict[str, dict] = {}
 
