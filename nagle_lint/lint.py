@@ -63,7 +63,7 @@ def names_in(path: str, data: bytes, language: str | None = None) -> frozenset[s
     """The names a file calls or defines, as a later round asks of a file the
     byte scan skipped (worked out once, asked in every round)."""
     fe = frontend(language or language_of(path))
-    return frozenset(called_names(data) | fe.declared(data))
+    return frozenset({name for _, name in call_sites(data)} | fe.declared(data))
 
 
 def wanted_in(path: str, data: bytes, wanted: "Wanted", names: frozenset,
@@ -75,11 +75,6 @@ def wanted_in(path: str, data: bytes, wanted: "Wanted", names: frozenset,
     defined = fe.defines(data, names & wanted.needed)
     effects = names & wanted.effects
     return defined, effects if effects and fe.talks(data) else set()
-
-
-def called_names(data: bytes) -> set[str]:
-    """Every name the file calls (or defines: a definition looks the same)."""
-    return {name for _, name in call_sites(data)}
 
 
 def check(prepared: list[Prepared], project, rules_for, min_confidence: str) -> list[Finding]:

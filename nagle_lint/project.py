@@ -11,16 +11,24 @@ from __future__ import annotations
 import os
 from functools import cached_property
 
+from .languages import frontend
 from .model import Bind, Call, FileModel, Flush, Function, Push, Recv, Send, SetOption, walk
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
-# Calls never looked for in another file: the language's built-in functions.
-BUILTINS = {"python": frozenset(dir(__import__("builtins")))}
 
 
 def _entry_name(qualname: str) -> str:
     """`Client.send` -> `Client` (reached by making a Client), `send_frame` -> `send_frame`."""
     return qualname.split(".", 1)[0]
+
+
+def _only(found, path: str, path_of):
+    """The one of `found` a call from `path` reaches: the only one, or else
+    the only one in the caller's folder (None when there is no such one)."""
+    if len(found) > 1:
+        folder = os.path.dirname(path)
+        found = [f for f in found if os.path.dirname(path_of(f)) == folder]
+    return found[0] if len(found) == 1 else None
 
 
 def _used_keys(fn: Function) -> set[str]:
@@ -76,11 +84,7 @@ class Project:
         if local is not None:
             return local
         language = self.models[caller.path].language if caller.path in self.models else None
-        found = self._global.get((language, callee), ())
-        if len(found) > 1:
-            folder = os.path.dirname(caller.path)
-            found = [fn for fn in found if os.path.dirname(fn.path) == folder]
-        return found[0] if len(found) == 1 else None
+        return _only(self._global.get((language, callee), ()), caller.path, lambda fn: fn.path)
 
     def _with_effects(self, events=EVENTS) -> set[int]:
         """ids of the functions with one of `events`, directly or through callees."""
@@ -129,7 +133,7 @@ class Project:
                 target = self.resolve(fn, ev.callee)
                 if target is None:
                     name = _entry_name(ev.callee)
-                    if name not in BUILTINS.get(self.models[fn.path].language, ()):
+                    if name not in frontend(self.models[fn.path].language).builtins:
                         needed.add(name)
                         callers.setdefault(name, set()).add(os.path.dirname(fn.path))
                 elif target.qualname in self.models[target.path].stubs:
@@ -154,13 +158,8 @@ class Project:
     def reaches(self, path: str, language: str, name: str) -> bool:
         """Whether a call to `name` (a function, or a class by its methods)
         from the file `path` resolves to another file's function that sends."""
-        found = self.definers(language, name) - {path}
-        if len(found) > 1:
-            found = {d for d in found if os.path.dirname(d) == os.path.dirname(path)}
-        if len(found) != 1:
-            return False
-        (where,) = found
-        return any(id(fn) in self.sending and _entry_name(fn.qualname) == name
+        where = _only(sorted(self.definers(language, name) - {path}), path, lambda p: p)
+        return where is not None and any(id(fn) in self.sending and _entry_name(fn.qualname) == name
                    for fn in self.models[where].functions)
 
     def has_effects(self, fn: Function) -> bool:

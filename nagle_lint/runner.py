@@ -156,11 +156,27 @@ def _reread(path: str) -> bytes | None:
         return None
 
 
-# Skipped file -> the names it calls or defines, kept by the process that
-# scanned it for the next round; bounded (names in all), as memory is.
-_NAMES: dict[str, frozenset] = {}
-_NAMES_KEPT = [0]
-NAMES_BUDGET = 200_000
+class _Names:
+    """Skipped file -> the names it calls or defines, kept by the process
+    that scanned it for the next round; bounded (names in all), as memory is."""
+
+    BUDGET = 200_000
+
+    def __init__(self):
+        self.by_path: dict[str, frozenset] = {}
+        self.kept = 0
+
+    def keep(self, path: str, names: frozenset) -> None:
+        if self.kept + len(names) <= self.BUDGET:
+            self.by_path[path] = names
+            self.kept += len(names)
+
+    def clear(self) -> None:
+        self.by_path.clear()
+        self.kept = 0
+
+
+_NAMES = _Names()
 
 
 def _scan_many(args):
@@ -171,15 +187,13 @@ def _scan_many(args):
     asked = wanted.needed | wanted.effects
     out = []
     for p in paths:
-        names, data = _NAMES.get(p), None
+        names, data = _NAMES.by_path.get(p), None
         if names is None:
             data = _reread(p)
             if data is None:
                 continue
             names = names_in(p, data)
-            if _NAMES_KEPT[0] + len(names) <= NAMES_BUDGET:
-                _NAMES[p] = names
-                _NAMES_KEPT[0] += len(names)
+            _NAMES.keep(p, names)
         if names & asked:
             data = data if data is not None else _reread(p) or b""
             defined, effects = wanted_in(p, data, wanted, names)
@@ -259,7 +273,6 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     finally:
         workers.close()
         _NAMES.clear()
-        _NAMES_KEPT[0] = 0
     order = sorted(prepared)
     if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4 and _can_fork():
         from concurrent.futures import ProcessPoolExecutor

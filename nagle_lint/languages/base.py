@@ -78,8 +78,16 @@ OPTION_WORDS = (b"TCP_CORK", b"TCP_NOPUSH", b"MSG_MORE")
 _RECEIVER = re.compile(rb"\s*[\w.\]\[]*")  # read backwards
 
 
-def _is_word(byte: int) -> bool:
-    return byte == 95 or 48 <= byte <= 57 or 65 <= byte <= 90 or 97 <= byte <= 122
+_WORD_BYTES = frozenset(b"_" + bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123)))
+
+
+def whole_words(data: bytes, word: bytes):
+    """The offsets where `word` stands as a whole name (not part of a longer one)."""
+    start = 0
+    while (at := data.find(word, start)) >= 0:
+        start = end = at + len(word)
+        if not (at and data[at - 1] in _WORD_BYTES or end < len(data) and data[end] in _WORD_BYTES):
+            yield at
 
 # Names that suggest a socket (a medium-confidence connection when nothing else is known).
 _SOCKETY = re.compile(
@@ -97,7 +105,7 @@ class PlainCalls:
     each match is checked instead.  Answers `search`/`finditer` as a compiled
     pattern does, and tells a call site's name (see `FunctionTexts`)."""
 
-    _NOT_BEFORE = frozenset(b"._>" + bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123)))
+    _NOT_BEFORE = _WORD_BYTES | frozenset(b".>")
 
     def __init__(self, names: bytes, words: tuple[bytes, ...] = ()):
         self.names, self.words = names, words
@@ -201,6 +209,7 @@ class Frontend:
 
     name = ""
     grammar = None  # a callable returning the tree-sitter language pointer
+    builtins: frozenset = frozenset()  # functions of the language itself: never looked for in another file
     comment_query = "(comment) @c"
     idioms: dict[str, str] = {}
 
@@ -240,19 +249,10 @@ class Frontend:
 
     def defines(self, data: bytes, names) -> set[str]:
         """Those of `names` the file defines a function (or class) of, by its bytes."""
-        found = set()
-        for name in names:
-            word, start = name.encode(), 0
-            while (at := data.find(word, start)) >= 0:
-                start = end = at + len(word)
-                if at and _is_word(data[at - 1]) or end < len(data) and _is_word(data[end]):
-                    continue
-                if self.definition_before is not None and not self.definition_before.search(data, max(0, at - 64), at):
-                    continue
-                if self.definition_after.match(data, end):
-                    found.add(name)
-                    break
-        return found
+        before, after = self.definition_before, self.definition_after
+        return {name for name in names if any(
+            (before is None or before.search(data, max(0, at - 64), at)) and after.match(data, at + len(name))
+            for at in whole_words(data, name.encode()))}
 
     def has_evidence(self, data: bytes) -> bool:
         """Words that make a connection at least medium-sure."""
@@ -334,30 +334,16 @@ class Frontend:
         file is then parsed only where the functions worth lowering are."""
         return None
 
+    def check_nesting(self, data: bytes) -> None:
+        """Raise a RecursionError for a file nested too deeply to parse safely."""
+
     def _parse(self, data: bytes):
         """The syntax tree, within the time budget of `self.limits` (set by
-        the runner for each file: a TimeoutError when it is spent).  Python
-        nested more than 100 indentation levels deep (CPython's own limit) is
-        refused with a RecursionError: past about 500 levels the grammar's
-        scanner state overflows and tree-sitter can crash the process."""
+        the runner for each file: a TimeoutError when it is spent), once
+        `check_nesting` lets the file through."""
         import time
 
-        if self.name == "python" and re.search(rb"(?m)^[ \t\f]{100}", data):  # else no deeper than 100 levels
-            depth, stack = 0, [0]
-            for indent in re.findall(rb"(?m)^([ \t\f]*)[^ \t\f\r\n#]", data):
-                width = len(indent)
-                if b"\t" in indent or b"\f" in indent:
-                    width = 0
-                    for ch in indent:  # as the tokenizer counts: tabs to the next multiple of 8
-                        width = 0 if ch == 12 else (width // 8 + 1) * 8 if ch == 9 else width + 1
-                if width > stack[-1]:
-                    stack.append(width)
-                    depth = max(depth, len(stack) - 1)
-                    if depth > 100:
-                        raise RecursionError("indentation nested more than 100 levels deep (Python's own limit)")
-                else:
-                    while width < stack[-1]:
-                        stack.pop()
+        self.check_nesting(data)
         limits = getattr(self, "limits", None)
         deadline = limits.deadline if limits is not None else None
         self.parser.reset()  # never resume a parse that was cancelled (or interrupted) before
@@ -715,21 +701,11 @@ def _short(qualname: str) -> str:
 def _names_as_values(data: bytes, names) -> set[str]:
     """Those of `names` the file uses other than in a call or a definition (a
     callback registered, a function stored in a table)."""
-    found = set()
-    for name in names:
-        word, start = name.encode(), 0
-        while (at := data.find(word, start)) >= 0:
-            start = end = at + len(word)
-            if at and (data[at - 1:at].isalnum() or data[at - 1] == 95):
-                continue
-            if end < len(data) and (data[end:end + 1].isalnum() or data[end] == 95):
-                continue
-            while end < len(data) and data[end] in b" \t\r\n":
-                end += 1
-            if data[end:end + 1] != b"(":
-                found.add(name)
-                break
-    return found
+    return {name for name in names if any(not _CALLED_AT.match(data, at + len(name))
+                                          for at in whole_words(data, name.encode()))}
+
+
+_CALLED_AT = re.compile(rb"\s*\(")
 
 
 def n_is_root(qualname: str) -> bool:

@@ -21,11 +21,19 @@ NOT_SOCKETS = {"open", "BytesIO", "StringIO", "io.BytesIO", "io.StringIO", "io.o
 
 # Words that make `.write()`/`.read()` events: the file has socket streams.
 STREAM_WORDS = (b"makefile", b"asyncio", b"RequestHandler", b"data_received", b"start_server")
-_DEF = re.compile(rb"(?m)^([ \t]*)(?:(?:async[ \t]+)?def|class)[ \t]")
+_DEF = re.compile(rb"(?m)^([ \t\f]*)(?:(?:async[ \t]+)?def|class)[ \t]")
+_INDENT = re.compile(rb"[ \t\f]*")
 
 
 def _width(indent: bytes) -> int:
-    return len(indent.expandtabs(8)) if b"\t" in indent else len(indent)
+    """An indentation's width as Python's tokenizer counts it: a tab to the
+    next multiple of 8, a form feed back to 0."""
+    if b"\t" not in indent and b"\f" not in indent:
+        return len(indent)
+    width = 0
+    for ch in indent:
+        width = 0 if ch == 12 else (width // 8 + 1) * 8 if ch == 9 else width + 1
+    return width
 
 
 def _enclosing_spans(data: bytes, positions):
@@ -38,8 +46,7 @@ def _enclosing_spans(data: bytes, positions):
     defs = [(m.start(), _width(m.group(1))) for m in _DEF.finditer(data)]
     starts = [start for start, _ in defs]
     for pos in positions:
-        line = data.rfind(b"\n", 0, pos) + 1
-        indent = _width(data[line:pos][:len(data[line:pos]) - len(data[line:pos].lstrip(b" \t"))])
+        indent = _width(_INDENT.match(data, data.rfind(b"\n", 0, pos) + 1, pos).group())
         i = bisect_right(starts, pos) - 1
         while i >= 0 and defs[i][1] >= indent:
             i -= 1
@@ -56,6 +63,7 @@ def _enclosing_spans(data: bytes, positions):
 class PythonFrontend(Frontend):
     name = "python"
     grammar = staticmethod(lambda: __import__("tree_sitter_python").language())
+    builtins = frozenset(dir(__import__("builtins")))
     idioms = {
         "join": "sock.sendall(head + body)",
         "gather": "sock.sendmsg([head, body])",
@@ -80,6 +88,24 @@ class PythonFrontend(Frontend):
     tuple_types = frozenset({"pattern_list", "tuple_pattern", "tuple", "list_pattern"})
 
     socket_sends = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile)\s*\(")
+
+    def check_nesting(self, data: bytes) -> None:
+        """Python nested more than 100 indentation levels deep (CPython's own
+        limit) is refused: past about 500 levels the grammar's scanner state
+        overflows and tree-sitter can crash the process."""
+        if not re.search(rb"(?m)^[ \t\f]{100}", data):
+            return  # no line is indented 100 characters: no deeper than 100 levels
+        depth, stack = 0, [0]
+        for indent in re.findall(rb"(?m)^([ \t\f]*)[^ \t\f\r\n#]", data):
+            width = _width(indent)
+            if width > stack[-1]:
+                stack.append(width)
+                depth = max(depth, len(stack) - 1)
+                if depth > 100:
+                    raise RecursionError("indentation nested more than 100 levels deep (Python's own limit)")
+            else:
+                while width < stack[-1]:
+                    stack.pop()
 
     def events_in(self, data: bytes):
         return self.stream_events if any(w in data for w in STREAM_WORDS) else self.events
