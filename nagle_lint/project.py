@@ -118,7 +118,7 @@ class Project:
         functions that send or set an option (it may call one and read after).
         Only calls that can change what is known of a connection count: those
         passing one, made on an object, or whose result is used as one."""
-        from .lint import Wanted
+        from .prepared import Wanted
 
         needed, again, callers = set(), set(), {}
         for fn in self.functions():

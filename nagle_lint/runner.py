@@ -4,8 +4,6 @@ files are followed (in parallel again, the project shared by forking)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import errno
 import os
 import stat
@@ -17,76 +15,95 @@ from .discover import discover
 from .languages import language_of
 from .report import Result
 
+TYPE_CHECKING = False  # typing's own, without importing typing
 if TYPE_CHECKING:
-    from .lint import Prepared, Wanted
+    from .prepared import Prepared, Wanted
 
 PARALLEL_THRESHOLD = 64  # below this many files, starting workers costs more than it saves
+
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
 
 
 def read_file(path: str, settings: Settings, data: bytes | None = None, language: str | None = None,
               wanted: Wanted | None = None):
     """(Prepared or None, problem or None) for one file; never raises for bad input.
 
-    Reading cannot block or run away: the file is opened without waiting (a
-    FIFO or a device is refused once open, so nothing can be swapped in after
-    a check), only regular files are read, and never more than the size limit.
-    A UTF-8 byte-order mark is dropped and UTF-16/32 with a mark is re-encoded
-    as UTF-8, so that columns count characters.  Parsing and lowering share the
-    per-file time budget.  When a few functions could not be analysed (nested
-    too deeply), both the Prepared and a problem naming them are returned."""
-    from .languages import frontend
-    from .lint import prepare
+    A file whose bytes show it cannot matter is not parsed (its Prepared has
+    no model), and costs no more than a read and a byte scan.  When a few
+    functions could not be analysed (nested too deeply), both the Prepared
+    and a problem naming them are returned."""
+    from .languages import scanner
+    from .prepared import Prepared
 
     language = language or language_of(path)
     if language is None:
         return None, "not a Python, Java or C file (by its extension); skipped"
     limit = settings.max_file_size
-
-    def too_big(size: int, more: bool = False) -> str:
-        def mb(n):
-            return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
-        return (f"too big to lint ({'over ' if more else ''}{mb(size)}; the limit is {mb(limit)}, "
-                "see max-file-size); skipped")
-
     if data is None:
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-        try:
-            fd = os.open(path, flags)
-        except ValueError:  # a NUL in the name
-            return None, "cannot read: not a valid file name; skipped"
-        except OSError as e:
-            if e.errno == errno.ELOOP:
-                return None, "symbolic link loop; skipped"
-            if e.errno == errno.ENOENT and os.path.islink(path):
-                return None, "broken symbolic link; skipped"
-            if e.errno in (errno.EISDIR, errno.EACCES) and os.path.isdir(path):
-                return None, "a folder, not a file; skipped"
-            return None, f"cannot read: {e.strerror or e}; skipped"
-        try:
-            st = os.fstat(fd)
-            if stat.S_ISDIR(st.st_mode):
-                return None, "a folder, not a file; skipped"
-            if not stat.S_ISREG(st.st_mode):
-                return None, "not a regular file (a pipe, socket or device); skipped"
-            if limit and st.st_size > limit:
-                return None, too_big(st.st_size)
-            chunks, total = [], 0
-            while True:  # a file may grow while it is read: stop at the limit all the same
-                chunk = os.read(fd, 1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                total += len(chunk)
-                if limit and total > limit:
-                    return None, too_big(total, more=True)
-            data = b"".join(chunks)
-        except OSError as e:
-            return None, f"cannot read: {e.strerror or e}; skipped"
-        finally:
-            os.close(fd)
+        data, problem = _read_bytes(path, limit)
+        if data is None:
+            return None, problem
     elif limit and len(data) > limit:
-        return None, too_big(len(data))
+        return None, _too_big(len(data), limit)
+    data, problem = _as_text(data)
+    if data is None:
+        return None, problem
+    if wanted is None and not scanner(language).may_find(data, settings.min_confidence):
+        return Prepared(path, None, {}), None
+    return _lower(path, data, language, settings, wanted)
 
+
+def _too_big(size: int, limit: int, more: bool = False) -> str:
+    def mb(n):
+        return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
+    return (f"too big to lint ({'over ' if more else ''}{mb(size)}; the limit is {mb(limit)}, "
+            "see max-file-size); skipped")
+
+
+def _read_bytes(path: str, limit: int):
+    """(bytes, None) or (None, problem).  Reading cannot block or run away:
+    the file is opened without waiting (a FIFO or a device is refused once
+    open, so nothing can be swapped in after a check), only regular files
+    are read, and never more than the size limit."""
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except ValueError:  # a NUL in the name
+        return None, "cannot read: not a valid file name; skipped"
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return None, "symbolic link loop; skipped"
+        if e.errno == errno.ENOENT and os.path.islink(path):
+            return None, "broken symbolic link; skipped"
+        if e.errno in (errno.EISDIR, errno.EACCES) and os.path.isdir(path):
+            return None, "a folder, not a file; skipped"
+        return None, f"cannot read: {e.strerror or e}; skipped"
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            return None, "a folder, not a file; skipped"
+        if not stat.S_ISREG(st.st_mode):
+            return None, "not a regular file (a pipe, socket or device); skipped"
+        if limit and st.st_size > limit:
+            return None, _too_big(st.st_size, limit)
+        chunks, total = [], 0
+        # A file may grow while it is read: stop at the limit all the same.
+        while chunk := os.read(fd, max(st.st_size + 1 - total, 1 << 20)):
+            chunks.append(chunk)
+            total += len(chunk)
+            if limit and total > limit:
+                return None, _too_big(total, limit, more=True)
+        return (chunks[0] if len(chunks) == 1 else b"".join(chunks)), None
+    except OSError as e:
+        return None, f"cannot read: {e.strerror or e}; skipped"
+    finally:
+        os.close(fd)
+
+
+def _as_text(data: bytes):
+    """(bytes as UTF-8 text, None) or (None, problem).  A UTF-8 byte-order
+    mark is dropped and UTF-16/32 with a mark is re-encoded as UTF-8, so
+    that columns count characters."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]  # a UTF-8 byte-order mark is not a character of the first line
     elif data.startswith((b"\xff\xfe", b"\xfe\xff", b"\0\0\xfe\xff")):
@@ -95,16 +112,23 @@ def read_file(path: str, settings: Settings, data: bytes | None = None, language
             data = data.decode(codec).encode("utf-8", "surrogatepass")
         except UnicodeError:
             return None, f"starts with a {codec.upper()} byte-order mark but is not {codec.upper()} text; skipped"
-    if data.find(b"\0", 0, 8192) >= 0:  # where git looks too
-        return None, "binary file (NUL bytes); skipped"
-    if b"\0" in data:  # a stray NUL further on is read as a space (as C compilers do), not as the end of the file
-        data = data.replace(b"\0", b" ")
+    if b"\0" in data:
+        if data.find(b"\0", 0, 8192) >= 0:  # where git looks too
+            return None, "binary file (NUL bytes); skipped"
+        data = data.replace(b"\0", b" ")  # a stray NUL further on is read as a space (as C compilers do), not as the end of the file
+    return data, None
+
+
+def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wanted | None):
+    """Parse and lower, within the file's time budget (parsing and lowering share it)."""
+    from .languages import frontend
+    from .lint import prepare
 
     fe = frontend(language)
     budget = settings.timeout
     fe.limits = SimpleNamespace(timeout=budget, deadline=time.monotonic() + budget if budget else None, notes=[])
     try:
-        prepared = prepare(path, data, settings.min_confidence, language, wanted)
+        prepared = prepare(path, data, language, wanted)
     except TimeoutError as e:  # raised by the frontend when the budget is spent
         return None, f"{e}; skipped"
     except RecursionError as e:
@@ -181,22 +205,23 @@ _NAMES = _Names()
 
 def _scan_many(args):
     """What each skipped file offers a later round."""
-    from .lint import names_in, wanted_in
+    from .languages import scanner
 
     paths, wanted = args
     asked = wanted.needed | wanted.effects
     out = []
     for p in paths:
         names, data = _NAMES.by_path.get(p), None
+        scan = scanner(language_of(p))
         if names is None:
             data = _reread(p)
             if data is None:
                 continue
-            names = names_in(p, data)
+            names = scan.names_in(data)
             _NAMES.keep(p, names)
         if names & asked:
             data = data if data is not None else _reread(p) or b""
-            defined, effects = wanted_in(p, data, wanted, names)
+            defined, effects = scan.offers(data, wanted.needed, wanted.effects, names)
             if defined or effects:
                 out.append((p, defined, effects))
     return out
@@ -243,14 +268,15 @@ def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exc
         cache_dir: str | None = None) -> Result:
     """Lint the files under `paths`.  With `cache_dir`, an unchanged tree
     (same files, sizes and times, same settings) gives the stored result."""
-    from . import cache
-
     missing, files = [], []
     for path, error in discover(paths, settings.exclude, force_exclude,
                                   os.path.dirname(os.path.abspath(settings.source)) if settings.source else None):
         (missing if error else files).append((path, error) if error else path)
-    digest = cache.key(files, settings, (tuple(missing), force_exclude)) if cache_dir else None
-    if digest is not None:
+    digest = None
+    if cache_dir:
+        from . import cache
+
+        digest = cache.key(files, settings, (tuple(missing), force_exclude))
         stored = cache.load(cache_dir, digest)
         if stored is not None:
             return stored
@@ -262,9 +288,6 @@ def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exc
 
 
 def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
-    from .checks import best_of
-    from .lint import check
-
     result = Result([])
     jobs = jobs or default_jobs()
     workers = _Workers(jobs)
@@ -273,6 +296,12 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     finally:
         workers.close()
         _NAMES.clear()
+    result.problems.sort()
+    if not prepared:  # nothing lowered: the checks and the model are never loaded
+        return result
+    from .checks import best_of
+    from .lint import check
+
     order = sorted(prepared)
     if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4 and _can_fork():
         from concurrent.futures import ProcessPoolExecutor
@@ -286,7 +315,6 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     else:
         found = check([prepared[p] for p in order], project, _rules_for(settings), settings.min_confidence)
     result.findings = best_of(found)
-    result.problems.sort()
     return result
 
 
@@ -294,8 +322,6 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
     """Phase one: every file read, the ones that may matter lowered; then, for
     two more rounds at most, the skipped files that other files turn out to
     need (they define a function those call, or call one that sends)."""
-    from .project import Project
-
     prepared: dict[str, Prepared] = {}
     skipped: list[str] = []
 
@@ -316,6 +342,10 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         if prep is not None:
             result.files += 1
         take(path, prep, problem)
+    if not prepared:  # no file can matter: nothing else is loaded
+        return prepared, None
+    from .project import Project
+
     project = Project([p.model for p in prepared.values()])
     for _ in range(2):
         wanted = project.wanted()

@@ -9,7 +9,7 @@ import re
 import sys
 from types import SimpleNamespace
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from ..model import (
     walk,
@@ -17,6 +17,7 @@ from ..model import (
     Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
     Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
+from .scan import PlainCalls, Scanner, call_sites, socket_like, whole_words
 
 # --- abstract values --------------------------------------------------------
 
@@ -74,82 +75,6 @@ class Obj:
 NO_VALUE = object()  # an expression a frontend has lowered whose value is unknown: do not walk it again
 NOT_CONN = object()  # a file, a pipe, an in-memory buffer, a datagram socket: never a connection
 
-OPTION_WORDS = (b"TCP_CORK", b"TCP_NOPUSH", b"MSG_MORE")
-_RECEIVER = re.compile(rb"\s*[\w.\]\[]*")  # read backwards
-
-
-_WORD_BYTES = frozenset(b"_" + bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123)))
-
-
-def whole_words(data: bytes, word: bytes):
-    """The offsets where `word` stands as a whole name (not part of a longer one)."""
-    start = 0
-    while (at := data.find(word, start)) >= 0:
-        start = end = at + len(word)
-        if not (at and data[at - 1] in _WORD_BYTES or end < len(data) and data[end] in _WORD_BYTES):
-            yield at
-
-# Names that suggest a socket (a medium-confidence connection when nothing else is known).
-_SOCKETY = re.compile(
-    r"(^|[_.>]|(?<=[a-z]))(sock|socket|sockfd|sd|conn|connection|connfd|cfd|clientfd|client|peer|"
-    r"channel|ch|upstream|downstream|remote)(s|fd|_fd|et)?($|_|\[|(?=[A-Z0-9]))",
-    re.IGNORECASE,
-)
-
-
-class PlainCalls:
-    """Calls of the names `names` spells, as plain calls: not of a member
-    (`c->send(...)`), not a longer name's tail (`ngx_write(...)`); or one of
-    `words`.  Found without a look-behind in the regex, which would make it
-    try every position of the file (several times slower): the byte before
-    each match is checked instead.  Answers `search`/`finditer` as a compiled
-    pattern does, and tells a call site's name (see `FunctionTexts`)."""
-
-    _NOT_BEFORE = _WORD_BYTES | frozenset(b".>")
-
-    def __init__(self, names: bytes, words: tuple[bytes, ...] = ()):
-        self.names, self.words = names, words
-        self.pattern = b"(?:" + names + rb")\s*\(" + b"".join(b"|" + re.escape(w) for w in words)
-        self._re = re.compile(self.pattern)
-        self._name = re.compile(names)
-        self._known: dict[str, bool] = {}
-
-    def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None):
-        for m in self._re.finditer(data, pos, len(data) if endpos is None else endpos):
-            at = m.start()
-            if at == 0 or data[at - 1] not in self._NOT_BEFORE:
-                yield m
-
-    def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
-        return next(self.finditer(data, pos, endpos), None)
-
-    def extended(self, words: tuple[bytes, ...]) -> "PlainCalls":
-        return PlainCalls(self.names, self.words + words)
-
-    def calls(self, name: str) -> bool:
-        known = self._known.get(name)
-        if known is None:
-            known = self._known[name] = self._name.fullmatch(name.encode()) is not None
-        return known
-
-    def sites_in(self, data: bytes, sites: list[tuple[int, str]]) -> list[int]:
-        """Where in `data` it matches, from the file's call sites (and the words)."""
-        found = [at for at, name in sites if self.calls(name) and (at == 0 or data[at - 1] not in b".>")]
-        for w in self.words:
-            at = data.find(w)
-            while at >= 0:
-                found.append(at)
-                at = data.find(w, at + 1)
-        return sorted(found)
-
-
-def socket_like(name: str) -> bool:
-    return bool(_SOCKETY.search(name.replace("self.", "").replace("this.", "")))
-
-
-@lru_cache(maxsize=4096)
-def _socket_like_cached(target: bytes) -> bool:
-    return socket_like(target.decode("latin-1"))
 
 
 # --- positions --------------------------------------------------------------
@@ -203,7 +128,7 @@ def compact(node) -> str:
 # --- the frontend -----------------------------------------------------------
 
 
-class Frontend:
+class Frontend(Scanner):
     """One language.  Subclasses set the class attributes and implement
     `functions`, `statement`, `call` and `declare_params`."""
 
@@ -218,82 +143,6 @@ class Frontend:
     skip_types: frozenset = frozenset()  # nested functions, lambdas, classes
     wrapper_types: frozenset = frozenset({"parenthesized_expression"})
     tuple_types: frozenset = frozenset()
-
-    # Bytes that any finding needs: a file without them is not parsed at all.
-    # Literal words are checked first (fast); the regex confirms.
-    send_words: tuple[bytes, ...] = ()  # one must occur for a call that may send
-    send_calls: re.Pattern = re.compile(rb"$^")
-    target_is_receiver = True  # a send is a method of the connection (else the connection is an argument)
-    read_calls: re.Pattern = re.compile(rb"$^")
-    evidence_words: tuple[bytes, ...] = ()  # what makes a connection at least medium-sure
-    nodelay_words: tuple[bytes, ...] = (b"TCP_NODELAY",)
-    events: re.Pattern = re.compile(rb"")  # a call that may lower to an event: functions without one are skipped
-
-    def events_in(self, data: bytes) -> re.Pattern:
-        """The event pattern for this file (a language may narrow it by what the file contains)."""
-        return self.events
-
-    # A function definition around its name: what comes before (matched
-    # against the bytes just before it) and after (at the end of the name).
-    definition_before: re.Pattern | None = None
-    definition_after: re.Pattern = re.compile(rb"\s*\([^;{}()]*\)\s*(?:throws[^;{()]*)?\{")
-
-    # The name a definition gives, where it does not look like a call (`class Foo:`).
-    declarations: re.Pattern | None = None
-
-    def declared(self, data: bytes) -> set[str]:
-        """The names the file declares that `call_sites` would not see."""
-        if self.declarations is None:
-            return set()
-        return {n.decode() for n in self.declarations.findall(data)}
-
-    def defines(self, data: bytes, names) -> set[str]:
-        """Those of `names` the file defines a function (or class) of, by its bytes."""
-        before, after = self.definition_before, self.definition_after
-        return {name for name in names if any(
-            (before is None or before.search(data, max(0, at - 64), at)) and after.match(data, at + len(name))
-            for at in whole_words(data, name.encode()))}
-
-    def has_evidence(self, data: bytes) -> bool:
-        """Words that make a connection at least medium-sure."""
-        return any(w in data for w in self.evidence_words)
-
-    def talks(self, data: bytes) -> bool:
-        """Socket code of its own: a read, or a connection made or accepted."""
-        return bool(self.read_calls.search(data)) or self.has_evidence(data)
-
-    @cached_property
-    def sends_or_options(self) -> re.Pattern:
-        """Where a finding can start: a send, or a socket option set."""
-        if isinstance(self.send_calls, PlainCalls):
-            return self.send_calls.extended(self.nodelay_words + OPTION_WORDS)
-        words = b"|".join(re.escape(w) for w in self.nodelay_words + OPTION_WORDS)
-        return re.compile(self.send_calls.pattern + b"|" + words)
-
-    def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
-        """Whether the file has a call that may send (and be lowered as a send
-        on a connection of at least `min_confidence`, in the file itself)."""
-        return bool(self.send_calls.search(data))
-
-    def may_find(self, data: bytes, min_confidence: str = "medium") -> bool:
-        if any(w in data for w in self.nodelay_words):
-            return True
-        if not any(w in data for w in self.send_words) or not self.sends_in(data, min_confidence):
-            return False
-        if min_confidence == "low" or self.has_evidence(data):
-            return True
-        # Else only a name can make a connection medium-sure: the name of
-        # what a send is made on.
-        return any(_socket_like_cached(t) for t in set(self.send_targets(data)))
-
-    def send_targets(self, data: bytes):
-        """What each send call is made on: the receiver (read backwards from
-        the call), or, where the connection is an argument, the arguments."""
-        for m in self.send_calls.finditer(data):
-            if self.target_is_receiver:
-                yield _RECEIVER.match(data[max(0, m.start() - 80):m.start()][::-1]).group()[::-1]
-            else:
-                yield data[m.end():m.end() + 160].split(b";", 1)[0]
 
     @cached_property
     def language(self):
@@ -327,15 +176,6 @@ class Frontend:
             return self._parse(data)
         finally:
             self.parser.included_ranges = whole
-
-    def byte_functions(self, data: bytes):
-        """(qualified name, start, end, class or None) of every function, from
-        the bytes, where a language can tell them for sure (else None): the
-        file is then parsed only where the functions worth lowering are."""
-        return None
-
-    def check_nesting(self, data: bytes) -> None:
-        """Raise a RecursionError for a file nested too deeply to parse safely."""
 
     def _parse(self, data: bytes):
         """The syntax tree, within the time budget of `self.limits` (set by
@@ -659,25 +499,6 @@ class FunctionTexts:
         return found
 
 
-def call_sites(data: bytes) -> list[tuple[int, str]]:
-    """(offset, name) of every name followed by a parenthesis: calls, and
-    definitions, which look the same.  Read backwards from each parenthesis:
-    several times faster than a regex over the file."""
-    found, at = [], 0
-    pieces = data.split(b"(")
-    for piece in pieces[:-1]:
-        end = at + len(piece)
-        tail = piece[-128:].rstrip()
-        m = _WORD_BACKWARDS.match(tail[::-1])
-        if m is not None:
-            name = m.group()[::-1]
-            if not name[:1].isdigit() and name.isascii():
-                found.append((end - (len(piece[-128:]) - len(tail)) - len(name), name.decode()))
-        at = end + 1
-    return found
-
-
-_WORD_BACKWARDS = re.compile(rb"\w+")
 
 
 class Points:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from .base import NO_VALUE, NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, PlainCalls, compact, int_literal, text
+from .base import NO_VALUE, NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from .c_scan import CScanner
 from ..model import ONE, SMALL, UNKNOWN
 
 NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
@@ -39,7 +40,7 @@ TCP_MADE = re.compile(rb"\baccept4?\s*\(|SOCK_STREAM")
 POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
 
 
-class CFrontend(Frontend):
+class CFrontend(CScanner, Frontend):
     name = "c"
     grammar = staticmethod(lambda: __import__("tree_sitter_c").language())
     idioms = {
@@ -48,87 +49,12 @@ class CFrontend(Frontend):
         "buffer": "an fdopen() stream flushed once",
         "cork": "MSG_MORE on all but the last piece, or TCP_CORK around the message",
     }
-    send_words = (b"write", b"send", b"fprintf", b"fputs", b"putc")
-    evidence_words = (b"socket", b"accept", b"recv", b"send", b"setsockopt", b"shutdown", b"SSL_", b"gnutls_")
-    # a file that reads may matter through the functions it calls
-    read_calls = PlainCalls(rb"read|recv\w*|SSL_read|fgets|fread")
-    # A call through a function pointer (`c->send(...)`) is not a send the frontend knows.
-    send_calls = PlainCalls(rb"write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
-                            rb"gnutls_record_send|fwrite|fprintf|vfprintf|fputs|fputc|putc")
-    target_is_receiver = False
-    socket_sends = PlainCalls(rb"write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
-                              rb"gnutls_record_send")
-
-    def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
-        # stdio writes reach a socket only through fdopen(): elsewhere their
-        # FILE* is at best a parameter of low confidence.
-        if self.socket_sends.search(data):
-            return True
-        return (min_confidence == "low" or b"fdopen" in data) and bool(self.send_calls.search(data))
-
-    events = PlainCalls(rb"write|send\w*|writev|sendfile|read|recv\w*|readv|SSL_\w+|BIO_\w+|gnutls_\w+|socket|"
-                        rb"accept4?|setsockopt|shutdown|close|fdopen|fflush|fclose|fwrite|fprintf|vfprintf|fputs|"
-                        rb"fputc|putc|fgets|fread|fgetc|getc|fscanf|getline|getdelim|setvbuf")
     call_types = frozenset({"call_expression"})
     skip_types = frozenset({"function_definition"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
 
     # -- functions ---------------------------------------------------------
 
-    def byte_functions(self, data: bytes):
-        """(name, start, end, None) of every function definition, read from the
-        bytes (comments, strings and preprocessor lines skipped, `#if 0`
-        blocks left out); None when the braces do not tell for sure (a
-        body of several lines whose closing brace is not at the margin,
-        braces unbalanced by preprocessor branches)."""
-        if data.count(b"\r") != data.count(b"\r\n"):
-            return None  # lines ended by a lone CR: a preprocessor line would run to the end
-        found, stack, skip = [], [], 0  # stack: True for a function's body, False for another block
-        top_end = 0  # where the last top-level declaration or definition ended
-        start = name = None
-        for m in _C_TOKENS.finditer(data):
-            tok = m.group()
-            first = tok[:1]
-            if first in b"/\"'":  # a comment or a string: no brace in it counts
-                continue
-            if first == b"#":
-                if not stack:
-                    top_end = m.end()
-                directive = _DIRECTIVE.match(tok)
-                word = directive.group(1) if directive else b""
-                if skip:
-                    skip += 1 if word.startswith(b"if") else -1 if word == b"endif" else 0
-                    if skip == 1 and word in (b"else", b"elif"):
-                        skip = 0
-                elif word == b"if" and _IF_ZERO.match(tok):
-                    skip = 1
-                continue
-            if first == b"{":
-                if stack:
-                    stack.append(False)
-                    continue
-                header_start = _BLANKS.match(data, max(top_end, data.rfind(b";", top_end, m.start()) + 1)).end()
-                header = _COMMENTS.sub(b" ", data[header_start:m.start()])
-                if header.rstrip().endswith(b'extern "C"'):
-                    continue  # a linkage block: what it holds is at the top level
-                name, start = _function_name(header), header_start
-                stack.append(name is not None)
-                continue
-            if not stack:  # a closing brace at the top level: only a linkage block's may be
-                if data.rfind(b'extern "C"', 0, m.start()) < 0:
-                    return None
-                top_end = m.end()
-                continue
-            was_function = stack.pop()
-            if not stack:
-                top_end = m.end()
-                if was_function:
-                    line_start = data.rfind(b"\n", 0, m.start()) + 1
-                    if line_start > start and m.start() != line_start:
-                        return None  # a body of many lines that does not end at the margin: unsure
-                    if not skip:
-                        found.append((name, start, m.end(), None))
-        return None if stack else found
 
     def functions(self, root):
         stack = [root]
@@ -431,25 +357,6 @@ class CFrontend(Frontend):
         return low.outside_call(name, args, node)  # may be a function of another linted file
 
 
-_C_TOKENS = re.compile(rb'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|'
-                       rb'^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*|[{}]', re.S | re.M)
-_COMMENTS = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
-_BLANKS = re.compile(rb"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.S)
-_DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(\w*)")
-_IF_ZERO = re.compile(rb"[ \t]*#[ \t]*if[ \t]+\(?0\)?[ \t]*(?:/[*/].*)?$", re.S)
-_HEADER_NAME = re.compile(rb"([A-Za-z_]\w*)\s*\(")
-_NOT_NAMES = {b"__attribute__", b"__declspec", b"alignas", b"_Alignas", b"__asm__", b"asm", b"sizeof"}
-
-
-def _function_name(header: bytes) -> str | None:
-    """The name a function definition's header declares (`static int\nfoo(int a)`),
-    or None when the block is not a function's body (a struct, an initializer)."""
-    if not header.rstrip().endswith(b")"):
-        return None
-    for m in _HEADER_NAME.finditer(header):
-        if m.group(1) not in _NOT_NAMES:
-            return m.group(1).decode()
-    return None
 
 
 def _eval(low, args):

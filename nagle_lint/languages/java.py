@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, text
+from .java_scan import JavaScanner
 from ..model import ONE, SMALL, UNKNOWN
 
 SOCKET_TYPES = {"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket", "SSLServerSocket"}
@@ -52,7 +53,7 @@ def _base_type(t: str) -> str:
     return re.sub(r"<.*>", "", t).split(".")[-1].strip()
 
 
-class JavaFrontend(Frontend):
+class JavaFrontend(JavaScanner, Frontend):
     name = "java"
     grammar = staticmethod(lambda: __import__("tree_sitter_java").language())
     comment_query = "(line_comment) @c (block_comment) @c"
@@ -62,30 +63,6 @@ class JavaFrontend(Frontend):
         "buffer": "a BufferedOutputStream",
         "nodelay-default": "Netty enables it on its socket channels",
     }
-    send_words = (b".write", b".print", b".format", b".append")
-    evidence_words = (b"Socket", b"Channel", b"OutputStream")
-    # ... as a type's name (not part of a method's or of any class's: a
-    # DecodeChannel of the project's own is no socket), or their packages
-    evidence = re.compile(rb"\b(?:[A-Z][A-Za-z0-9_]*)?(?:Socket|OutputStream)\b|getOutputStream|"
-                          rb"java\.nio\.channels|io\.netty|\b(?:Channel|ChannelHandlerContext)\b")
-
-    def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
-        # A write is a send only on what the file types as a stream, writer,
-        # socket or channel (or gets from getOutputStream()): a file that
-        # names none only appends to strings.
-        return any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) and bool(self.send_calls.search(data))
-
-    def has_evidence(self, data: bytes) -> bool:
-        return any(w in data for w in self.evidence_words) and bool(self.evidence.search(data))
-    nodelay_words = (b"TcpNoDelay", b"TCP_NODELAY")
-    definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")
-    definition_after = re.compile(rb"")
-    declarations = re.compile(rb"\b(?:class|interface|record|enum)\s+([A-Za-z_][A-Za-z_0-9]*)")
-    read_calls = re.compile(rb"\.(?:read\w*|next\w*)\s*\(")  # a file that reads may matter through the functions it calls
-    send_calls = re.compile(rb"\.(?:write\w*|print\w*|format|append)\s*\(")
-    events = re.compile(rb"\b(?:write\w*|print\w*|format|append|read\w*|next\w*|hasNext\w*|flush|close|shutdownOutput|"
-                        rb"getOutputStream|getInputStream|accept|setTcpNoDelay|setOption|option|childOption|socket|"
-                        rb"createSocket|open)\s*\(|new\s+\w*(?:Socket|Stream|Writer|Reader|Scanner)")
     call_types = frozenset({"method_invocation", "object_creation_expression"})
     skip_types = frozenset({"lambda_expression", "class_declaration", "interface_declaration", "enum_declaration",
                             "record_declaration", "class_body", "method_declaration", "constructor_declaration"})

@@ -1,0 +1,48 @@
+"""Java's byte scan: stream, writer and channel writes, and socket types."""
+
+from __future__ import annotations
+
+import re
+
+from .scan import WORD_BYTES, Scanner, whole_words
+
+
+class JavaScanner(Scanner):
+    evidence_words = (b"Socket", b"Channel", b"OutputStream")
+    # ... as a type's name (not part of a method's or of any class's: a
+    # DecodeChannel of the project's own is no socket), or their packages
+    packages = (b"getOutputStream", b"java.nio.channels", b"io.netty")
+
+    nodelay_words = (b"TcpNoDelay", b"TCP_NODELAY")
+    definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")
+    definition_after = re.compile(rb"")
+    declarations = re.compile(rb"\b(?:class|interface|record|enum)\s+([A-Za-z_][A-Za-z_0-9]*)")
+    read_calls = re.compile(rb"\.(?:read\w*|next\w*)\s*\(")  # a file that reads may matter through the functions it calls
+    send_calls = re.compile(rb"\.(?:write\w*|print\w*|format|append)\s*\(")
+    events = re.compile(rb"\b(?:write\w*|print\w*|format|append|read\w*|next\w*|hasNext\w*|flush|close|shutdownOutput|"
+                        rb"getOutputStream|getInputStream|accept|setTcpNoDelay|setOption|option|childOption|socket|"
+                        rb"createSocket|open)\s*\(|new\s+\w*(?:Socket|Stream|Writer|Reader|Scanner)")
+
+    def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
+        # A write is a send only on what the file types as a stream, writer,
+        # socket or channel (or gets from getOutputStream()): a file that
+        # names none only appends to strings.
+        return any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) and bool(self.send_calls.search(data))
+
+    def has_evidence(self, data: bytes) -> bool:
+        if not any(w in data for w in self.evidence_words):
+            return False
+        if any(w in data for w in self.packages):
+            return True
+        for word in (b"Socket", b"OutputStream"):  # the end of a type's name: `Socket`, `SSLSocket`
+            at = data.find(word)
+            while at >= 0:
+                end = at + len(word)
+                if end == len(data) or data[end] not in WORD_BYTES:
+                    start = at
+                    while start and data[start - 1] in WORD_BYTES:
+                        start -= 1
+                    if start == at or 65 <= data[start] <= 90:  # A-Z
+                        return True
+                at = data.find(word, end)
+        return any(True for w in (b"Channel", b"ChannelHandlerContext") for _ in whole_words(data, w))

@@ -1,0 +1,99 @@
+"""Python's byte scan: socket and stream sends, and where a function's text lies."""
+
+from __future__ import annotations
+
+import re
+
+from .scan import AnyOf, Scanner
+
+
+# Words that make `.write()`/`.read()` events: the file has socket streams.
+STREAM_WORDS = (b"makefile", b"asyncio", b"RequestHandler", b"data_received", b"start_server")
+_DEF = re.compile(rb"(?m)^([ \t\f]*)(?:(?:async[ \t]+)?def|class)[ \t]")
+_INDENT = re.compile(rb"[ \t\f]*")
+
+
+def _width(indent: bytes) -> int:
+    """An indentation's width as Python's tokenizer counts it: a tab to the
+    next multiple of 8, a form feed back to 0."""
+    if b"\t" not in indent and b"\f" not in indent:
+        return len(indent)
+    width = 0
+    for ch in indent:
+        width = 0 if ch == 12 else (width // 8 + 1) * 8 if ch == 9 else width + 1
+    return width
+
+
+def _enclosing_spans(data: bytes, positions):
+    """For each position, a byte span holding the whole text of the function
+    the position is in: from the nearest `def` (or `class`) above it indented
+    less than its line, to the next one indented no deeper.  Code outside any
+    definition gets the whole file (module-level code is one function)."""
+    from bisect import bisect_right
+
+    defs = [(m.start(), _width(m.group(1))) for m in _DEF.finditer(data)]
+    starts = [start for start, _ in defs]
+    for pos in positions:
+        indent = _width(_INDENT.match(data, data.rfind(b"\n", 0, pos) + 1, pos).group())
+        i = bisect_right(starts, pos) - 1
+        while i >= 0 and defs[i][1] >= indent:
+            i -= 1
+        if i < 0:
+            yield 0, len(data)
+            continue
+        start, width = defs[i]
+        j = i + 1
+        while j < len(defs) and defs[j][1] > width:
+            j += 1
+        yield start, defs[j][0] if j < len(defs) else len(data)
+
+
+class PythonScanner(Scanner):
+    evidence_words = (b"makefile", b"accept", b"socket", b"asyncio", b"RequestHandler", b"data_received")
+    definition_before = re.compile(rb"\b(?:def|class)\s+\Z")
+    definition_after = re.compile(rb"")
+    declarations = re.compile(rb"\b(?:def|class)\s+([A-Za-z_][A-Za-z_0-9]*)")
+    read_calls = re.compile(rb"\.(?:recv\w*|read\w*)\s*\(")  # a file that reads may matter through the functions it calls
+    send_calls = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile|write|writelines)\s*\(")
+    events = AnyOf(rb"\.(?:send\w*|recv\w*|close|shutdown|setsockopt|makefile|accept|wrap_socket)\s*\(",
+                   rb"socket", rb"create_connection", rb"TCP_")
+    # File-like calls are events only on makefile() streams.
+    stream_events = events.extended(rb"\.(?:write\w*|read\w*|flush)\s*\(")
+
+    socket_sends = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile)\s*\(")
+
+    def check_nesting(self, data: bytes) -> None:
+        """Python nested more than 100 indentation levels deep (CPython's own
+        limit) is refused: past about 500 levels the grammar's scanner state
+        overflows and tree-sitter can crash the process."""
+        if not re.search(rb"(?m)^[ \t\f]{100}", data):
+            return  # no line is indented 100 characters: no deeper than 100 levels
+        depth, stack = 0, [0]
+        for indent in re.findall(rb"(?m)^([ \t\f]*)[^ \t\f\r\n#]", data):
+            width = _width(indent)
+            if width > stack[-1]:
+                stack.append(width)
+                depth = max(depth, len(stack) - 1)
+                if depth > 100:
+                    raise RecursionError("indentation nested more than 100 levels deep (Python's own limit)")
+            else:
+                while width < stack[-1]:
+                    stack.pop()
+
+    def events_in(self, data: bytes):
+        return self.stream_events if any(w in data for w in STREAM_WORDS) else self.events
+
+    def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
+        first = self.send_calls.search(data)
+        if first is None:
+            return False
+        if self.socket_sends.search(data, first.start()):
+            return True
+        if any(w in data for w in STREAM_WORDS):
+            return True
+        # Elsewhere `.write()` is lowered only in a function that has a socket
+        # event too: look for one whose text has both.
+        if not self.events.search(data):
+            return False
+        writes = [m.start() for m in self.send_calls.finditer(data)]
+        return any(self.events.search(data, a, b) for a, b in _enclosing_spans(data, writes))

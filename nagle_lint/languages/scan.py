@@ -1,0 +1,267 @@
+"""The byte scan: what a file's bytes tell before any parse (whether it can
+matter, the names it calls and defines, where its functions are).  It needs
+no grammar and no model, so that a tree with no socket code costs a read and
+a scan of each file, and nothing else."""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property, lru_cache
+
+
+OPTION_WORDS = (b"TCP_CORK", b"TCP_NOPUSH", b"MSG_MORE")
+_RECEIVER = re.compile(rb"\s*[\w.\]\[]*")  # read backwards
+
+
+WORD_BYTES = frozenset(b"_" + bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123)))
+
+
+def whole_words(data: bytes, word: bytes):
+    """The offsets where `word` stands as a whole name (not part of a longer one)."""
+    start = 0
+    while (at := data.find(word, start)) >= 0:
+        start = end = at + len(word)
+        if not (at and data[at - 1] in WORD_BYTES or end < len(data) and data[end] in WORD_BYTES):
+            yield at
+
+# Names that suggest a socket (a medium-confidence connection when nothing else is known).
+_SOCKETY = re.compile(
+    r"(^|[_.>]|(?<=[a-z]))(sock|socket|sockfd|sd|conn|connection|connfd|cfd|clientfd|client|peer|"
+    r"channel|ch|upstream|downstream|remote)(s|fd|_fd|et)?($|_|\[|(?=[A-Z0-9]))",
+    re.IGNORECASE,
+)
+
+
+class PlainCalls:
+    """Calls of the names `names` spells, as plain calls: not of a member
+    (`c->send(...)`), not a longer name's tail (`ngx_write(...)`); or one of
+    `words`.  Answers `search`/`finditer` as a compiled pattern does, and
+    tells a call site's name (see `FunctionTexts`).
+
+    Found from the literal part that each name has (`anchors`: `send` for
+    `sendto` and `send\\w*`), looked for with `bytes.find`, and the name
+    matched from the start of the word around it: a regex alternation of
+    names, or a look-behind, would be tried at every position of the file
+    (several times slower)."""
+
+    _NOT_BEFORE = WORD_BYTES | frozenset(b".>")
+
+    def __init__(self, names: bytes, words: tuple[bytes, ...] = ()):
+        self.names, self.words = names, words
+        self.pattern = b"(?:" + names + rb")\s*\(" + b"".join(b"|" + re.escape(w) for w in words)
+        self._call = re.compile(b"(?:" + names + rb")\s*\(")
+        self._word = re.compile(b"|".join(re.escape(w) for w in words)) if words else None
+        self._name = re.compile(names)
+        self._known: dict[str, bool] = {}
+        self.anchors = _anchors(names)
+
+    def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None):
+        end = len(data) if endpos is None else min(endpos, len(data))
+        starts = set()  # (offset, 0 for a call or 1 for a word)
+        for anchor in self.anchors:
+            at = data.find(anchor, pos, end)
+            while at >= 0:
+                start = at
+                while start > pos and data[start - 1] in WORD_BYTES:
+                    start -= 1
+                starts.add((start, 0))
+                at = data.find(anchor, at + len(anchor), end)
+        for w in self.words:
+            at = data.find(w, pos, end)
+            while at >= 0:
+                starts.add((at, 1))
+                at = data.find(w, at + 1, end)
+        # No two matches overlap: a start inside a match is preceded by a
+        # name's character (or is a space or the parenthesis).
+        for start, kind in sorted(starts):
+            m = (self._word if kind else self._call).match(data, start, end)
+            if m is not None and (start == 0 or data[start - 1] not in self._NOT_BEFORE):
+                yield m
+
+    def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
+        return next(self.finditer(data, pos, endpos), None)
+
+    def extended(self, words: tuple[bytes, ...]) -> "PlainCalls":
+        return PlainCalls(self.names, self.words + words)
+
+    def calls(self, name: str) -> bool:
+        known = self._known.get(name)
+        if known is None:
+            known = self._known[name] = self._name.fullmatch(name.encode()) is not None
+        return known
+
+    def sites_in(self, data: bytes, sites: list[tuple[int, str]]) -> list[int]:
+        """Where in `data` it matches, from the file's call sites (and the words)."""
+        found = [at for at, name in sites if self.calls(name) and (at == 0 or data[at - 1] not in b".>")]
+        for w in self.words:
+            at = data.find(w)
+            while at >= 0:
+                found.append(at)
+                at = data.find(w, at + 1)
+        return sorted(found)
+
+
+class AnyOf:
+    """Where any of `patterns` matches (the first match): each is searched on
+    its own, as a regex that starts with a literal is searched fast, and an
+    alternation of such regexes is tried at every position (several times
+    slower)."""
+
+    def __init__(self, *patterns: bytes):
+        self.patterns = patterns
+        self._compiled = [re.compile(p) for p in patterns]
+
+    def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
+        end = len(data) if endpos is None else endpos
+        found = [m for m in (p.search(data, pos, end) for p in self._compiled) if m is not None]
+        return min(found, key=lambda m: m.start()) if found else None
+
+    def extended(self, *patterns: bytes) -> "AnyOf":
+        return AnyOf(*self.patterns, *patterns)
+
+
+def _anchors(names: bytes) -> tuple[bytes, ...]:
+    """The literal start of each name of a `|`-separated list of simple
+    regexes (`accept4?` -> `accept`, `send\\w*` -> `send`), without those
+    that hold a shorter one (`sendto` is found where `send` is)."""
+    found = set()
+    for alternative in names.split(b"|"):
+        literal = re.match(rb"\w*", alternative).group()
+        if alternative[len(literal):len(literal) + 1] in (b"?", b"*", b"{"):
+            literal = literal[:-1]  # the last character is optional
+        if len(literal) < 3 or re.search(rb"[\\\[(.]", alternative[:len(literal)]):
+            raise ValueError(f"a name needs a literal start of 3 characters or more: {alternative!r}")
+        found.add(literal)
+    return tuple(sorted(a for a in found if not any(b != a and b in a for b in found)))
+
+
+def socket_like(name: str) -> bool:
+    return bool(_SOCKETY.search(name.replace("self.", "").replace("this.", "")))
+
+
+@lru_cache(maxsize=4096)
+def _socket_like_cached(target: bytes) -> bool:
+    return socket_like(target.decode("latin-1"))
+
+
+def call_sites(data: bytes) -> list[tuple[int, str]]:
+    """(offset, name) of every name followed by a parenthesis: calls, and
+    definitions, which look the same.  Read backwards from each parenthesis:
+    several times faster than a regex over the file."""
+    found, at = [], 0
+    pieces = data.split(b"(")
+    for piece in pieces[:-1]:
+        end = at + len(piece)
+        tail = piece[-128:].rstrip()
+        m = _WORD_BACKWARDS.match(tail[::-1])
+        if m is not None:
+            name = m.group()[::-1]
+            if not name[:1].isdigit() and name.isascii():
+                found.append((end - (len(piece[-128:]) - len(tail)) - len(name), name.decode()))
+        at = end + 1
+    return found
+
+
+_WORD_BACKWARDS = re.compile(rb"\w+")
+
+
+class Scanner:
+    """One language's byte scan.  Subclasses set the class attributes."""
+
+    # Bytes that any finding needs: a file without them is not parsed at all.
+    # Patterns are written to start with a literal (or are PlainCalls), as
+    # those are searched fast.
+    send_calls: re.Pattern = re.compile(rb"$^")
+    target_is_receiver = True  # a send is a method of the connection (else the connection is an argument)
+    read_calls: re.Pattern = re.compile(rb"$^")
+    evidence_words: tuple[bytes, ...] = ()  # what makes a connection at least medium-sure
+    nodelay_words: tuple[bytes, ...] = (b"TCP_NODELAY",)
+    events: re.Pattern = re.compile(rb"")  # a call that may lower to an event: functions without one are skipped
+
+    def events_in(self, data: bytes) -> re.Pattern:
+        """The event pattern for this file (a language may narrow it by what the file contains)."""
+        return self.events
+
+    # A function definition around its name: what comes before (matched
+    # against the bytes just before it) and after (at the end of the name).
+    definition_before: re.Pattern | None = None
+    definition_after: re.Pattern = re.compile(rb"\s*\([^;{}()]*\)\s*(?:throws[^;{()]*)?\{")
+
+    # The name a definition gives, where it does not look like a call (`class Foo:`).
+    declarations: re.Pattern | None = None
+
+    def declared(self, data: bytes) -> set[str]:
+        """The names the file declares that `call_sites` would not see."""
+        if self.declarations is None:
+            return set()
+        return {n.decode() for n in self.declarations.findall(data)}
+
+    def defines(self, data: bytes, names) -> set[str]:
+        """Those of `names` the file defines a function (or class) of, by its bytes."""
+        before, after = self.definition_before, self.definition_after
+        return {name for name in names if any(
+            (before is None or before.search(data, max(0, at - 64), at)) and after.match(data, at + len(name))
+            for at in whole_words(data, name.encode()))}
+
+    def has_evidence(self, data: bytes) -> bool:
+        """Words that make a connection at least medium-sure."""
+        return any(w in data for w in self.evidence_words)
+
+    def talks(self, data: bytes) -> bool:
+        """Socket code of its own: a read, or a connection made or accepted."""
+        return bool(self.read_calls.search(data)) or self.has_evidence(data)
+
+    @cached_property
+    def sends_or_options(self) -> re.Pattern:
+        """Where a finding can start: a send, or a socket option set."""
+        if isinstance(self.send_calls, PlainCalls):
+            return self.send_calls.extended(self.nodelay_words + OPTION_WORDS)
+        return AnyOf(self.send_calls.pattern, *(re.escape(w) for w in self.nodelay_words + OPTION_WORDS))
+
+    def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
+        """Whether the file has a call that may send (and be lowered as a send
+        on a connection of at least `min_confidence`, in the file itself)."""
+        return bool(self.send_calls.search(data))
+
+    def may_find(self, data: bytes, min_confidence: str = "medium") -> bool:
+        if any(w in data for w in self.nodelay_words):
+            return True
+        if not self.sends_in(data, min_confidence):
+            return False
+        if min_confidence == "low" or self.has_evidence(data):
+            return True
+        # Else only a name can make a connection medium-sure: the name of
+        # what a send is made on.
+        return any(_socket_like_cached(t) for t in set(self.send_targets(data)))
+
+    def send_targets(self, data: bytes):
+        """What each send call is made on: the receiver (read backwards from
+        the call), or, where the connection is an argument, the arguments."""
+        for m in self.send_calls.finditer(data):
+            if self.target_is_receiver:
+                yield _RECEIVER.match(data[max(0, m.start() - 80):m.start()][::-1]).group()[::-1]
+            else:
+                yield data[m.end():m.end() + 160].split(b";", 1)[0]
+
+    def names_in(self, data: bytes) -> frozenset[str]:
+        """The names the file calls or defines, as a later round asks of a
+        file the byte scan skipped (worked out once, asked in every round)."""
+        return frozenset({name for _, name in call_sites(data)} | self.declared(data))
+
+    def offers(self, data: bytes, needed, effects, names: frozenset) -> tuple[set[str], set[str]]:
+        """What a file the byte scan skipped offers a later round: those of
+        the `needed` names it defines, and those of the `effects` (functions
+        that send) it calls, when it shows socket code of its own; `names`:
+        see `names_in`."""
+        defined = self.defines(data, names & needed)
+        called = names & effects
+        return defined, called if called and self.talks(data) else set()
+
+    def byte_functions(self, data: bytes):
+        """(qualified name, start, end, class or None) of every function, from
+        the bytes, where a language can tell them for sure (else None): the
+        file is then parsed only where the functions worth lowering are."""
+        return None
+
+    def check_nesting(self, data: bytes) -> None:
+        """Raise a RecursionError for a file nested too deeply to parse safely."""

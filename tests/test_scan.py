@@ -1,0 +1,109 @@
+"""The byte scan's fast searches find what the plain regexes they stand for
+find: calls of named functions found from their literal anchors, unions of
+patterns searched one by one, and Java's socket types found without a regex."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from nagle_lint.languages import scanner
+from nagle_lint.languages.scan import AnyOf, PlainCalls
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted(p for p in (ROOT / "fixtures").rglob("*") if p.suffix in (".c", ".h", ".java", ".py"))
+
+NAMES = rb"write|send|sendto|writev|accept4?|recv\w*|SSL_\w+|fputs|fputc|putc"
+WORDS = (b"TCP_NODELAY", b"MSG_MORE")
+
+
+def reference_calls(names: bytes, words, data: bytes, pos: int = 0, endpos: int | None = None) -> list[tuple[int, int]]:
+    """What PlainCalls stands for: a regex over the file, a match kept when the
+    byte before it is not part of a name, a `.` or a `->`."""
+    pattern = re.compile(b"(?:" + names + rb")\s*\(" + b"".join(b"|" + re.escape(w) for w in words))
+    end = len(data) if endpos is None else endpos
+    return [m.span() for m in pattern.finditer(data, pos, end)
+            if m.start() == 0 or data[m.start() - 1] not in b"_.>" + bytes(range(48, 58)) + bytes(range(65, 91)) + bytes(range(97, 123))]
+
+
+def spans(found) -> list[tuple[int, int]]:
+    return [m.span() for m in found]
+
+
+EDGES = [
+    b"write(fd, buf, n);",
+    b"fputc(c, f); putc(c, f);",
+    b"ngx_write(fd); c->send(x); s.write(y); fwrite (a); writev(\n);",
+    b"sendto  (s); accept4(s); accept(s); accepted(s); recvfrom(s, b);",
+    b"SSL_write(ssl); SSL_(x); xSSL_read(y); putc(c); fputc(c); fputs(s);",
+    b"int x = TCP_NODELAY; XTCP_NODELAY; .MSG_MORE; flags|MSG_MORE",
+    b"writewrite(x); write write(y); (write)(z); write",
+    b"",
+]
+
+
+@pytest.mark.parametrize("data", EDGES)
+def test_plain_calls_match_the_regex_they_stand_for(data: bytes):
+    calls = PlainCalls(NAMES, WORDS)
+    assert spans(calls.finditer(data)) == reference_calls(NAMES, WORDS, data)
+
+
+def test_plain_calls_respect_a_window():
+    data = b"a(); write(x); ngx_write(y); send(z); fputc(c);"
+    calls = PlainCalls(NAMES, WORDS)
+    for pos in range(len(data) + 1):
+        for end in range(pos, len(data) + 1):
+            assert spans(calls.finditer(data, pos, end)) == reference_calls(NAMES, WORDS, data, pos, end), (pos, end)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT / "fixtures")))
+def test_plain_calls_on_every_fixture(path: Path):
+    data = path.read_bytes()
+    calls = PlainCalls(NAMES, WORDS)
+    assert spans(calls.finditer(data)) == reference_calls(NAMES, WORDS, data)
+
+
+TOKENS = st.sampled_from([b"write", b"send", b"to", b"v", b"4", b"accept", b"recv", b"SSL_", b"x", b"_", b".", b"->",
+                          b"(", b")", b" ", b"\n", b"TCP_NODELAY", b"MSG_MORE", b"fputc", b"putc", b";"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(TOKENS, max_size=30).map(b"".join))
+def test_plain_calls_on_generated_text(data: bytes):
+    calls = PlainCalls(NAMES, WORDS)
+    assert spans(calls.finditer(data)) == reference_calls(NAMES, WORDS, data)
+
+
+def test_a_name_without_a_literal_start_is_refused():
+    with pytest.raises(ValueError):
+        PlainCalls(rb"\w+send")
+
+
+PARTS = (rb"\.(?:send\w*|close)\s*\(", rb"socket", rb"TCP_")
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT / "fixtures")))
+def test_any_of_finds_the_first_match_of_the_alternation(path: Path):
+    data = path.read_bytes()
+    union = re.compile(b"|".join(PARTS))
+    found = AnyOf(*PARTS).search(data)
+    expected = union.search(data)
+    assert (found and found.start()) == (expected and expected.start())
+
+
+JAVA_EVIDENCE = re.compile(rb"\b(?:[A-Z][A-Za-z0-9_]*)?(?:Socket|OutputStream)\b|getOutputStream|"
+                           rb"java\.nio\.channels|io\.netty|\b(?:Channel|ChannelHandlerContext)\b")
+
+
+@pytest.mark.parametrize("text", [
+    b"Socket s;", b"SSLSocket s;", b"mySocket.close();", b"SocketFactory f;", b"FileOutputStream out;",
+    b"x.getOutputStream()", b"import java.nio.channels.*; Channel c;", b"DecodeChannel d;", b"Channel c;",
+    b"ChannelHandlerContext ctx;", b"ChannelFuture f;", b"_Socket s;", b"A1Socket s;", b"socket", b"",
+])
+def test_java_evidence_is_the_regex_it_stands_for(text: bytes):
+    java = scanner("java")
+    gate = any(w in text for w in java.evidence_words)
+    assert java.has_evidence(text) == (gate and bool(JAVA_EVIDENCE.search(text)))
