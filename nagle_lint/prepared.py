@@ -21,6 +21,11 @@ class Prepared:
     errors: int = 0
 
 
+# What read_file gives for every file the byte scan skips: one object, which
+# costs next to nothing to send back from a worker, once for many files.
+SKIPPED = Prepared("", None, {})
+
+
 @dataclass(frozen=True)
 class Wanted:
     """What makes a file the byte scan skipped matter after all: it names a

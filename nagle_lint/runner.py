@@ -33,25 +33,33 @@ def read_file(path: str, settings: Settings, data: bytes | None = None, language
     no model), and costs no more than a read and a byte scan.  When a few
     functions could not be analysed (nested too deeply), both the Prepared
     and a problem naming them are returned."""
-    from .languages import scanner
-    from .prepared import Prepared
-
     language = language or language_of(path)
+    data, settled = _scanned(path, settings, data, language, wanted is None)
+    return settled if data is None else _lower(path, data, language, settings, wanted)
+
+
+def _scanned(path: str, settings: Settings, data: bytes | None, language: str | None, scan: bool = True):
+    """(the file's text, None) when it is to be lowered, else (None, what
+    read_file answers): it cannot be read, or (`scan`) its bytes show it
+    cannot matter."""
+    from .languages import scanner
+    from .prepared import SKIPPED
+
     if language is None:
-        return None, "not a Python, Java or C file (by its extension); skipped"
+        return None, (None, "not a Python, Java or C file (by its extension); skipped")
     limit = settings.max_file_size
     if data is None:
         data, problem = _read_bytes(path, limit)
         if data is None:
-            return None, problem
+            return None, (None, problem)
     elif limit and len(data) > limit:
-        return None, _too_big(len(data), limit)
+        return None, (None, _too_big(len(data), limit))
     data, problem = _as_text(data)
     if data is None:
-        return None, problem
-    if wanted is None and not scanner(language).may_find(data, settings.min_confidence):
-        return Prepared(path, None, {}), None
-    return _lower(path, data, language, settings, wanted)
+        return None, (None, problem)
+    if scan and not scanner(language).may_find(data, settings.min_confidence):
+        return None, (SKIPPED, None)
+    return data, None
 
 
 def _too_big(size: int, limit: int, more: bool = False) -> str:
@@ -236,13 +244,20 @@ class _Workers:
     def map(self, work, items: list, *extra, size: int | None = None) -> list:
         """`size`: items per task (few where each is costly and they are few)."""
         if self.jobs > 1 and len(items) > 1 and (self.pool is not None or len(items) >= PARALLEL_THRESHOLD):
-            if self.pool is None:
-                from concurrent.futures import ProcessPoolExecutor  # only when it pays: its import costs start-up time
-
-                self.pool = ProcessPoolExecutor(max_workers=self.jobs)
             chunks = _chunks(items, self.jobs, size)
-            return [o for batch in self.pool.map(work, [(c, *extra) for c in chunks]) for o in batch]
+            return [o for batch in self._pool().map(work, [(c, *extra) for c in chunks]) for o in batch]
         return work((items, *extra))
+
+    def submit(self, work, items: list, *extra):
+        """A future of `work` on `items`, done by a worker."""
+        return self._pool().submit(work, (items, *extra))
+
+    def _pool(self):
+        if self.pool is None:
+            from concurrent.futures import ProcessPoolExecutor  # only when it pays: its import costs start-up time
+
+            self.pool = ProcessPoolExecutor(max_workers=self.jobs)
+        return self.pool
 
     def close(self) -> None:
         if self.pool is not None:
@@ -338,7 +353,7 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         elif not seen:
             skipped.append(path)
 
-    for path, prep, problem in workers.map(_read_many, files, settings, None):
+    for path, prep, problem in _first_round(files, settings, workers):
         if prep is not None:
             result.files += 1
         take(path, prep, problem)
@@ -362,6 +377,49 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         skipped = [p for p in skipped if p not in prepared]
         project = Project([p.model for p in prepared.values()])
     return prepared, project
+
+
+WORTH_A_POOL = 0.1  # seconds of scanning left: sharing it with the workers saves more than starting them costs
+
+
+def _first_round(files: list[str], settings: Settings, workers: _Workers) -> list[tuple]:
+    """(path, Prepared or None, problem) of every file, in order.
+
+    This process scans the files from the front; each file the scan lets
+    through goes to a worker to be lowered at once.  Workers are started
+    only for such a file, or when the scanning still to do would take
+    longer than starting them: they then take chunks of files from the
+    back (scanning and lowering them), until the two ends meet.  A tree
+    with no socket code, or a small one, is scanned here alone."""
+    parallel = workers.jobs > 1 and len(files) >= PARALLEL_THRESHOLD
+    done: dict[int, list] = {}  # index of a file (the first of a chunk) -> its triples
+    pending = []  # (index, future)
+    front, back = 0, len(files)
+    started = None
+    while front < back:
+        if parallel and front % 16 == 0 and front:
+            if started is None:  # the rate is measured from here: the first files load the scanners
+                started = time.monotonic(), front
+            rate = (time.monotonic() - started[0]) / (front - started[1]) if front - started[1] >= 32 else 0
+            if workers.pool is not None or (back - front) * rate > WORTH_A_POOL:
+                busy = sum(1 for _, f in pending if not f.done())
+                while busy < 2 * workers.jobs and back - front > 32:
+                    size = min(max(16, (back - front) // (workers.jobs * 16)), back - front - 16)
+                    back -= size
+                    pending.append((back, workers.submit(_read_many, files[back:back + size], settings, None)))
+                    busy += 1
+        path = files[front]
+        data, settled = _scanned(path, settings, None, language_of(path))
+        if settled is not None:
+            done[front] = [(path, *settled)]
+        elif parallel:
+            pending.append((front, workers.submit(_read_many, [path], settings, None)))
+        else:
+            done[front] = [(path, *_lower(path, data, language_of(path), settings, None))]
+        front += 1
+    for index, future in pending:
+        done[index] = future.result()
+    return [triple for index in sorted(done) for triple in done[index]]
 
 
 def _choose(offers, wanted, project) -> list[str]:

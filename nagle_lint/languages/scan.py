@@ -237,10 +237,13 @@ class Scanner:
     def send_targets(self, data: bytes):
         """What each send call is made on: the receiver (read backwards from
         the call), or, where the connection is an argument, the arguments."""
-        for m in self.send_calls.finditer(data):
-            if self.target_is_receiver:
-                yield _RECEIVER.match(data[max(0, m.start() - 80):m.start()][::-1]).group()[::-1]
-            else:
+        if self.target_is_receiver:
+            backwards, size = data[::-1], len(data)  # one reversed copy: each receiver is read from it
+            for m in self.send_calls.finditer(data):
+                at = size - m.start()
+                yield _RECEIVER.match(backwards, at, at + 80).group()[::-1]
+        else:
+            for m in self.send_calls.finditer(data):
                 yield data[m.end():m.end() + 160].split(b";", 1)[0]
 
     def names_in(self, data: bytes) -> frozenset[str]:
