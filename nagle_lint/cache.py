@@ -6,13 +6,12 @@ untrusted input).  Any failure to read or write the cache is ignored."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import shutil
 
 from . import __version__
 
+# hashlib, json and shutil are imported where used: the command line reads
+# DIRNAME for its help, and a run with --no-cache needs nothing else.
 DIRNAME = ".nagle_lint_cache"
 KEEP = 16  # entries kept; older ones are removed
 
@@ -30,6 +29,8 @@ def _tool() -> str:
 
 
 def key(files: list[str], settings, extra: tuple = ()) -> str | None:
+    import hashlib
+
     h = hashlib.sha256()
     h.update(repr((_tool(), sorted(settings.__dict__.items()), extra)).encode())
     for path in sorted(files):
@@ -42,6 +43,8 @@ def key(files: list[str], settings, extra: tuple = ()) -> str | None:
 
 
 def load(folder: str, digest: str):
+    import json
+
     from .findings import from_data
     from .report import Result
 
@@ -55,6 +58,8 @@ def load(folder: str, digest: str):
 
 
 def store(folder: str, digest: str, result) -> None:
+    import json
+
     from .findings import to_data
 
     data = {"version": __version__, "files": result.files, "problems": [list(p) for p in result.problems],
@@ -82,6 +87,8 @@ def store(folder: str, digest: str, result) -> None:
 def clean(folder: str) -> bool:
     """Remove the cache folder (only if it looks like ours)."""
     if os.path.isfile(os.path.join(folder, "CACHEDIR.TAG")):
+        import shutil
+
         shutil.rmtree(folder, ignore_errors=True)
         return True
     return False

@@ -385,15 +385,20 @@ WORTH_A_POOL = 0.1  # seconds of scanning left: sharing it with the workers save
 def _first_round(files: list[str], settings: Settings, workers: _Workers) -> list[tuple]:
     """(path, Prepared or None, problem) of every file, in order.
 
-    This process scans the files from the front; each file the scan lets
-    through goes to a worker to be lowered at once.  Workers are started
-    only for such a file, or when the scanning still to do would take
-    longer than starting them: they then take chunks of files from the
-    back (scanning and lowering them), until the two ends meet.  A tree
-    with no socket code, or a small one, is scanned here alone."""
+    This process scans the files from the front.  The first files the scan
+    lets through go to the workers at once (which start them, and load the
+    grammars while the scan goes on); the others wait for the end of the
+    scan and go then, biggest first, so that no big file is left for last.
+    Workers are started only for a file to lower, or when the scanning
+    still to do would take longer than starting them: they then take
+    chunks of files from the back (scanning and lowering them), until the
+    two ends meet.  A tree with no socket code, or a small one, is scanned
+    here alone."""
     parallel = workers.jobs > 1 and len(files) >= PARALLEL_THRESHOLD
     done: dict[int, list] = {}  # index of a file (the first of a chunk) -> its triples
     pending = []  # (index, future)
+    later = []  # (-size, index) of the files to lower after the scan
+    early = 0  # files sent to be lowered during the scan
     front, back = 0, len(files)
     started = None
     while front < back:
@@ -412,11 +417,16 @@ def _first_round(files: list[str], settings: Settings, workers: _Workers) -> lis
         data, settled = _scanned(path, settings, None, language_of(path))
         if settled is not None:
             done[front] = [(path, *settled)]
-        elif parallel:
+        elif parallel and early < workers.jobs:
             pending.append((front, workers.submit(_read_many, [path], settings, None)))
+            early += 1
+        elif parallel:
+            later.append((-len(data), front))
         else:
             done[front] = [(path, *_lower(path, data, language_of(path), settings, None))]
         front += 1
+    for _, index in sorted(later):
+        pending.append((index, workers.submit(_read_many, [files[index]], settings, None)))
     for index, future in pending:
         done[index] = future.result()
     return [triple for index in sorted(done) for triple in done[index]]
