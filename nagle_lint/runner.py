@@ -236,28 +236,31 @@ def _scan_many(args):
 
 
 class _Workers:
-    """A process pool made on first need and kept for every round."""
+    """Work shared by `jobs` processes: forked copies of this one where the
+    platform can fork (see forks.py), else a process pool made on first
+    need and kept for every round.  `parallel`: the run is big enough to
+    share at all (PARALLEL_THRESHOLD files)."""
 
-    def __init__(self, jobs: int):
+    def __init__(self, jobs: int, parallel: bool = True):
         self.jobs, self.pool = jobs, None
+        self.parallel = parallel and jobs > 1
 
     def map(self, work, items: list, *extra, size: int | None = None) -> list:
-        """`size`: items per task (few where each is costly and they are few)."""
-        if self.jobs > 1 and len(items) > 1 and (self.pool is not None or len(items) >= PARALLEL_THRESHOLD):
-            chunks = _chunks(items, self.jobs, size)
-            return [o for batch in self._pool().map(work, [(c, *extra) for c in chunks]) for o in batch]
-        return work((items, *extra))
+        """The outputs of `work` over chunks of `items`, in order; `size`:
+        items per chunk (few where each is costly and they are few)."""
+        if not self.parallel or len(items) < 2:
+            return work((items, *extra))
+        size = size or max(4, len(items) // (self.jobs * 32))
+        from .forks import can_fork, fork_map
 
-    def submit(self, work, items: list, *extra):
-        """A future of `work` on `items`, done by a worker."""
-        return self._pool().submit(work, (items, *extra))
-
-    def _pool(self):
+        if can_fork():
+            return fork_map(work, items, extra, self.jobs, size)
         if self.pool is None:
             from concurrent.futures import ProcessPoolExecutor  # only when it pays: its import costs start-up time
 
             self.pool = ProcessPoolExecutor(max_workers=self.jobs)
-        return self.pool
+        chunks = [items[i:i + size] for i in range(0, len(items), size)]
+        return [o for batch in self.pool.map(work, [(c, *extra) for c in chunks]) for o in batch]
 
     def close(self) -> None:
         if self.pool is not None:
@@ -267,16 +270,12 @@ class _Workers:
 _SHARED: dict = {}  # phase two's project and settings, inherited by forked workers
 
 
-def _check_many(paths):
+def _check_many(args):
     from .lint import check
 
+    (paths,) = args
     prepared, project, settings = _SHARED["prepared"], _SHARED["project"], _SHARED["settings"]
     return check([prepared[p] for p in paths], project, _rules_for(settings), settings.min_confidence)
-
-
-def _chunks(items, jobs, size=None):
-    size = size or max(4, len(items) // (jobs * 32))
-    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exclude: bool = False,
@@ -305,7 +304,7 @@ def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exc
 def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     result = Result([])
     jobs = jobs or default_jobs()
-    workers = _Workers(jobs)
+    workers = _Workers(jobs, len(files) >= PARALLEL_THRESHOLD)
     try:
         prepared, project = _prepare_all(files, settings, workers, result)
     finally:
@@ -318,13 +317,12 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     from .lint import check
 
     order = sorted(prepared)
-    if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4 and _can_fork():
-        from concurrent.futures import ProcessPoolExecutor
+    from .forks import can_fork, fork_map
 
-        _SHARED.update(prepared=prepared, project=project, settings=settings)
+    if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4 and can_fork():
+        _SHARED.update(prepared=prepared, project=project, settings=settings)  # the forked workers have them
         try:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=_fork_context()) as pool:
-                found = [f for batch in pool.map(_check_many, _chunks(order, jobs)) for f in batch]
+            found = fork_map(_check_many, order, (), jobs, max(1, len(order) // (jobs * 8)))
         finally:
             _SHARED.clear()
     else:
@@ -379,57 +377,58 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
     return prepared, project
 
 
-WORTH_A_POOL = 0.1  # seconds of scanning left: sharing it with the workers saves more than starting them costs
+WORTH_A_POOL = 0.1  # seconds of scanning left: sharing it with workers saves more than starting them costs
 
 
 def _first_round(files: list[str], settings: Settings, workers: _Workers) -> list[tuple]:
     """(path, Prepared or None, problem) of every file, in order.
 
-    This process scans the files from the front.  The first files the scan
-    lets through go to the workers at once (which start them, and load the
-    grammars while the scan goes on); the others wait for the end of the
-    scan and go then, biggest first, so that no big file is left for last.
-    Workers are started only for a file to lower, or when the scanning
-    still to do would take longer than starting them: they then take
-    chunks of files from the back (scanning and lowering them), until the
-    two ends meet.  A tree with no socket code, or a small one, is scanned
-    here alone."""
-    parallel = workers.jobs > 1 and len(files) >= PARALLEL_THRESHOLD
-    done: dict[int, list] = {}  # index of a file (the first of a chunk) -> its triples
-    pending = []  # (index, future)
-    later = []  # (-size, index) of the files to lower after the scan
-    early = 0  # files sent to be lowered during the scan
-    front, back = 0, len(files)
-    started = None
-    while front < back:
-        if parallel and front % 16 == 0 and front:
+    This process scans the files from the front.  When the scanning left
+    would take long enough to be worth sharing, the workers scan the rest
+    with it.  Then the files the scan let through are lowered, biggest
+    first, so that no big file is left for last; the grammars are loaded
+    here before, and the workers, forked then, have them.  A tree with no
+    socket code, or a small one, is scanned here alone."""
+    out: list = []
+    front, started = 0, None
+    while front < len(files):
+        if workers.parallel and front % 16 == 0 and front:
             if started is None:  # the rate is measured from here: the first files load the scanners
                 started = time.monotonic(), front
-            rate = (time.monotonic() - started[0]) / (front - started[1]) if front - started[1] >= 32 else 0
-            if workers.pool is not None or (back - front) * rate > WORTH_A_POOL:
-                busy = sum(1 for _, f in pending if not f.done())
-                while busy < 2 * workers.jobs and back - front > 32:
-                    size = min(max(16, (back - front) // (workers.jobs * 16)), back - front - 16)
-                    back -= size
-                    pending.append((back, workers.submit(_read_many, files[back:back + size], settings, None)))
-                    busy += 1
-        path = files[front]
-        data, settled = _scanned(path, settings, None, language_of(path))
-        if settled is not None:
-            done[front] = [(path, *settled)]
-        elif parallel and early < workers.jobs:
-            pending.append((front, workers.submit(_read_many, [path], settings, None)))
-            early += 1
-        elif parallel:
-            later.append((-len(data), front))
-        else:
-            done[front] = [(path, *_lower(path, data, language_of(path), settings, None))]
+            elif front - started[1] >= 32:
+                rate = (time.monotonic() - started[0]) / (front - started[1])
+                if (len(files) - front) * rate > WORTH_A_POOL:
+                    break
+        out.append(_scan_one(files[front], settings))
         front += 1
-    for _, index in sorted(later):
-        pending.append((index, workers.submit(_read_many, [files[index]], settings, None)))
-    for index, future in pending:
-        done[index] = future.result()
-    return [triple for index in sorted(done) for triple in done[index]]
+    if front < len(files):
+        out += workers.map(_scan_many_first, files[front:], settings)
+    triples = [None if settled is None else (path, *settled) for path, settled, _ in out]
+    to_lower = sorted((-size, i) for i, (_, settled, size) in enumerate(out) if settled is None)
+    if to_lower:
+        from importlib import import_module
+
+        from .languages import frontend
+
+        import_module(".lint", __package__)  # loaded here before the workers are forked (as the grammars below)
+        for language in sorted({language_of(out[i][0]) for _, i in to_lower}):
+            _ = frontend(language).parser
+        lowered = workers.map(_read_many, [out[i][0] for _, i in to_lower], settings, None, size=1)
+        for (_, i), triple in zip(to_lower, lowered):
+            triples[i] = triple
+    return triples
+
+
+def _scan_one(path: str, settings: Settings):
+    """(path, what read_file answers, 0) when the byte scan settles the
+    file, else (path, None, its size): it is to be lowered."""
+    data, settled = _scanned(path, settings, None, language_of(path))
+    return (path, settled, 0) if settled is not None else (path, None, len(data))
+
+
+def _scan_many_first(args):
+    paths, settings = args
+    return [_scan_one(p, settings) for p in paths]
 
 
 def _choose(offers, wanted, project) -> list[str]:
@@ -455,15 +454,3 @@ def default_jobs() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return os.cpu_count() or 1
-
-
-def _can_fork() -> bool:
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
-def _fork_context():
-    import multiprocessing
-
-    return multiprocessing.get_context("fork")

@@ -76,20 +76,20 @@ def test_jobs_do_not_change_the_output(tree, fmt, capsys, monkeypatch):
 
 def test_workers_sharing_the_scan_do_not_change_the_output(tmp_path, capsys, monkeypatch):
     """When the scanning left is worth sharing (here: always), the workers
-    take chunks of files from the back while this process scans from the
-    front; a tree with socket code here and there gives what one process gives."""
+    scan the rest with this process; a tree with socket code here and there
+    gives what one process gives."""
     for i in range(120):
         write(tmp_path, f"m{i:03}.py", SPLIT.replace("query", f"query{i}") if i % 30 == 7 else f"X{i} = {i}\n")
     one, _ = report(tmp_path, "json", 1, ["."], capsys, monkeypatch)
     monkeypatch.setattr(runner, "WORTH_A_POOL", 0.0)
     shared = []
-    submit = runner._Workers.submit
-    monkeypatch.setattr(runner._Workers, "submit", lambda self, work, items, *extra: (
-        shared.append(len(items)), submit(self, work, items, *extra))[1])
+    share = runner._Workers.map
+    monkeypatch.setattr(runner._Workers, "map", lambda self, work, items, *extra, **kw: (
+        shared.append((work.__name__, len(items))), share(self, work, items, *extra, **kw))[1])
     two, _ = report(tmp_path, "json", 2, ["."], capsys, monkeypatch)
     assert one == two
     assert b"NGL001" in one
-    assert any(size > 1 for size in shared)  # chunks of files, besides single files to lower
+    assert any(name == "_scan_many_first" and size > 32 for name, size in shared)
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif"])

@@ -1,0 +1,63 @@
+"""Work shared with forked workers gives what one process gives, in order,
+even when a worker dies on the way."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from nagle_lint import forks
+
+pytestmark = pytest.mark.skipif(not forks.can_fork(), reason="no fork() here")
+
+PARENT = os.getpid()
+
+
+def squares(args):
+    chunk, offset = args
+    return [(n * n + offset, os.getpid()) for n in chunk]
+
+
+@pytest.mark.parametrize("jobs, size", [(1, 3), (2, 1), (2, 7), (3, 2), (4, 1000)])
+def test_the_same_outputs_in_the_same_order(jobs, size):
+    items = list(range(200))
+    got = forks.fork_map(squares, items, (5,), jobs, size)
+    assert [value for value, _ in got] == [n * n + 5 for n in items]
+
+
+def test_the_workers_share_the_work():
+    got = forks.fork_map(squares, list(range(400)), (0,), 3, 1)
+    assert len({pid for _, pid in got}) > 1
+
+
+def test_big_results_come_back_whole():
+    def blobs(args):
+        (chunk,) = args
+        return [bytes([n % 256]) * 300_000 for n in chunk]  # more than a pipe holds, many times over
+
+    got = forks.fork_map(blobs, list(range(40)), (), 2, 1)
+    assert got == [bytes([n % 256]) * 300_000 for n in range(40)]
+
+
+def test_a_chunk_whose_worker_died_is_done_here():
+    done_by = []
+
+    def fragile(args):
+        (chunk,) = args
+        if os.getpid() == PARENT:
+            done_by.extend(chunk)
+            if chunk == [0]:
+                time.sleep(0.3)  # meanwhile the worker takes the other chunks
+        elif 13 in chunk:
+            os._exit(3)  # a worker dies (a crash in a parser, say) before it sends this chunk
+        return [n + 1 for n in chunk]
+
+    assert forks.fork_map(fragile, list(range(60)), (), 2, 1) == [n + 1 for n in range(60)]
+    assert 13 in done_by
+
+
+def test_more_chunks_than_a_pipe_holds_are_grouped():
+    items = list(range(40_000))
+    assert forks.fork_map(squares, items, (0,), 2, 1)[-1][0] == items[-1] ** 2
