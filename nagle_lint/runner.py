@@ -229,9 +229,9 @@ def _scan_many(args):
             _NAMES.keep(p, names)
         if names & asked:
             data = data if data is not None else _reread(p) or b""
-            defined, effects = scan.offers(data, wanted.needed, wanted.effects, names)
+            defined, worth, effects = scan.offers(data, wanted.needed, wanted.effects, names)
             if defined or effects:
-                out.append((p, defined, effects))
+                out.append((p, defined, worth, effects))
     return out
 
 
@@ -437,15 +437,15 @@ def _choose(offers, wanted, project) -> list[str]:
     where a call can resolve to it (the only definition of its language, or
     one in a caller's folder)."""
     count: dict[tuple[str, str], int] = {}
-    for path, defined, _ in offers:
-        for name in defined:
+    for path, defined, _, _ in offers:
+        for name in defined:  # every definition counts, as it makes a call ambiguous
             key = (language_of(path), name)
             count[key] = count.get(key, 0) + 1
     chosen = []
-    for path, defined, effects in offers:
+    for path, _, worth, effects in offers:
         lang, folder = language_of(path), os.path.dirname(path)
         if any(project.reaches(path, lang, n) for n in effects) or any(count[(lang, n)] + len(project.definers(lang, n)) == 1 or
-                         folder in wanted.callers.get(n, ()) for n in defined):
+                         folder in wanted.callers.get(n, ()) for n in worth):
             chosen.append(path)
     return sorted(chosen)
 

@@ -73,9 +73,46 @@ def test_braces_in_comments_strings_and_disabled_code():
         ("first", TRICKY.index(b"}\n\n#if 0") + 1), ("second", len(TRICKY) - 1)}
 
 
+BRANCHES = b"""\
+#include <unistd.h>
+int f(int fd, int a)
+{
+#ifdef X
+    if (a) {
+#elif defined Y
+    if (a > 1) {
+#else
+    if (!a) {
+#endif
+        write(fd, "h", 1);
+        write(fd, "b", 1);
+    }
+    return 0;
+}
+
+int g(int fd)
+{
+    return write(fd, "x", 1);
+}
+"""
+
+
+def test_preprocessor_branches_that_each_open_a_block():
+    """The braces of an #if's first branch count, each other branch starts
+    over: the bytes tell both functions.  tree-sitter cannot read the first
+    (its tree has an error there), so a partial parse that needs it finds
+    it missing, and the file is parsed whole: the model is the same."""
+    f_end, g_end = BRANCHES.index(b"}\n\nint g") + 1, len(BRANCHES) - 1
+    assert byte_functions(BRANCHES) == {("f", f_end), ("g", g_end)}
+    assert tree_functions(BRANCHES) == {("g", g_end)}
+    whole = type(FE)()
+    whole.byte_functions = lambda data: None
+    assert dump(FE.lower("branches.c", BRANCHES)) == dump(whole.lower("branches.c", BRANCHES))
+
+
 @pytest.mark.parametrize("source", [
-    # preprocessor branches that each open a block: the braces do not balance
-    b"int f(int a)\n{\n#ifdef X\n    if (a) {\n#else\n    if (!a) {\n#endif\n        return 1;\n    }\n    return 0;\n}\n",
+    # a preprocessor branch that opens a block no branch closes
+    b"int f(int a)\n{\n#ifdef X\n    if (a) {\n#endif\n    return 0;\n}\n",
     # a function closed away from the margin
     b"int f(void) { return 0;\n  }\nint g(void)\n{\n    return 1;\n}\n",
     # lines ended by a lone CR

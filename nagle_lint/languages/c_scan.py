@@ -34,12 +34,16 @@ class CScanner(Scanner):
         bytes (comments, strings and preprocessor lines skipped, `#if 0`
         blocks left out); None when the braces do not tell for sure (a
         body of several lines whose closing brace is not at the margin,
-        braces unbalanced by preprocessor branches)."""
+        braces left unbalanced).  Of an `#if` with other branches, the
+        braces of the first branch count: each other branch starts from the
+        state at the `#if` (`#ifdef A` `if (a) {` `#else` `if (b) {` `#endif`
+        opens one block, not two)."""
         if data.count(b"\r") != data.count(b"\r\n"):
             return None  # lines ended by a lone CR: a preprocessor line would run to the end
         found, stack, skip = [], [], 0  # stack: True for a function's body, False for another block
         top_end = 0  # where the last top-level declaration or definition ended
         start = name = None
+        branches: list = []  # per open #if: None for an `#if 0`, else [state at the #if, at the end of its first branch]
         for m in _C_TOKENS.finditer(data):
             tok = m.group()
             first = tok[:1]
@@ -51,11 +55,27 @@ class CScanner(Scanner):
                 directive = _DIRECTIVE.match(tok)
                 word = directive.group(1) if directive else b""
                 if skip:
-                    skip += 1 if word.startswith(b"if") else -1 if word == b"endif" else 0
-                    if skip == 1 and word in (b"else", b"elif"):
-                        skip = 0
+                    if word.startswith(b"if"):
+                        skip += 1
+                    elif word == b"endif":
+                        skip -= 1
+                        if not skip:
+                            branches.pop()
+                    elif skip == 1 and word in (b"else", b"elif"):
+                        skip = 0  # the branch after an `#if 0` counts
                 elif word == b"if" and _IF_ZERO.match(tok):
                     skip = 1
+                    branches.append(None)
+                elif word.startswith(b"if"):
+                    branches.append([(stack[:], name, start), None])
+                elif word in (b"else", b"elif") and branches and branches[-1] is not None:
+                    if branches[-1][1] is None:
+                        branches[-1][1] = (stack[:], name, start)
+                    stack, name, start = branches[-1][0][0][:], branches[-1][0][1], branches[-1][0][2]
+                elif word == b"endif" and branches:
+                    entry = branches.pop()
+                    if entry is not None and entry[1] is not None:
+                        stack, name, start = entry[1]
                 continue
             if first == b"{":
                 if stack:

@@ -251,14 +251,34 @@ class Scanner:
         file the byte scan skipped (worked out once, asked in every round)."""
         return frozenset({name for _, name in call_sites(data)} | self.declared(data))
 
-    def offers(self, data: bytes, needed, effects, names: frozenset) -> tuple[set[str], set[str]]:
+    def offers(self, data: bytes, needed, effects, names: frozenset) -> tuple[set[str], set[str], set[str]]:
         """What a file the byte scan skipped offers a later round: those of
-        the `needed` names it defines, and those of the `effects` (functions
-        that send) it calls, when it shows socket code of its own; `names`:
-        see `names_in`."""
+        the `needed` names it defines, those of them worth lowering, and
+        those of the `effects` (functions that send) it calls, when it shows
+        socket code of its own; `names`: see `names_in`.
+
+        Where the language tells its functions from the bytes, a call counts
+        only inside a function (a C prototype looks like a call), and a
+        definition without any event is not worth lowering (it would be a
+        stub, which a call treats as it treats an unknown function), unless
+        the file calls a function that sends (its callers are lowered then)."""
         defined = self.defines(data, names & needed)
         called = names & effects
-        return defined, called if called and self.talks(data) else set()
+        called = called if called and self.talks(data) else set()
+        spans = self.byte_functions(data) if called or defined else None
+        if spans is None:
+            return defined, defined, called
+        if called:
+            starts = [(a, b) for _, a, b, _ in spans]
+            called = {name for at, name in call_sites(data) if name in called and any(a <= at < b for a, b in starts)}
+        worth = defined
+        if defined and not names & effects:
+            events = self.events_in(data)
+            where: dict[str, list] = {}
+            for name, a, b, _ in spans:
+                where.setdefault(name, []).append((a, b))
+            worth = {n for n in defined if n not in where or any(events.search(data, a, b) for a, b in where[n])}
+        return defined, worth, called
 
     def byte_functions(self, data: bytes):
         """(qualified name, start, end, class or None) of every function, from
