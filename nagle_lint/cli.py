@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
@@ -79,19 +78,19 @@ def settings_from(args) -> Settings:
         found = find_config(start if start.exists() else Path("."))
         settings = load(found) if found else Settings()
     if args.select is not None:
-        settings = replace(settings, select=tuple(check_rule_ids(args.select, "--select")))
+        settings = settings.replace(select=tuple(check_rule_ids(args.select, "--select")))
     if args.ignore is not None:
-        settings = replace(settings, ignore=tuple(check_rule_ids(args.ignore, "--ignore")))
+        settings = settings.replace(ignore=tuple(check_rule_ids(args.ignore, "--ignore")))
     if args.exclude:
-        settings = replace(settings, exclude=settings.exclude + tuple(args.exclude))
+        settings = settings.replace(exclude=settings.exclude + tuple(args.exclude))
     if args.fail_on:
-        settings = replace(settings, fail_on=args.fail_on)
+        settings = settings.replace(fail_on=args.fail_on)
     if args.min_confidence:
-        settings = replace(settings, min_confidence=args.min_confidence)
+        settings = settings.replace(min_confidence=args.min_confidence)
     if args.max_file_size is not None:
-        settings = replace(settings, max_file_size=args.max_file_size)
+        settings = settings.replace(max_file_size=args.max_file_size)
     if args.timeout is not None:
-        settings = replace(settings, timeout=args.timeout)
+        settings = settings.replace(timeout=args.timeout)
     return settings
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import re
 import sys
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 
@@ -38,17 +37,43 @@ class ConfigError(Exception):
     """A bad setting: the message names the file, the key and what is expected."""
 
 
-@dataclass(frozen=True)
 class Settings:
-    select: tuple[str, ...] = ()  # empty: every rule that is on by default
-    ignore: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    per_file_ignores: dict = field(default_factory=dict)  # glob -> rule ids
-    fail_on: str = "warning"
-    min_confidence: str = "medium"
-    max_file_size: int = DEFAULT_MAX_FILE_SIZE  # bytes; a bigger file is reported and skipped (0: no limit)
-    timeout: float = DEFAULT_TIMEOUT  # seconds to parse and lower one file (0: no limit)
-    source: str | None = None  # the file the settings came from
+    """A run's settings: read-only (`replace` gives a changed copy).  Written
+    out rather than a dataclass: a run that lints no socket code loads no
+    dataclasses (whose import is a fifth of the start-up)."""
+
+    def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
+                 per_file_ignores: dict | None = None, fail_on: str = "warning", min_confidence: str = "medium",
+                 max_file_size: int = DEFAULT_MAX_FILE_SIZE, timeout: float = DEFAULT_TIMEOUT,
+                 source: str | None = None):
+        self.__dict__.update(
+            select=select,  # empty: every rule that is on by default
+            ignore=ignore,
+            exclude=exclude,
+            per_file_ignores={} if per_file_ignores is None else per_file_ignores,  # glob -> rule ids
+            fail_on=fail_on,
+            min_confidence=min_confidence,
+            max_file_size=max_file_size,  # bytes; a bigger file is reported and skipped (0: no limit)
+            timeout=timeout,  # seconds to parse and lower one file (0: no limit)
+            source=source,  # the file the settings came from
+        )
+
+    def replace(self, **changes) -> "Settings":
+        unknown = set(changes) - set(self.__dict__)
+        if unknown:
+            raise TypeError(f"no such setting: {', '.join(sorted(unknown))}")
+        return Settings(**{**self.__dict__, **changes})
+
+    def __setattr__(self, name, value):
+        raise AttributeError("settings are read-only: use replace()")
+
+    def __eq__(self, other) -> bool:
+        return type(other) is Settings and self.__dict__ == other.__dict__
+
+    __hash__ = None  # per_file_ignores is a dict
+
+    def __repr__(self) -> str:
+        return "Settings(" + ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()) + ")"
 
 
 KEYS = {
@@ -158,30 +183,30 @@ def load(path: Path) -> Settings:
                 raise ConfigError(problem)
             if key != "exclude":
                 value = tuple(check_rule_ids(value, f"{path}: {where}'{key}'"))
-            settings = replace(settings, **{key: tuple(value)})
+            settings = settings.replace(**{key: tuple(value)})
         elif key == "per-file-ignores":
             if not (isinstance(value, dict) and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in value.values())):
                 raise ConfigError(problem)
             pfi = {glob: tuple(check_rule_ids(ids, f"{path}: {where}'per-file-ignores'")) for glob, ids in value.items()}
-            settings = replace(settings, per_file_ignores=pfi)
+            settings = settings.replace(per_file_ignores=pfi)
         elif key == "fail-on":
             if value not in LEVELS:
                 raise ConfigError(problem)
-            settings = replace(settings, fail_on=value)
+            settings = settings.replace(fail_on=value)
         elif key == "min-confidence":
             if value not in CONFIDENCES:
                 raise ConfigError(problem)
-            settings = replace(settings, min_confidence=value)
+            settings = settings.replace(min_confidence=value)
         elif key == "max-file-size":
             try:
-                settings = replace(settings, max_file_size=parse_size(value))
+                settings = settings.replace(max_file_size=parse_size(value))
             except ValueError:
                 raise ConfigError(problem) from None
         elif key == "timeout":
             if isinstance(value, str):  # a number in TOML is written without quotes
                 raise ConfigError(problem)
             try:
-                settings = replace(settings, timeout=parse_timeout(value))
+                settings = settings.replace(timeout=parse_timeout(value))
             except ValueError:
                 raise ConfigError(problem) from None
     return settings

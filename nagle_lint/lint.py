@@ -8,7 +8,11 @@ from .findings import Finding
 from .languages import frontend, language_of
 from .site import CONFIDENCES
 from .noqa import apply_suppressions, parse as parse_suppressions
-from .prepared import Prepared, Wanted
+from .prepared import Prepared
+
+TYPE_CHECKING = False  # typing's own, without importing typing
+if TYPE_CHECKING:
+    from .project import Wanted
 
 
 def prepare(path: str, data: bytes, language: str | None = None, wanted: Wanted | None = None) -> Prepared:

@@ -11,10 +11,31 @@ from __future__ import annotations
 import os
 from functools import cached_property
 
+from dataclasses import dataclass, field
+
 from .languages import frontend
 from .model import Bind, Call, FileModel, Flush, Function, Push, Recv, Send, SetOption, walk
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """What makes a file the byte scan skipped matter after all: it names a
+    function other files call but none defines (`needed`: it may define it),
+    or it calls a function that touches a connection (`effects`) and shows
+    socket code of its own (a read, a socket made or accepted)."""
+
+    needed: frozenset = frozenset()
+    effects: frozenset = frozenset()
+    # Files already lowered that hold a stub another file calls: lowered again.
+    again: frozenset = frozenset()
+    # needed name -> the folders of its callers (a name many files define
+    # resolves only to the definition in the caller's folder)
+    callers: dict = field(default_factory=dict, compare=False)
+
+    def __bool__(self):
+        return bool(self.needed or self.effects or self.again)
 
 
 def _entry_name(qualname: str) -> str:
@@ -118,8 +139,6 @@ class Project:
         functions that send or set an option (it may call one and read after).
         Only calls that can change what is known of a connection count: those
         passing one, made on an object, or whose result is used as one."""
-        from .prepared import Wanted
-
         needed, again, callers = set(), set(), {}
         for fn in self.functions():
             used = None

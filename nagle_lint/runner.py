@@ -17,7 +17,8 @@ from .report import Result
 
 TYPE_CHECKING = False  # typing's own, without importing typing
 if TYPE_CHECKING:
-    from .prepared import Prepared, Wanted
+    from .prepared import Prepared
+    from .project import Wanted
 
 PARALLEL_THRESHOLD = 64  # below this many files, starting workers costs more than it saves
 

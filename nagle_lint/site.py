@@ -3,7 +3,7 @@ run served from the cache needs (so that it does not load the rest)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 # How sure we are that a connection is a TCP socket.  Ordered weakest first.
 CONFIDENCES = ("low", "medium", "high")
@@ -13,14 +13,11 @@ def lower(confidence: str) -> str:
     return CONFIDENCES[max(0, CONFIDENCES.index(confidence) - 1)]
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Site:
-    """A source range: 1-based lines, 1-based columns counted in characters."""
+class Site(namedtuple("Site", "line col end_line end_col")):
+    """A source range: 1-based lines, 1-based columns counted in characters.
+    A named tuple (immutable, ordered, hashable): no dataclasses to load."""
 
-    line: int
-    col: int
-    end_line: int
-    end_col: int
+    __slots__ = ()
 
     def __str__(self) -> str:
         return f"{self.line}:{self.col}"

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+TYPE_CHECKING = False  # typing's own, without importing typing
+if TYPE_CHECKING:
+    from ..findings import Finding
 
-from ..findings import Finding
 
-
-@dataclass
 class Result:
-    findings: list[Finding]  # sorted; suppressed ones included
-    files: int = 0  # files linted
-    problems: list[tuple[str, str]] = field(default_factory=list)  # (path, message): not read or not parsed fully
+    """A run's result (written out rather than a dataclass: see Settings)."""
+
+    def __init__(self, findings: list[Finding], files: int = 0, problems: list[tuple[str, str]] | None = None):
+        self.findings = findings  # sorted; suppressed ones included
+        self.files = files  # files linted
+        self.problems = [] if problems is None else problems  # (path, message): not read or not parsed fully
+
+    def __eq__(self, other) -> bool:
+        return type(other) is Result and (self.findings, self.files, self.problems) == \
+            (other.findings, other.files, other.problems)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Result(findings={self.findings!r}, files={self.files!r}, problems={self.problems!r})"
 
     @property
     def shown(self) -> list[Finding]:
