@@ -24,6 +24,22 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's own, with the terminal's width asked once: argparse makes
+    a formatter for every argument it is given (most of building the parser)."""
+
+    columns: int | None = None
+
+    def __init__(self, prog, **options):
+        if options.get("width") is None:
+            if _Formatter.columns is None:
+                import shutil
+
+                _Formatter.columns = shutil.get_terminal_size().columns
+            options["width"] = _Formatter.columns - 2  # as argparse has it
+        super().__init__(prog, **options)
+
+
 def _csv(value: str) -> list[str]:
     return [v for v in (x.strip() for x in value.split(",")) if v]
 
@@ -31,6 +47,7 @@ def _csv(value: str) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="nagle-lint",
+        formatter_class=_Formatter,
         description="Find socket code that stalls on Nagle's algorithm and delayed ACKs (Python, Java, C).",
         epilog="Subcommands: 'nagle-lint rules' lists the rules, 'nagle-lint explain NGL001' prints one rule's "
                "document, 'nagle-lint demo' measures the stall on this machine's loopback.",

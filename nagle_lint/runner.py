@@ -95,14 +95,19 @@ def _read_bytes(path: str, limit: int):
             return None, "not a regular file (a pipe, socket or device); skipped"
         if limit and st.st_size > limit:
             return None, _too_big(st.st_size, limit)
-        chunks, total = [], 0
-        # A file may grow while it is read: stop at the limit all the same.
-        while chunk := os.read(fd, max(st.st_size + 1 - total, 1 << 20)):
-            chunks.append(chunk)
-            total += len(chunk)
+        data = os.read(fd, st.st_size + 1)
+        if len(data) <= st.st_size and st.st_size:  # a short read of a regular file: its end
+            return data, None
+        chunks, total = [data], len(data)
+        # A file that grows while it is read (or tells no size): read on, up to the limit.
+        while True:
             if limit and total > limit:
                 return None, _too_big(total, limit, more=True)
-        return (chunks[0] if len(chunks) == 1 else b"".join(chunks)), None
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks), None
+            chunks.append(chunk)
+            total += len(chunk)
     except OSError as e:
         return None, f"cannot read: {e.strerror or e}; skipped"
     finally:
