@@ -195,8 +195,10 @@ def _reread(path: str) -> bytes | None:
 
 
 class _Names:
-    """Skipped file -> the names it calls or defines, kept by the process
-    that scanned it for the next round; bounded (names in all), as memory is."""
+    """Skipped file -> the names it calls or defines, found once and kept
+    here for the next round (workers send the names they found back, and the
+    workers of the next round, forked from here, have them); bounded (names
+    in all), as memory is."""
 
     BUDGET = 200_000
 
@@ -205,7 +207,7 @@ class _Names:
         self.kept = 0
 
     def keep(self, path: str, names: frozenset) -> None:
-        if self.kept + len(names) <= self.BUDGET:
+        if path not in self.by_path and self.kept + len(names) <= self.BUDGET:
             self.by_path[path] = names
             self.kept += len(names)
 
@@ -218,26 +220,30 @@ _NAMES = _Names()
 
 
 def _scan_many(args):
-    """What each skipped file offers a later round."""
+    """(path, its names when they were not known, what it offers or None) of
+    each skipped file, for a later round."""
     from .languages import scanner
 
     paths, wanted = args
     asked = wanted.needed | wanted.effects
     out = []
     for p in paths:
-        names, data = _NAMES.by_path.get(p), None
+        names, data, found = _NAMES.by_path.get(p), None, None
         scan = scanner(language_of(p))
         if names is None:
             data = _reread(p)
             if data is None:
                 continue
-            names = scan.names_in(data)
+            names = found = scan.names_in(data)
             _NAMES.keep(p, names)
+        offer = None
         if names & asked:
             data = data if data is not None else _reread(p) or b""
             defined, worth, effects = scan.offers(data, wanted.needed, wanted.effects, names)
             if defined or effects:
-                out.append((p, defined, worth, effects))
+                offer = (p, defined, worth, effects)
+        if found is not None or offer is not None:
+            out.append((p, found, offer))
     return out
 
 
@@ -370,7 +376,12 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         wanted = project.wanted()
         if not (wanted.again or skipped and wanted):
             break
-        offers = workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else []
+        offers = []
+        for path, names, offer in workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else ():
+            if names is not None:
+                _NAMES.keep(path, names)
+            if offer is not None:
+                offers.append(offer)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
         before = len(prepared)
         lowered = workers.map(_read_many, chosen, settings, wanted, size=1)

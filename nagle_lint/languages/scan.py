@@ -6,6 +6,7 @@ a scan of each file, and nothing else."""
 from __future__ import annotations
 
 import re
+import sys
 from functools import cached_property, lru_cache
 
 
@@ -248,8 +249,10 @@ class Scanner:
 
     def names_in(self, data: bytes) -> frozenset[str]:
         """The names the file calls or defines, as a later round asks of a
-        file the byte scan skipped (worked out once, asked in every round)."""
-        return frozenset({name for _, name in call_sites(data)} | self.declared(data))
+        file the byte scan skipped (worked out once, asked in every round).
+        Interned: many files name the same functions, and a worker sends
+        each name once."""
+        return frozenset(map(sys.intern, {name for _, name in call_sites(data)} | self.declared(data)))
 
     def offers(self, data: bytes, needed, effects, names: frozenset) -> tuple[set[str], set[str], set[str]]:
         """What a file the byte scan skipped offers a later round: those of
