@@ -37,6 +37,9 @@ def discover(paths: list[str], exclude: tuple[str, ...], force_exclude: bool = F
             yield root, "no such file or directory"
             continue
         if os.path.isdir(root):
+            if len(paths) == 1:  # one walk meets each file once: nothing to tell apart
+                yield from ((path, None) for path, _ in _walk(root, exclude, base))
+                continue
             top = _same(root)
             for path, rel in _walk(root, exclude, base):
                 key = os.path.normcase(os.path.join(top, rel))

@@ -206,10 +206,13 @@ class _Names:
         self.by_path: dict[str, frozenset] = {}
         self.kept = 0
 
-    def keep(self, path: str, names: frozenset) -> None:
+    def keep(self, path: str, names: frozenset) -> bool:
+        """Whether the names are kept (a worker sends back only those)."""
         if path not in self.by_path and self.kept + len(names) <= self.BUDGET:
             self.by_path[path] = names
             self.kept += len(names)
+            return True
+        return False
 
     def clear(self) -> None:
         self.by_path.clear()
@@ -234,8 +237,8 @@ def _scan_many(args):
             data = _reread(p)
             if data is None:
                 continue
-            names = found = scan.names_in(data)
-            _NAMES.keep(p, names)
+            names = scan.names_in(data)
+            found = names if _NAMES.keep(p, names) else None
         offer = None
         if names & asked:
             data = data if data is not None else _reread(p) or b""
