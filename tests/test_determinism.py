@@ -74,6 +74,20 @@ def test_jobs_do_not_change_the_output(tree, fmt, capsys, monkeypatch):
     assert b"NGL001" in one and b"blob.c" in (one if fmt != "text" else err_one.encode())
 
 
+def test_a_process_pool_where_fork_is_missing_gives_the_same_output(tree, capsys, monkeypatch):
+    """Where the platform cannot fork, the work goes to a process pool."""
+    from nagle_lint import forks
+
+    one, _ = report(tree, "json", 1, ["."], capsys, monkeypatch)
+    monkeypatch.setattr(forks, "can_fork", lambda: False)
+    pools = []
+    close = runner._Workers.close
+    monkeypatch.setattr(runner._Workers, "close", lambda self: (pools.append(self.pool), close(self))[1])
+    two, _ = report(tree, "json", 2, ["."], capsys, monkeypatch)
+    assert one == two
+    assert any(pool is not None for pool in pools)
+
+
 def test_workers_sharing_the_scan_do_not_change_the_output(tmp_path, capsys, monkeypatch):
     """When the scanning left is worth sharing (here: always), the workers
     scan the rest with this process; a tree with socket code here and there
