@@ -66,10 +66,7 @@ def _map(work, chunks: list, extra: tuple, jobs: int) -> list:
     finally:
         os.close(tasks)
         for pid, back, _ in kids:
-            try:
-                os.close(back)
-            except OSError:
-                pass
+            os.close(back)
             _reap(pid)
     for _, _, got in kids:
         results.update(_unpacked(got))
@@ -143,11 +140,7 @@ def _taken(fd: int):
 
 
 def _reap(pid: int) -> None:
-    while True:
-        try:
-            os.waitpid(pid, 0)
-            return
-        except InterruptedError:
-            continue
-        except ChildProcessError:
-            return
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:  # already reaped
+        pass

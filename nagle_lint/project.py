@@ -9,9 +9,8 @@ hides a finding.
 from __future__ import annotations
 
 import os
-from functools import cached_property
-
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .languages import frontend
 from .model import Bind, Call, FileModel, Flush, Function, Push, Recv, Send, SetOption, walk

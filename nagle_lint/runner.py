@@ -27,15 +27,16 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY
 
 
 def read_file(path: str, settings: Settings, data: bytes | None = None, language: str | None = None,
-              wanted: Wanted | None = None):
+              wanted: Wanted | None = None, scanned: bool = False):
     """(Prepared or None, problem or None) for one file; never raises for bad input.
 
     A file whose bytes show it cannot matter is not parsed (its Prepared has
-    no model), and costs no more than a read and a byte scan.  When a few
-    functions could not be analysed (nested too deeply), both the Prepared
-    and a problem naming them are returned."""
+    no model), and costs no more than a read and a byte scan (`scanned`: the
+    scan already let it through).  When a few functions could not be
+    analysed (nested too deeply), both the Prepared and a problem naming
+    them are returned."""
     language = language or language_of(path)
-    data, settled = _scanned(path, settings, data, language, wanted is None)
+    data, settled = _scanned(path, settings, data, language, wanted is None and not scanned)
     return settled if data is None else _lower(path, data, language, settings, wanted)
 
 
@@ -185,6 +186,12 @@ def _read_many(args):
     return [(p, *read_file(p, settings, wanted=wanted)) for p in paths]
 
 
+def _lower_many(args):
+    """Files the byte scan let through: read again (not scanned again) and lowered."""
+    paths, settings = args
+    return [(p, *read_file(p, settings, scanned=True)) for p in paths]
+
+
 def _reread(path: str) -> bytes | None:
     """A skipped file read again for a later round (it is in the page cache)."""
     try:
@@ -305,8 +312,8 @@ def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exc
     if cache_dir:
         from . import cache
 
-        digest = cache.key(files, settings, (tuple(missing), force_exclude))
-        stored = cache.load(cache_dir, digest)
+        digest = cache.key(files, settings, (tuple(missing), force_exclude))  # None: no caching this run
+        stored = cache.load(cache_dir, digest) if digest is not None else None
         if stored is not None:
             return stored
     result = _run(files, settings, jobs)
@@ -433,7 +440,7 @@ def _first_round(files: list[str], settings: Settings, workers: _Workers) -> lis
         import_module(".lint", __package__)  # loaded here before the workers are forked (as the grammars below)
         for language in sorted({language_of(out[i][0]) for _, i in to_lower}):
             _ = frontend(language).parser
-        lowered = workers.map(_read_many, [out[i][0] for _, i in to_lower], settings, None, size=1)
+        lowered = workers.map(_lower_many, [out[i][0] for _, i in to_lower], settings, size=1)
         for (_, i), triple in zip(to_lower, lowered):
             triples[i] = triple
     return triples

@@ -17,7 +17,7 @@ from ..model import (
     Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
     Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
-from .scan import PlainCalls, Scanner, call_sites, socket_like, whole_words
+from .scan import FunctionTexts, Scanner, n_is_root, socket_like, whole_words
 
 # --- abstract values --------------------------------------------------------
 
@@ -390,7 +390,7 @@ class Frontend(Scanner):
         code is always lowered.  Each pattern is
         matched once over the file; a match belongs to every function whose
         text holds it."""
-        texts = FunctionTexts(found, data)
+        texts = FunctionTexts([(q, n.start_byte, n.end_byte) for q, n, _ in found], data)
         classes = {q: c for q, _, c in found if c is not None}
         with_events = texts.matching(self.events_in(data))
         relevant = {q for q, _, _ in found if n_is_root(q)}
@@ -444,63 +444,6 @@ class Frontend(Scanner):
         return False
 
 
-class FunctionTexts:
-    """Where each function's text lies in the file, to tell which functions a
-    pattern matches in (one pass over the file, not one per function), and the
-    names each calls.  A pseudo-function for module-level code holds only
-    what no function holds."""
-
-    def __init__(self, found, data: bytes):
-        from bisect import bisect_left
-
-        self.data = data
-        self.spans = [(q, n.start_byte, n.end_byte) for q, n, _ in found]
-        self._bisect = bisect_left
-        self.sites = call_sites(data)
-        self.calls = {q: set(names) for q, names in self._place(self.sites).items()}
-
-    def _place(self, matches: list[tuple[int, str]]) -> dict[str, list[str]]:
-        starts = [pos for pos, _ in matches]
-        placed: dict[str, list[str]] = {}
-        inside = [False] * len(matches)
-        for q, start, end in self.spans:
-            if n_is_root(q):
-                continue
-            lo, hi = self._bisect(starts, start), self._bisect(starts, end)
-            placed[q] = [name for _, name in matches[lo:hi]]
-            inside[lo:hi] = [True] * (hi - lo)
-        outside = [name for (_, name), held in zip(matches, inside) if not held]
-        for q, _, _ in self.spans:
-            if n_is_root(q):
-                placed[q] = outside
-        return placed
-
-    def matching(self, pattern: re.Pattern) -> set[str]:
-        """The functions whose text has a match of `pattern` (searched in
-        each function's range: one match is enough, where a pass over the
-        file would stop at every one)."""
-        if isinstance(pattern, PlainCalls):  # from the call sites already found: no pass over the file
-            hits = [(at, "") for at in pattern.sites_in(self.data, self.sites)]
-            return {q for q, names in self._place(hits).items() if names} if hits else set()
-        data, found = self.data, set()
-        for q, start, end in self.spans:
-            if not n_is_root(q) and pattern.search(data, start, end):
-                found.add(q)
-        roots = [q for q, _, _ in self.spans if n_is_root(q)]
-        if roots:  # module-level code: what lies between the functions
-            gaps, at = [], 0
-            for start, end in sorted((s, e) for q, s, e in self.spans if not n_is_root(q)):
-                if start > at:
-                    gaps.append((at, start))
-                at = max(at, end)
-            gaps.append((at, len(data)))
-            if any(pattern.search(data, a, b) for a, b in gaps if b > a):
-                found.update(roots)
-        return found
-
-
-
-
 class Points:
     """(row, byte column) of byte offsets, as tree-sitter counts; the line
     starts are found once per file."""
@@ -527,10 +470,6 @@ def _names_as_values(data: bytes, names) -> set[str]:
 
 
 _CALLED_AT = re.compile(rb"\s*\(")
-
-
-def n_is_root(qualname: str) -> bool:
-    return qualname.startswith("<")
 
 
 def _count_errors(root) -> int:

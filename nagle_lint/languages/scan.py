@@ -49,7 +49,6 @@ class PlainCalls:
 
     def __init__(self, names: bytes, words: tuple[bytes, ...] = ()):
         self.names, self.words = names, words
-        self.pattern = b"(?:" + names + rb")\s*\(" + b"".join(b"|" + re.escape(w) for w in words)
         self._call = re.compile(b"(?:" + names + rb")\s*\(")
         self._word = re.compile(b"|".join(re.escape(w) for w in words)) if words else None
         self._name = re.compile(names)
@@ -130,7 +129,7 @@ def _anchors(names: bytes) -> tuple[bytes, ...]:
         literal = re.match(rb"\w*", alternative).group()
         if alternative[len(literal):len(literal) + 1] in (b"?", b"*", b"{"):
             literal = literal[:-1]  # the last character is optional
-        if len(literal) < 3 or re.search(rb"[\\\[(.]", alternative[:len(literal)]):
+        if len(literal) < 3:
             raise ValueError(f"a name needs a literal start of 3 characters or more: {alternative!r}")
         found.add(literal)
     return tuple(sorted(a for a in found if not any(b != a and b in a for b in found)))
@@ -164,6 +163,67 @@ def call_sites(data: bytes) -> list[tuple[int, str]]:
 
 
 _WORD_BACKWARDS = re.compile(rb"\w+")
+
+
+def n_is_root(qualname: str) -> bool:
+    """A pseudo-function for module-level code (`<module>`)."""
+    return qualname.startswith("<")
+
+
+class FunctionTexts:
+    """Where each function's text lies in the file, to tell which functions a
+    pattern matches in (one pass over the file, not one per function), and the
+    names each calls.  A pseudo-function for module-level code holds only
+    what no function holds."""
+
+    def __init__(self, spans, data: bytes):
+        """`spans`: (qualified name, start, end) of each function."""
+        from bisect import bisect_left
+
+        self.data = data
+        self.spans = spans
+        self._bisect = bisect_left
+        self.sites = call_sites(data)
+        self.calls = {q: set(names) for q, names in self._place(self.sites).items()}
+
+    def _place(self, matches: list[tuple[int, str]]) -> dict[str, list[str]]:
+        starts = [pos for pos, _ in matches]
+        placed: dict[str, list[str]] = {}
+        inside = [False] * len(matches)
+        for q, start, end in self.spans:
+            if n_is_root(q):
+                continue
+            lo, hi = self._bisect(starts, start), self._bisect(starts, end)
+            placed[q] = [name for _, name in matches[lo:hi]]
+            inside[lo:hi] = [True] * (hi - lo)
+        outside = [name for (_, name), held in zip(matches, inside) if not held]
+        for q, _, _ in self.spans:
+            if n_is_root(q):
+                placed[q] = outside
+        return placed
+
+    def matching(self, pattern: re.Pattern) -> set[str]:
+        """The functions whose text has a match of `pattern` (searched in
+        each function's range: one match is enough, where a pass over the
+        file would stop at every one)."""
+        if isinstance(pattern, PlainCalls):  # from the call sites already found: no pass over the file
+            hits = [(at, "") for at in pattern.sites_in(self.data, self.sites)]
+            return {q for q, names in self._place(hits).items() if names} if hits else set()
+        data, found = self.data, set()
+        for q, start, end in self.spans:
+            if not n_is_root(q) and pattern.search(data, start, end):
+                found.add(q)
+        roots = [q for q, _, _ in self.spans if n_is_root(q)]
+        if roots:  # module-level code: what lies between the functions
+            gaps, at = [], 0
+            for start, end in sorted((s, e) for q, s, e in self.spans if not n_is_root(q)):
+                if start > at:
+                    gaps.append((at, start))
+                at = max(at, end)
+            gaps.append((at, len(data)))
+            if any(pattern.search(data, a, b) for a, b in gaps if b > a):
+                found.update(roots)
+        return found
 
 
 class Scanner:
@@ -271,16 +331,14 @@ class Scanner:
         spans = self.byte_functions(data) if called or defined else None
         if spans is None:
             return defined, defined, called
+        texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)  # as the lowering will see them
         if called:
-            starts = [(a, b) for _, a, b, _ in spans]
-            called = {name for at, name in call_sites(data) if name in called and any(a <= at < b for a, b in starts)}
+            called &= set().union(*texts.calls.values())
         worth = defined
         if defined and not names & effects:
-            events = self.events_in(data)
-            where: dict[str, list] = {}
-            for name, a, b, _ in spans:
-                where.setdefault(name, []).append((a, b))
-            worth = {n for n in defined if n not in where or any(events.search(data, a, b) for a, b in where[n])}
+            with_events = texts.matching(self.events_in(data))
+            told = {q for q, _, _ in texts.spans}
+            worth = {n for n in defined if n not in told or n in with_events}
         return defined, worth, called
 
     def byte_functions(self, data: bytes):
