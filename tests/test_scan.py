@@ -1,6 +1,8 @@
 """The byte scan's fast searches find what the plain regexes they stand for
-find: calls of named functions found from their literal anchors, unions of
-patterns searched one by one, and Java's socket types found without a regex."""
+find: calls of named functions found from their literal anchors, call sites
+read from the reversed file, declarations found from their keywords, unions
+of patterns searched one by one, and Java's socket types found without a
+regex."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nagle_lint.languages import scanner
-from nagle_lint.languages.scan import AnyOf, PlainCalls
+from nagle_lint.languages.scan import AnyOf, PlainCalls, call_sites, called_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(p for p in (ROOT / "fixtures").rglob("*") if p.suffix in (".c", ".h", ".java", ".py"))
@@ -107,3 +109,38 @@ def test_java_evidence_is_the_regex_it_stands_for(text: bytes):
     java = scanner("java")
     gate = any(w in text for w in java.evidence_words)
     assert java.has_evidence(text) == (gate and bool(JAVA_EVIDENCE.search(text)))
+
+
+def reference_call_sites(data: bytes) -> list[tuple[int, str]]:
+    """What `call_sites` stands for: a name, then blanks, then a parenthesis."""
+    return [(m.start(), m.group(1).decode()) for m in re.finditer(rb"(?<!\w)(\w+)\s*\(", data)
+            if not m.group(1)[:1].isdigit()]
+
+
+CALL_EDGES = [
+    b"f(g(h(x)));", b"foo (\n\t(bar)  (1) 2x(y) _a1 ( x", b"((((", b"a(", b"(", b"", b"x" * 300 + b" \n(",
+    b"caf\xc3\xa9(x); na\xc3\xafve_b(y)",
+]
+
+
+CALL_TEXTS = [(p.name, p.read_bytes()) for p in SOURCES] + [(f"edge{i}", t) for i, t in enumerate(CALL_EDGES)]
+
+
+@pytest.mark.parametrize("data", [t for _, t in CALL_TEXTS], ids=[n for n, _ in CALL_TEXTS])
+def test_call_sites_are_the_regex_they_stand_for(data: bytes):
+    expected = reference_call_sites(data)
+    assert call_sites(data) == expected
+    assert called_names(data) == {name for _, name in expected}
+
+
+DECLARATIONS = {"python": rb"\b(?:def|class)\s+([A-Za-z_][A-Za-z_0-9]*)",
+                "java": rb"\b(?:class|interface|record|enum)\s+([A-Za-z_][A-Za-z_0-9]*)"}
+
+
+@pytest.mark.parametrize("language,text", [
+    ("python", b"@dataclass\nclass Stats:\n    def total(self):\n        pass\nasync def go(): subclass = 1\n"),
+    ("python", b"undef x\nxdef y\ndef\tz(): pass\nclass_ A\nclass 1a"),
+    ("java", b"@Subclass\nclass A {} interface B {} record C() {} enum D {} subinterface E"),
+])
+def test_declarations_are_the_regex_they_stand_for(language: str, text: bytes):
+    assert scanner(language).declared(text) == {n.decode() for n in re.findall(DECLARATIONS[language], text)}

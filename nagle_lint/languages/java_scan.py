@@ -16,7 +16,7 @@ class JavaScanner(Scanner):
     nodelay_words = (b"TcpNoDelay", b"TCP_NODELAY")
     definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")
     definition_after = re.compile(rb"")
-    declarations = re.compile(rb"\b(?:class|interface|record|enum)\s+([A-Za-z_][A-Za-z_0-9]*)")
+    declaration_words = (b"class", b"interface", b"record", b"enum")
     read_calls = re.compile(rb"\.(?:read\w*|next\w*)\s*\(")  # a file that reads may matter through the functions it calls
     send_calls = re.compile(rb"\.(?:write\w*|print\w*|format|append)\s*\(")
     events = re.compile(rb"\b(?:write\w*|print\w*|format|append|read\w*|next\w*|hasNext\w*|flush|close|shutdownOutput|"

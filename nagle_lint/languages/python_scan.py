@@ -52,7 +52,7 @@ class PythonScanner(Scanner):
     evidence_words = (b"makefile", b"accept", b"socket", b"asyncio", b"RequestHandler", b"data_received")
     definition_before = re.compile(rb"\b(?:def|class)\s+\Z")
     definition_after = re.compile(rb"")
-    declarations = re.compile(rb"\b(?:def|class)\s+([A-Za-z_][A-Za-z_0-9]*)")
+    declaration_words = (b"def", b"class")
     read_calls = re.compile(rb"\.(?:recv\w*|read\w*)\s*\(")  # a file that reads may matter through the functions it calls
     send_calls = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile|write|writelines)\s*\(")
     events = AnyOf(rb"\.(?:send\w*|recv\w*|close|shutdown|setsockopt|makefile|accept|wrap_socket)\s*\(",

@@ -146,23 +146,24 @@ def _socket_like_cached(target: bytes) -> bool:
 
 def call_sites(data: bytes) -> list[tuple[int, str]]:
     """(offset, name) of every name followed by a parenthesis: calls, and
-    definitions, which look the same.  Read backwards from each parenthesis:
-    several times faster than a regex over the file."""
-    found, at = [], 0
-    pieces = data.split(b"(")
-    for piece in pieces[:-1]:
-        end = at + len(piece)
-        tail = piece[-128:].rstrip()
-        m = _WORD_BACKWARDS.match(tail[::-1])
-        if m is not None:
-            name = m.group()[::-1]
-            if not name[:1].isdigit() and name.isascii():
-                found.append((end - (len(piece[-128:]) - len(tail)) - len(name), name.decode()))
-        at = end + 1
+    definitions, which look the same.  Searched in the reversed file, where
+    each starts with the parenthesis, a literal the regex engine finds fast
+    (a name first would be tried at every position: several times slower)."""
+    size, found = len(data), []
+    for m in _CALLS_BACKWARDS.finditer(data[::-1]):
+        name = m.group(1)
+        if not name[-1:].isdigit():  # its first character, as read forwards
+            found.append((size - m.end(1), name[::-1].decode()))
+    found.reverse()
     return found
 
 
-_WORD_BACKWARDS = re.compile(rb"\w+")
+def called_names(data: bytes) -> set[str]:
+    """The names of `call_sites`, without their offsets."""
+    return {name[::-1].decode() for name in set(_CALLS_BACKWARDS.findall(data[::-1])) if not name[-1:].isdigit()}
+
+
+_CALLS_BACKWARDS = re.compile(rb"\(\s*+(\w++)")
 
 
 def n_is_root(qualname: str) -> bool:
@@ -248,14 +249,27 @@ class Scanner:
     definition_before: re.Pattern | None = None
     definition_after: re.Pattern = re.compile(rb"\s*\([^;{}()]*\)\s*(?:throws[^;{()]*)?\{")
 
-    # The name a definition gives, where it does not look like a call (`class Foo:`).
-    declarations: re.Pattern | None = None
+    # The words before the name a definition gives, where it does not look
+    # like a call (`class Foo:`).
+    declaration_words: tuple[bytes, ...] = ()
+
+    @cached_property
+    def _declarations(self) -> list[re.Pattern]:
+        # One pattern per word, each led by its literal (searched fast).
+        return [re.compile(re.escape(w) + rb"\s+([A-Za-z_]\w*)") for w in self.declaration_words]
 
     def declared(self, data: bytes) -> set[str]:
         """The names the file declares that `call_sites` would not see."""
-        if self.declarations is None:
-            return set()
-        return {n.decode() for n in self.declarations.findall(data)}
+        found = set()
+        for pattern in self._declarations:
+            at = 0
+            while (m := pattern.search(data, at)) is not None:
+                if m.start() and data[m.start() - 1] in WORD_BYTES:  # a longer word's tail (`dataclass`)
+                    at = m.start() + 1
+                else:
+                    found.add(m.group(1).decode())
+                    at = m.end()
+        return found
 
     def defines(self, data: bytes, names) -> set[str]:
         """Those of `names` the file defines a function (or class) of, by its bytes."""
@@ -312,7 +326,7 @@ class Scanner:
         file the byte scan skipped (worked out once, asked in every round).
         Interned: many files name the same functions, and a worker sends
         each name once."""
-        return frozenset(map(sys.intern, {name for _, name in call_sites(data)} | self.declared(data)))
+        return frozenset(map(sys.intern, called_names(data) | self.declared(data)))
 
     def offers(self, data: bytes, needed, effects, names: frozenset) -> tuple[set[str], set[str], set[str]]:
         """What a file the byte scan skipped offers a later round: those of
