@@ -1,8 +1,8 @@
 """The byte scan's fast searches find what the plain regexes they stand for
 find: calls of named functions found from their literal anchors, call sites
-read from the reversed file, declarations found from their keywords, unions
-of patterns searched one by one, and Java's socket types found without a
-regex."""
+read from the reversed file, declarations and Python definitions found from
+their keywords, unions of patterns searched one by one, and Java's socket
+types found without a regex."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from nagle_lint.languages import scanner
+from nagle_lint.languages import python_scan, scanner
 from nagle_lint.languages.scan import AnyOf, PlainCalls, call_sites, called_names
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,3 +144,24 @@ DECLARATIONS = {"python": rb"\b(?:def|class)\s+([A-Za-z_][A-Za-z_0-9]*)",
 ])
 def test_declarations_are_the_regex_they_stand_for(language: str, text: bytes):
     assert scanner(language).declared(text) == {n.decode() for n in re.findall(DECLARATIONS[language], text)}
+
+
+PYTHON_DEF = re.compile(rb"(?m)^([ \t\f]*)(?:(?:async[ \t]+)?def|class)[ \t]")
+DEF_TOKENS = st.sampled_from([b"def", b"class", b"async", b" ", b"\t", b"\f", b"\n", b"\r\n", b"un", b"x", b":", b"#"])
+
+
+def reference_definitions(data: bytes) -> list[tuple[int, int]]:
+    """What `_definitions` stands for: a regex anchored at each line's start."""
+    return [(m.start(), python_scan._width(m.group(1))) for m in PYTHON_DEF.finditer(data)]
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if p.suffix == ".py"], ids=lambda p: p.name)
+def test_python_definitions_are_the_regex_they_stand_for(path: Path):
+    data = path.read_bytes()
+    assert python_scan._definitions(data) == reference_definitions(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(DEF_TOKENS, max_size=30).map(b"".join))
+def test_python_definitions_on_generated_text(data: bytes):
+    assert python_scan._definitions(data) == reference_definitions(data)
