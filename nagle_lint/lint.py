@@ -29,13 +29,30 @@ def prepare(path: str, data: bytes, language: str | None = None, wanted: Wanted 
 def check(prepared: list[Prepared], project, rules_for, min_confidence: str) -> list[Finding]:
     """The findings of the prepared files' functions, each kept where its rule
     is selected for its file (`rules_for(path)`), marked when suppressed."""
-    every = set().union(*(rules_for(p.path) for p in prepared)) if prepared else set()
-    floor = CONFIDENCES.index(min_confidence)
+    return settle(raw_findings(prepared, project, selected(prepared, rules_for)), prepared, rules_for, min_confidence)
+
+
+def selected(prepared: list[Prepared], rules_for) -> set[str]:
+    """The rules selected for any of the files."""
+    return set().union(*(rules_for(p.path) for p in prepared)) if prepared else set()
+
+
+def raw_findings(prepared: list[Prepared], project, rules: set[str]) -> list[Finding]:
+    """What the `rules` find in the prepared files' functions, before `settle`."""
     found = []
     for p in prepared:
         if p.model is not None:
-            found += run_checks(p.model, every, project)
-    return found_in_place(best_of(found), {p.path: p.marks for p in prepared}, rules_for, floor)
+            found += run_checks(p.model, rules, project)
+    return found
+
+
+def settle(found: list[Finding], prepared: list[Prepared], rules_for, min_confidence: str) -> list[Finding]:
+    """The surest finding per place, of the confidence asked for, where its
+    rule is selected for its file, marked when suppressed there: a finding
+    may lie in another file than the one analysed (a helper), so `prepared`
+    holds every file whose suppressions can apply."""
+    return found_in_place(best_of(found), {p.path: p.marks for p in prepared}, rules_for,
+                          CONFIDENCES.index(min_confidence))
 
 
 def found_in_place(findings, marks, rules_for, floor: int) -> list[Finding]:

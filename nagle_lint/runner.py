@@ -293,11 +293,18 @@ _SHARED: dict = {}  # phase two's project and settings, inherited by forked work
 
 
 def _check_many(args):
-    from .lint import check
+    """(path, its findings before `lint.settle`) for each file."""
+    from .lint import raw_findings
 
     (paths,) = args
-    prepared, project, settings = _SHARED["prepared"], _SHARED["project"], _SHARED["settings"]
-    return check([prepared[p] for p in paths], project, _rules_for(settings), settings.min_confidence)
+    prepared, project, rules = _SHARED["prepared"], _SHARED["project"], _SHARED["rules"]
+    return [(p, raw_findings([prepared[p]], project, rules)) for p in paths]
+
+
+def _check_cost(prepared: Prepared) -> int:
+    """A guess at the time a file's checks take: the lines of its analysed functions."""
+    return sum(fn.site.end_line - fn.site.line for fn in prepared.model.functions
+               if fn.body and not fn.qualname.startswith("<"))
 
 
 def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exclude: bool = False,
@@ -335,21 +342,27 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     result.problems.sort()
     if not prepared:  # nothing lowered: the checks and the model are never loaded
         return result
-    from .checks import best_of
-    from .lint import check
+    from .lint import raw_findings, selected, settle
 
     order = sorted(prepared)
+    files = [prepared[p] for p in order]
+    rules_for = _rules_for(settings)
+    rules = selected(files, rules_for)
     from .forks import can_fork, fork_map
 
     if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4 and can_fork():
-        _SHARED.update(prepared=prepared, project=project, settings=settings)  # the forked workers have them
+        # The costliest first, so that none is left for last; then each
+        # file's findings in the order of the files, as one process has them.
+        by_cost = sorted(order, key=lambda p: -_check_cost(prepared[p]))
+        _SHARED.update(prepared=prepared, project=project, rules=rules)  # the forked workers have them
         try:
-            found = fork_map(_check_many, order, (), jobs, max(1, len(order) // (jobs * 8)))
+            per_file = dict(fork_map(_check_many, by_cost, (), jobs, max(1, len(order) // (jobs * 64))))
         finally:
             _SHARED.clear()
+        found = [f for p in order for f in per_file[p]]
     else:
-        found = check([prepared[p] for p in order], project, _rules_for(settings), settings.min_confidence)
-    result.findings = best_of(found)
+        found = raw_findings(files, project, rules)
+    result.findings = settle(found, files, rules_for, settings.min_confidence)
     return result
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from nagle_lint import runner
 from nagle_lint.cli import main
+from nagle_lint.config import Settings
 
 from test_cli import BYTE_LOOP, JOINED, NODELAY_NOTE, SPLIT, write
 from test_robustness import C_SPLIT, JAVA_SPLIT
@@ -159,3 +160,37 @@ def test_the_same_file_twice_gives_the_same_findings(tree):
         second = runner.lint_file(str(path), Settings())
         assert [(f.rule, f.site, f.message, f.confidence) for f in first[1]] == \
                [(f.rule, f.site, f.message, f.confidence) for f in second[1]]
+
+
+HELPER = """import socket
+
+
+def send_request(sock, head, body):
+    sock.sendall(head)
+    sock.sendall(body)  # nagle-lint: ignore[NGL001] -- the peer answers at once
+"""
+
+CALLER = """import socket
+
+from helper import send_request
+
+
+def query(host):
+    sock = socket.create_connection((host, 80))
+    send_request(sock, b"HEAD", b"BODY")
+    return sock.recv(100)
+"""
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_suppression_holds_in_the_helper_a_finding_lies_in(tmp_path, jobs):
+    """A finding of the caller's analysis lies in the helper's file: the
+    helper's suppression applies, whichever process checked the caller."""
+    write(tmp_path, "helper.py", HELPER)
+    write(tmp_path, "client.py", CALLER)
+    for i in range(runner.PARALLEL_THRESHOLD // 4 + 4):  # enough files for the checks to be shared
+        write(tmp_path, f"other{i:02}.py", SPLIT.replace("query", f"query{i}"))
+    found = runner.run([str(tmp_path)], Settings(), jobs=jobs).findings
+    in_helper = [f for f in found if f.path.endswith("helper.py")]
+    assert [(f.site.line, f.suppressed) for f in in_helper] == [(6, "the peer answers at once")]
+    assert sum(1 for f in found if not f.suppressed) == runner.PARALLEL_THRESHOLD // 4 + 4

@@ -142,9 +142,10 @@ def analyse(model: FileModel, project=None) -> Analysis:
     project = project or Project([model])
     result = Analysis(project=project)
     field_nodelay = _fields_with_nodelay(model)
+    reads: dict = {}  # what a function reads, shared by the runs of the file's functions
     for fn in model.functions:
         if project.may_find(fn):
-            _Run(project, result, fn, fn.qualname not in project.called, field_nodelay).run()
+            _Run(project, result, fn, fn.qualname not in project.called, field_nodelay, reads).run()
     return result
 
 
@@ -160,8 +161,9 @@ def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], Point]:
 
 
 class _Run:
-    def __init__(self, project, result: Analysis, root: Function, is_entry: bool, field_nodelay):
+    def __init__(self, project, result: Analysis, root: Function, is_entry: bool, field_nodelay, reads: dict):
         self.project = project
+        self._reads = reads
         self.memo: dict = {}
         self.visits = 0
         self.result = result
@@ -191,6 +193,13 @@ class _Run:
         fn = self.project.resolve(caller, callee)
         if fn is None or id(fn) in active or depth > MAX_CALL_DEPTH or not self.project.has_effects(fn):
             return set()
+        memo = (id(fn), active, depth)  # asked again on every pass of every loop that makes the call
+        found = self._reads.get(memo)
+        if found is None:
+            found = self._reads[memo] = self._reads_of(fn, active, depth)
+        return found
+
+    def _reads_of(self, fn: Function, active: frozenset, depth: int) -> set:
         index = {p: i for i, p in enumerate(fn.params) if p is not None}
         found = set()
         for e in walk(fn.body):
