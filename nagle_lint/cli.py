@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
 from . import __version__
 from .config import LEVELS, ConfigError, Settings, check_rule_ids, find_config, load, size_option, timeout_option
@@ -33,11 +32,25 @@ class _Formatter(argparse.HelpFormatter):
     def __init__(self, prog, **options):
         if options.get("width") is None:
             if _Formatter.columns is None:
-                import shutil
-
-                _Formatter.columns = shutil.get_terminal_size().columns
+                _Formatter.columns = _terminal_columns()
             options["width"] = _Formatter.columns - 2  # as argparse has it
         super().__init__(prog, **options)
+
+
+def _terminal_columns() -> int:
+    """The terminal's width as shutil.get_terminal_size tells it (COLUMNS,
+    else the terminal's, else 80), without importing shutil (and the
+    compression modules it imports) on every run."""
+    try:
+        columns = int(os.environ.get("COLUMNS", 0))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 def _csv(value: str) -> list[str]:
@@ -85,14 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def settings_from(args) -> Settings:
     if args.config:
-        path = Path(args.config)
-        if not path.is_file():
+        if not os.path.isfile(args.config):
             raise ConfigError(f"{args.config}: no such config file")
-        settings = load(path)
+        settings = load(args.config)
     else:
-        start = Path(args.paths[0]) if args.paths else Path(".")
-        start = start if start.is_dir() else start.parent
-        found = find_config(start if start.exists() else Path("."))
+        start = args.paths[0] if args.paths else "."
+        start = start if os.path.isdir(start) else os.path.dirname(start) or "."
+        found = find_config(start if os.path.exists(start) else ".")
         settings = load(found) if found else Settings()
     if args.select is not None:
         settings = settings.replace(select=tuple(check_rule_ids(args.select, "--select")))
@@ -243,8 +255,8 @@ def subcommand(name: str, rest: list[str]) -> int:
 
         if rest:
             raise UsageError("'clean' takes no arguments")
-        found = find_config(Path("."))
-        folders = {os.getcwd()} | ({str(found.parent)} if found else set())
+        found = find_config(".")
+        folders = {os.getcwd()} | ({os.path.dirname(found)} if found else set())
         removed = [f for f in sorted(folders) if clean(os.path.join(f, cache_dirname()))]
         print(f"removed {', '.join(os.path.join(f, cache_dirname()) for f in removed)}" if removed
               else "no cache to remove")

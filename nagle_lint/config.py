@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 import sys
-from pathlib import Path
 
 
 
@@ -139,28 +139,37 @@ def parse_timeout(value) -> float:
     return seconds
 
 
-def find_config(start: Path) -> Path | None:
-    start = start.resolve()
-    for folder in [start, *start.parents]:
-        dotted = folder / ".nagle-lint.toml"
-        if dotted.is_file():
+def find_config(start) -> str | None:
+    """The config file that applies in the folder `start`: the nearest
+    `.nagle-lint.toml`, or `pyproject.toml` with a [tool.nagle-lint] table,
+    in it or a folder above it."""
+    folder = os.path.realpath(start)
+    while True:
+        dotted = os.path.join(folder, ".nagle-lint.toml")
+        if os.path.isfile(dotted):
             return dotted
-        pyproject = folder / "pyproject.toml"
-        if pyproject.is_file():
+        pyproject = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(pyproject):
             tomllib = _toml()
             try:
-                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+                with open(pyproject, encoding="utf-8") as fh:
+                    data = tomllib.loads(fh.read())
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
                 return pyproject  # let load() report it
             if "nagle-lint" in data.get("tool", {}):
                 return pyproject
-    return None
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
-def load(path: Path) -> Settings:
+def load(path) -> Settings:
+    path = os.fspath(path)
     tomllib = _toml()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as fh:
+            data = tomllib.loads(fh.read())
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
     except UnicodeDecodeError:
@@ -169,8 +178,9 @@ def load(path: Path) -> Settings:
         raise ConfigError(f"{path}: invalid TOML: {e}") from None
     except RecursionError:  # tomllib recurses once per level of nested arrays and tables
         raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
-    table = data if path.name == ".nagle-lint.toml" else data.get("tool", {}).get("nagle-lint", {})
-    where = "" if path.name == ".nagle-lint.toml" else "[tool.nagle-lint] "
+    dotted = os.path.basename(path) == ".nagle-lint.toml"
+    table = data if dotted else data.get("tool", {}).get("nagle-lint", {})
+    where = "" if dotted else "[tool.nagle-lint] "
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: {where.strip() or 'the file'} must be a table")
     settings = Settings(source=str(path))
@@ -243,6 +253,8 @@ def selected_rules(settings: Settings, path: str | None = None) -> set[str]:
         names = [path]
         if settings.source:  # patterns are written relative to the config file's folder
             try:
+                from pathlib import Path
+
                 names.append(Path(path).resolve().relative_to(Path(settings.source).resolve().parent).as_posix())
             except ValueError:
                 pass

@@ -179,7 +179,7 @@ def test_a_pyproject_without_the_table_is_passed_over(tmp_path):
     inner = tmp_path / "inner"
     inner.mkdir()
     (inner / "pyproject.toml").write_text('[project]\nname = "inner"\n[tool.black]\nline-length = 100\n')
-    assert find_config(inner) == (tmp_path / "pyproject.toml").resolve()
+    assert find_config(inner) == str((tmp_path / "pyproject.toml").resolve())
 
 
 def test_the_nearest_config_wins(tmp_path):
@@ -187,14 +187,14 @@ def test_the_nearest_config_wins(tmp_path):
     inner = tmp_path / "inner"
     inner.mkdir()
     dotted(inner, 'select = ["NGL001"]\n')
-    assert find_config(inner) == (inner / ".nagle-lint.toml").resolve()
-    assert find_config(tmp_path) == (tmp_path / "pyproject.toml").resolve()
+    assert find_config(inner) == str((inner / ".nagle-lint.toml").resolve())
+    assert find_config(tmp_path) == str((tmp_path / "pyproject.toml").resolve())
 
 
 def test_dotted_file_wins_over_pyproject_in_the_same_folder(tmp_path):
     pyproject(tmp_path, 'select = ["NGL003"]\n')
     dotted(tmp_path, 'select = ["NGL001"]\n')
-    assert find_config(tmp_path) == (tmp_path / ".nagle-lint.toml").resolve()
+    assert find_config(tmp_path) == str((tmp_path / ".nagle-lint.toml").resolve())
 
 
 def test_explicit_config_file(capsys, project):
