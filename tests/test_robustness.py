@@ -623,8 +623,9 @@ def test_timeout_settings(capsys, isolated):
     write(isolated, "slow.c", many_functions(3000))  # about two seconds
     write(isolated, "ok.c", C_SPLIT)  # a few milliseconds
     code, out, err = lint(capsys, "--timeout", "0.5", "slow.c", "ok.c")
-    assert warnings(err) == ["nagle-lint: warning: slow.c: took longer than the time budget (0.5 s a file, "
-                             "see timeout); skipped"]
+    # Its parse takes about half the budget: on a loaded machine the budget may run out there.
+    assert [w.replace(": parsing took", ": took") for w in warnings(err)] == [
+        "nagle-lint: warning: slow.c: took longer than the time budget (0.5 s a file, see timeout); skipped"]
     assert code == 1 and finding_lines(out) == [("ok.c", SPLIT_LINE, "NGL001")]
     code, out, err = lint(capsys, "--timeout", "0", "slow.c", "ok.c")  # 0: no limit
     assert not any("time budget" in w for w in warnings(err)), err
