@@ -273,8 +273,14 @@ class Frontend(Scanner):
             functions = [lower_one(q, n, c) if q in relevant else unit.stub(q, n) for q, n, c in found]
             if unit.class_env:
                 # A field set in one method (connect(), __init__) is used in the
-                # others: lower again, now that the fields are known.
-                functions = [lower_one(q, n, c) if q in relevant else fn for (q, n, c), fn in zip(found, functions)]
+                # others: lower again, now that the fields are known, the
+                # methods of the classes that have fields (the others saw no
+                # field, and see none now) and the functions nested in those.
+                again: set[str] = set()
+                for i, (q, n, c) in enumerate(found):
+                    if q in relevant and (c in unit.class_env or q.rsplit(".", 1)[0] in again):
+                        again.add(q)
+                        functions[i] = lower_one(q, n, c)
             functions += [unit.stub(q, node) for q, node in unparsed]
             values = _names_as_values(data, {_short(q) for q in relevant if not n_is_root(q)})
             for fn in functions:
