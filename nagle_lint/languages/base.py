@@ -270,15 +270,20 @@ class Frontend(Scanner):
                 too_deep[q] = n.start_point[0] + 1
                 return Function(q, unit.src.site(n), (), (), {}, self.is_callback(q))
 
-            functions = [lower_one(q, n, c) if q in relevant else unit.stub(q, n) for q, n, c in found]
+            functions, fields_seen = [], []  # a method's class's fields as its first lowering saw them
+            for q, n, c in found:
+                fields_seen.append(dict(unit.class_env.get(c, {})) if c is not None and q in relevant else None)
+                functions.append(lower_one(q, n, c) if q in relevant else unit.stub(q, n))
             if unit.class_env:
                 # A field set in one method (connect(), __init__) is used in the
                 # others: lower again, now that the fields are known, the
-                # methods of the classes that have fields (the others saw no
-                # field, and see none now) and the functions nested in those.
+                # methods whose class's fields have changed since they were
+                # lowered (the others would be lowered from the same input
+                # again), and the functions nested in those.
                 again: set[str] = set()
                 for i, (q, n, c) in enumerate(found):
-                    if q in relevant and (c in unit.class_env or q.rsplit(".", 1)[0] in again):
+                    if q in relevant and (c is not None and unit.class_env.get(c, {}) != fields_seen[i]
+                                          or q.rsplit(".", 1)[0] in again):
                         again.add(q)
                         functions[i] = lower_one(q, n, c)
             functions += [unit.stub(q, node) for q, node in unparsed]
