@@ -256,21 +256,15 @@ class Scanner:
 
     @cached_property
     def _declarations(self) -> list[re.Pattern]:
-        # One pattern per word, each led by its literal (searched fast).
-        return [re.compile(re.escape(w) + rb"\s+([A-Za-z_]\w*)") for w in self.declaration_words]
+        # One pattern per word, each led by its literal (searched fast); the
+        # name is looked at, not taken, so that `dataclass\nclass Foo` gives Foo.
+        return [re.compile(re.escape(w) + rb"(?=\s+([A-Za-z_]\w*))") for w in self.declaration_words]
 
     def declared(self, data: bytes) -> set[str]:
-        """The names the file declares that `call_sites` would not see."""
-        found = set()
-        for pattern in self._declarations:
-            at = 0
-            while (m := pattern.search(data, at)) is not None:
-                if m.start() and data[m.start() - 1] in WORD_BYTES:  # a longer word's tail (`dataclass`)
-                    at = m.start() + 1
-                else:
-                    found.add(m.group(1).decode())
-                    at = m.end()
-        return found
+        """The names the file declares that `call_sites` would not see, and
+        a few more (after a longer word that ends like a keyword: `undef x`):
+        what a later round asks of them is checked on the bytes again."""
+        return {name.decode() for pattern in self._declarations for name in set(pattern.findall(data))}
 
     def defines(self, data: bytes, names) -> set[str]:
         """Those of `names` the file defines a function (or class) of, by its bytes."""
