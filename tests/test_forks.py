@@ -28,7 +28,14 @@ def test_the_same_outputs_in_the_same_order(jobs, size):
 
 
 def test_the_workers_share_the_work():
-    got = forks.fork_map(squares, list(range(400)), (0,), 3, 1)
+    def slow_here_first(args):
+        chunk, offset = args
+        if os.getpid() == PARENT and chunk == [0]:
+            time.sleep(0.3)  # meanwhile the workers take chunks, however loaded the machine
+        return squares(args)
+
+    got = forks.fork_map(slow_here_first, list(range(400)), (0,), 3, 1)
+    assert [value for value, _ in got] == [n * n for n in range(400)]
     assert len({pid for _, pid in got}) > 1
 
 
