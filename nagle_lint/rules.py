@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
 
 HEADER_KEYS = ("id", "name", "summary", "level", "precision", "languages", "tags")
 # Rules that run only when selected by name.
@@ -37,6 +35,9 @@ class Rule:
 
 
 def _rules_dir():
+    from importlib import resources  # only here: a run that reads no rule document does not load it
+    from pathlib import Path
+
     packaged = resources.files("nagle_lint").joinpath("rules")
     if packaged.is_dir():
         return packaged

@@ -348,15 +348,16 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     files = [prepared[p] for p in order]
     rules_for = _rules_for(settings)
     rules = selected(files, rules_for)
-    from .forks import can_fork, fork_map
-
-    if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4 and can_fork():
+    forks = None  # loaded only where the checks are shared
+    if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4:
+        from . import forks
+    if forks is not None and forks.can_fork():
         # The costliest first, so that none is left for last; then each
         # file's findings in the order of the files, as one process has them.
         by_cost = sorted(order, key=lambda p: -_check_cost(prepared[p]))
         _SHARED.update(prepared=prepared, project=project, rules=rules)  # the forked workers have them
         try:
-            per_file = dict(fork_map(_check_many, by_cost, (), jobs, max(1, len(order) // (jobs * 64))))
+            per_file = dict(forks.fork_map(_check_many, by_cost, (), jobs, max(1, len(order) // (jobs * 64))))
         finally:
             _SHARED.clear()
         found = [f for p in order for f in per_file[p]]

@@ -5,6 +5,7 @@ and the meaning of its calls; everything else is here, once.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from types import SimpleNamespace
@@ -133,7 +134,7 @@ class Frontend(Scanner):
     `functions`, `statement`, `call` and `declare_params`."""
 
     name = ""
-    grammar = None  # a callable returning the tree-sitter language pointer
+    grammar_package = ""  # the tree-sitter grammar's package (tree_sitter_c)
     builtins: frozenset = frozenset()  # functions of the language itself: never looked for in another file
     comment_query = "(comment) @c"
     idioms: dict[str, str] = {}
@@ -148,7 +149,7 @@ class Frontend(Scanner):
     def language(self):
         import tree_sitter
 
-        return tree_sitter.Language(self.grammar())
+        return tree_sitter.Language(_grammar_binding(self.grammar_package).language())
 
     @cached_property
     def parser(self):
@@ -476,6 +477,26 @@ class Points:
 
         row = bisect_right(self.starts, offset) - 1
         return row, offset - self.starts[row]
+
+
+def _grammar_binding(package: str):
+    """The compiled module of a grammar package, loaded on its own: the
+    package's own import loads importlib.resources (for query files we do
+    not read), a tenth of the start-up of a run on one file.  The package is
+    imported as usual where its layout is not the expected one."""
+    import importlib.util
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    spec = importlib.util.find_spec(package)
+    folder = os.path.dirname(spec.origin) if spec is not None and spec.origin else None
+    for suffix in EXTENSION_SUFFIXES if folder else ():
+        path = os.path.join(folder, "_binding" + suffix)
+        if os.path.isfile(path):
+            binding = importlib.util.spec_from_file_location(f"{package}._binding", path)
+            module = importlib.util.module_from_spec(binding)
+            binding.loader.exec_module(module)
+            return module
+    return __import__(package)
 
 
 def _short(qualname: str) -> str:

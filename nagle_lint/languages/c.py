@@ -42,7 +42,7 @@ POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
 
 class CFrontend(CScanner, Frontend):
     name = "c"
-    grammar = staticmethod(lambda: __import__("tree_sitter_c").language())
+    grammar_package = "tree_sitter_c"
     idioms = {
         "join": "one buffer and one write()",
         "gather": "writev() or sendmsg()",

@@ -55,7 +55,7 @@ def _base_type(t: str) -> str:
 
 class JavaFrontend(JavaScanner, Frontend):
     name = "java"
-    grammar = staticmethod(lambda: __import__("tree_sitter_java").language())
+    grammar_package = "tree_sitter_java"
     comment_query = "(line_comment) @c (block_comment) @c"
     idioms = {
         "join": "one byte[] written once",

@@ -23,7 +23,7 @@ NOT_SOCKETS = {"open", "BytesIO", "StringIO", "io.BytesIO", "io.StringIO", "io.o
 
 class PythonFrontend(PythonScanner, Frontend):
     name = "python"
-    grammar = staticmethod(lambda: __import__("tree_sitter_python").language())
+    grammar_package = "tree_sitter_python"
     builtins = frozenset(dir(__import__("builtins")))
     idioms = {
         "join": "sock.sendall(head + body)",
