@@ -81,8 +81,10 @@ class Project:
                 local[fn.qualname] = fn
                 if not fn.qualname.startswith("<"):
                     self._global.setdefault((m.language, fn.qualname), []).append(fn)
+        # Most functions are stubs (not worth lowering): nothing to walk in them.
+        self._bodied = [fn for fn in self.functions() if fn.body]
         self.effective = self._with_effects()
-        self.called = {ev.callee for fn in self.functions() for ev in walk(fn.body) if isinstance(ev, Call)}
+        self.called = {ev.callee for fn in self._bodied for ev in walk(fn.body) if isinstance(ev, Call)}
         self._events: dict[str, dict] = {}
         self._definers: dict | None = None
 
@@ -110,7 +112,7 @@ class Project:
         """ids of the functions with one of `events`, directly or through callees."""
         found: set[int] = set()
         calls: dict[int, tuple[Function, list[str]]] = {}
-        for fn in self.functions():
+        for fn in self._bodied:
             names = []
             for ev in walk(fn.body):
                 if isinstance(ev, Call):
@@ -139,7 +141,7 @@ class Project:
         Only calls that can change what is known of a connection count: those
         passing one, made on an object, or whose result is used as one."""
         needed, again, callers = set(), set(), {}
-        for fn in self.functions():
+        for fn in self._bodied:
             used = None
             for ev in walk(fn.body):
                 if not isinstance(ev, Call):
@@ -157,7 +159,7 @@ class Project:
                 elif target.qualname in self.models[target.path].stubs:
                     needed.update((target.qualname, _entry_name(target.qualname)))
                     again.add(target.path)
-        starts = {_entry_name(fn.qualname) for fn in self.functions()
+        starts = {_entry_name(fn.qualname) for fn in self._bodied
                   if id(fn) in self.sending and not fn.qualname.startswith("<")}
         again.update(m.path for m in self.models.values()
                      if any(self.reaches(m.path, m.language, n) for n in m.left_out_calls & starts))
