@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, text
 from .java_scan import JavaScanner
@@ -49,8 +50,13 @@ READS = {"read", "readLine", "readInt", "readFully", "readUTF", "readLong", "rea
          "readDouble", "readFloat", "next", "nextLine", "nextInt", "nextLong", "hasNext", "hasNextLine", "hasNextInt"}
 
 
+@lru_cache(maxsize=4096)
 def _base_type(t: str) -> str:
-    return re.sub(r"<.*>", "", t).split(".")[-1].strip()
+    """`java.util.List<Socket>` -> `List` (asked for every name a method uses)."""
+    return _GENERICS.sub("", t).split(".")[-1].strip()
+
+
+_GENERICS = re.compile(r"<.*>")
 
 
 class JavaFrontend(JavaScanner, Frontend):
@@ -405,7 +411,8 @@ class JavaFrontend(JavaScanner, Frontend):
 
 
 def name_typed(low, key) -> bool:
-    return _base_type(low.types.get(key, "")) in SOCKET_TYPES or _base_type(low.types.get(key, "")) in STREAM_TYPES
+    base = _base_type(low.types.get(key, ""))
+    return base in SOCKET_TYPES or base in STREAM_TYPES
 
 
 def _is_known(low, obj) -> bool:
