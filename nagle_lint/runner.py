@@ -289,7 +289,7 @@ class _Workers:
             self.pool.shutdown()
 
 
-_SHARED: dict = {}  # phase two's project and settings, inherited by forked workers
+_SHARED: dict = {}  # phase two's models, project and rules, inherited by forked workers
 
 
 def _check_many(args):
