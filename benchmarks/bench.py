@@ -1495,8 +1495,11 @@ def main(argv=None) -> int:
         print("## nagle-lint speed benchmark\n")
         print(f"- machine: {os.cpu_count()} CPUs, {platform.platform()}")
         print(f"- {versions['python']} ({args.python}); {versions['nagle-lint']}")
+        only = {w.strip() for w in args.only.split(",")} if args.only else None
         for name, exe in (("semgrep", args.semgrep_exe), ("ast-grep", args.astgrep_exe)):
-            if exe:
+            if only is not None and name not in only:
+                print(f"- {name}: not run (not named in --only)")
+            elif exe:
                 versions[name] = tool_version([exe, "--version"], env)
                 print(f"- {name}: {versions[name]} ({exe})")
             else:
