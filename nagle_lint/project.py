@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .languages import frontend
+from .languages.scan import n_is_root
 from .model import Bind, Call, FileModel, Flush, Function, Push, Recv, Send, SetOption, walk
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
@@ -79,7 +80,7 @@ class Project:
             for fn in m.functions:
                 fn.path = m.path
                 local[fn.qualname] = fn
-                if not fn.qualname.startswith("<"):
+                if not n_is_root(fn.qualname):
                     self._global.setdefault((m.language, fn.qualname), []).append(fn)
         # Most functions are stubs (not worth lowering): nothing to walk in them.
         self._bodied = [fn for fn in self.functions() if fn.body]
@@ -160,7 +161,7 @@ class Project:
                     needed.update((target.qualname, _entry_name(target.qualname)))
                     again.add(target.path)
         starts = {_entry_name(fn.qualname) for fn in self._bodied
-                  if id(fn) in self.sending and not fn.qualname.startswith("<")}
+                  if id(fn) in self.sending and not n_is_root(fn.qualname)}
         again.update(m.path for m in self.models.values()
                      if any(self.reaches(m.path, m.language, n) for n in m.left_out_calls & starts))
         keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731

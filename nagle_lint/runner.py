@@ -303,8 +303,10 @@ def _check_many(args):
 
 def _check_cost(prepared: Prepared) -> int:
     """A guess at the time a file's checks take: the lines of its analysed functions."""
+    from .languages.scan import n_is_root
+
     return sum(fn.site.end_line - fn.site.line for fn in prepared.model.functions
-               if fn.body and not fn.qualname.startswith("<"))
+               if fn.body and not n_is_root(fn.qualname))
 
 
 def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exclude: bool = False,

@@ -9,7 +9,8 @@ from .scan import AnyOf, Scanner
 
 # Words that make `.write()`/`.read()` events: the file has socket streams.
 STREAM_WORDS = (b"makefile", b"asyncio", b"RequestHandler", b"data_received", b"start_server")
-_DEF_WORDS = (re.compile(rb"def[ \t]"), re.compile(rb"class[ \t]"))
+DEFINING = (b"def", b"class")  # the keywords that start a definition
+_DEF_WORDS = tuple(re.compile(word + rb"[ \t]") for word in DEFINING)
 _BEFORE_DEF = re.compile(rb"[ \t\f]*(?:async[ \t]+)?")
 _INDENT = re.compile(rb"[ \t\f]*")
 
@@ -69,7 +70,7 @@ class PythonScanner(Scanner):
     evidence_words = (b"makefile", b"accept", b"socket", b"asyncio", b"RequestHandler", b"data_received")
     definition_before = re.compile(rb"\b(?:def|class)\s+\Z")
     definition_after = re.compile(rb"")
-    declaration_words = (b"def", b"class")
+    declaration_words = DEFINING
     read_calls = re.compile(rb"\.(?:recv\w*|read\w*)\s*\(")  # a file that reads may matter through the functions it calls
     send_calls = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile|write|writelines)\s*\(")
     events = AnyOf(rb"\.(?:send\w*|recv\w*|close|shutdown|setsockopt|makefile|accept|wrap_socket)\s*\(",
