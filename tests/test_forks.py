@@ -4,6 +4,7 @@ even when a worker dies on the way."""
 from __future__ import annotations
 
 import os
+import select
 import time
 
 import pytest
@@ -28,15 +29,28 @@ def test_the_same_outputs_in_the_same_order(jobs, size):
 
 
 def test_the_workers_share_the_work():
-    def slow_here_first(args):
+    worker_took, worker_tells = os.pipe()
+    parent_took, parent_tells = os.pipe()
+    waited = []  # each process has its own copy once forked
+
+    def both_take_some(args):
         chunk, offset = args
-        if os.getpid() == PARENT and chunk == [0]:
-            time.sleep(0.3)  # meanwhile the workers take chunks, however loaded the machine
+        if not waited:
+            # Each process holds its first chunk until the other side has one,
+            # so that none takes them all, however the processes are scheduled.
+            waited.append(True)
+            here = os.getpid() == PARENT
+            os.write(parent_tells if here else worker_tells, b".")
+            assert select.select([worker_took if here else parent_took], [], [], 60)[0], "the other side took no chunk"
         return squares(args)
 
-    got = forks.fork_map(slow_here_first, list(range(400)), (0,), 3, 1)
+    try:
+        got = forks.fork_map(both_take_some, list(range(400)), (0,), 3, 1)
+    finally:
+        for fd in (worker_took, worker_tells, parent_took, parent_tells):
+            os.close(fd)
     assert [value for value, _ in got] == [n * n for n in range(400)]
-    assert len({pid for _, pid in got}) > 1
+    assert PARENT in {pid for _, pid in got} and len({pid for _, pid in got}) > 1
 
 
 def test_big_results_come_back_whole():
