@@ -110,6 +110,58 @@ def test_preprocessor_branches_that_each_open_a_block():
     assert dump(FE.lower("branches.c", BRANCHES)) == dump(whole.lower("branches.c", BRANCHES))
 
 
+INDENTED = b"""\
+#include <unistd.h>
+  #ifndef N
+  # define N 1
+  #endif
+int f(int fd, int a)
+{
+    if (a) {
+      #ifdef LOUD
+        write(fd, "!", 1);
+      #endif
+        write(fd, "h", 1);   /* # is no directive here */
+    }
+    return N;
+}
+int g(int fd)
+{
+    return write(fd, "#", 1);
+}
+"""
+
+
+def test_indented_preprocessor_lines():
+    """A directive may start after blanks (at the top level and in a body)."""
+    assert byte_functions(INDENTED) == tree_functions(INDENTED) == {
+        ("f", INDENTED.index(b"}\nint g") + 1), ("g", len(INDENTED) - 1)}
+
+
+NAMED = b"""\
+#include <unistd.h>
+/* Sends the reply; reply(x) tells its format. */
+static int
+send_reply(int fd)
+{
+    return (int) write(fd, "ok", 2);
+}
+NO_SANITIZE("alignment")
+int checksum(const char *p)
+{
+    return p[0];
+}
+"""
+
+
+def test_the_name_a_header_declares():
+    """Not a word of the comment before it (a semicolon there does not end
+    a declaration), nor an attribute macro's."""
+    first_end = NAMED.index(b"}\nNO_SANITIZE") + 1
+    assert byte_functions(NAMED) == {("send_reply", first_end), ("checksum", len(NAMED) - 1)}
+    assert ("send_reply", first_end) in tree_functions(NAMED)
+
+
 @pytest.mark.parametrize("source", [
     # a preprocessor branch that opens a block no branch closes
     b"int f(int a)\n{\n#ifdef X\n    if (a) {\n#endif\n    return 0;\n}\n",

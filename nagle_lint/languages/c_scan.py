@@ -44,15 +44,12 @@ class CScanner(Scanner):
         top_end = 0  # where the last top-level declaration or definition ended
         start = name = None
         branches: list = []  # per open #if: None for an `#if 0`, else [state at the #if, at the end of its first branch]
-        for m in _C_TOKENS.finditer(data):
-            tok = m.group()
-            first = tok[:1]
-            if first in b"/\"'":  # a comment or a string: no brace in it counts
-                continue
-            if first == b"#":
+        for at, end in _directives_and_braces(data):
+            first = data[at]
+            if first == 35:  # `#`
                 if not stack:
-                    top_end = m.end()
-                directive = _DIRECTIVE.match(tok)
+                    top_end = end
+                directive = _DIRECTIVE.match(data, at, end)
                 word = directive.group(1) if directive else b""
                 if skip:
                     if word.startswith(b"if"):
@@ -63,7 +60,7 @@ class CScanner(Scanner):
                             branches.pop()
                     elif skip == 1 and word in (b"else", b"elif"):
                         skip = 0  # the branch after an `#if 0` counts
-                elif word == b"if" and _IF_ZERO.match(tok):
+                elif word == b"if" and _IF_ZERO.match(data[at:end]):
                     skip = 1
                     branches.append(None)
                 elif word.startswith(b"if"):
@@ -77,50 +74,94 @@ class CScanner(Scanner):
                     if entry is not None and entry[1] is not None:
                         stack, name, start = entry[1]
                 continue
-            if first == b"{":
+            if first == 123:  # `{`
                 if stack:
                     stack.append(False)
                     continue
-                header_start = _BLANKS.match(data, max(top_end, data.rfind(b";", top_end, m.start()) + 1)).end()
-                header = _COMMENTS.sub(b" ", data[header_start:m.start()])
+                header_start = _header_start(data, top_end, at)
+                header = _COMMENTS.sub(b" ", data[header_start:at])
                 if header.rstrip().endswith(b'extern "C"'):
                     continue  # a linkage block: what it holds is at the top level
                 name, start = _function_name(header), header_start
                 stack.append(name is not None)
                 continue
             if not stack:  # a closing brace at the top level: only a linkage block's may be
-                if data.rfind(b'extern "C"', 0, m.start()) < 0:
+                if data.rfind(b'extern "C"', 0, at) < 0:
                     return None
-                top_end = m.end()
+                top_end = end
                 continue
             was_function = stack.pop()
             if not stack:
-                top_end = m.end()
+                top_end = end
                 if was_function:
-                    line_start = data.rfind(b"\n", 0, m.start()) + 1
-                    if line_start > start and m.start() != line_start:
+                    line_start = data.rfind(b"\n", 0, at) + 1
+                    if line_start > start and at != line_start:
                         return None  # a body of many lines that does not end at the margin: unsure
                     if not skip:
-                        found.append((name, start, m.end(), None))
+                        found.append((name, start, end, None))
         return None if stack else found
 
 
-_C_TOKENS = re.compile(rb'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|'
-                       rb'^[ \t]*#(?:[^\n]*\\\r?\n)*[^\n]*|[{}]', re.S | re.M)
+def _directives_and_braces(data: bytes):
+    """(start, end) of each preprocessor line and brace, with comments and
+    strings passed over.  A search for the bytes that can start any of them
+    leaps over the rest (far faster than one pattern tried at every byte);
+    a `#` counts only after blanks at its line's start."""
+    pos, search = 0, _TOKEN_START.search
+    while m := search(data, pos):
+        at = m.start()
+        first = data[at]
+        if first == 123 or first == 125:  # a brace
+            pos = at + 1
+            yield at, pos
+            continue
+        token = _TOKEN_REST[first].match(data, at)
+        if token is None or first == 35 and data[data.rfind(b"\n", 0, at) + 1:at].strip(b" \t"):
+            pos = at + 1  # not a token after all (a division, an unclosed quote, a `#` within a line)
+            continue
+        pos = token.end()
+        if first == 35:
+            yield at, pos
+
+
+_TOKEN_START = re.compile(rb'[/"\'#{}]')
+_TOKEN_REST = {ord("/"): re.compile(rb"/\*.*?\*/|//[^\n]*", re.S), ord('"'): re.compile(rb'"(?:\\.|[^"\\\n])*"'),
+               ord("'"): re.compile(rb"'(?:\\.|[^'\\\n])*'"), ord("#"): re.compile(rb"#(?:[^\n]*\\\r?\n)*[^\n]*")}
 _COMMENTS = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
 _BLANKS = re.compile(rb"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.S)
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(\w*)")
 _IF_ZERO = re.compile(rb"[ \t]*#[ \t]*if[ \t]+\(?0\)?[ \t]*(?:/[*/].*)?$", re.S)
-_HEADER_NAME = re.compile(rb"([A-Za-z_]\w*)\s*\(")
+_COMMENTS_AND_STRINGS = re.compile(rb'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+_HEADER_PARTS = re.compile(rb"([A-Za-z_]\w*)?\s*\(|\)")
 _NOT_NAMES = {b"__attribute__", b"__declspec", b"alignas", b"_Alignas", b"__asm__", b"asm", b"sizeof"}
 
 
+def _header_start(data: bytes, top_end: int, brace: int) -> int:
+    """Where the declaration that a top-level brace opens starts: past the
+    last semicolon before it (not one in a comment or a string), the blanks
+    and the comments."""
+    region = data[top_end:brace]
+    if b";" in region:
+        top_end += _COMMENTS_AND_STRINGS.sub(lambda m: b" " * len(m.group()), region).rfind(b";") + 1
+    return _BLANKS.match(data, top_end).end()
+
+
 def _function_name(header: bytes) -> str | None:
-    """The name a function definition's header declares (`static int\nfoo(int a)`),
-    or None when the block is not a function's body (a struct, an initializer)."""
+    """The name a function definition's header declares (`static int\nfoo(int a)`,
+    `NO_SANITIZE("x") int foo(int a)`): the last name before a parenthesis
+    outside parentheses, else the first name before one; None when the
+    block is not a function's body (a struct, an initializer)."""
     if not header.rstrip().endswith(b")"):
         return None
-    for m in _HEADER_NAME.finditer(header):
-        if m.group(1) not in _NOT_NAMES:
-            return m.group(1).decode()
-    return None
+    outer = first = None
+    depth = 0
+    for m in _HEADER_PARTS.finditer(header):
+        if m.group() == b")":
+            depth = max(0, depth - 1)
+            continue
+        if m.group(1) and m.group(1) not in _NOT_NAMES:
+            first = first or m.group(1)
+            outer = m.group(1) if not depth else outer
+        depth += 1
+    name = outer or first
+    return name.decode() if name else None
