@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import pickle
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,8 @@ from pathlib import Path
 import pytest
 
 from nagle_lint.languages import frontend
-from nagle_lint.model import dump
+from nagle_lint.model import (Bind, Break, Call, ConnInfo, Continue, Flush, If, Loop, Push, Recv, Return, Send,
+                              SetOption, Switch, Try, dump, walk)
 
 HERE = Path(__file__).resolve().parent / "lowering"
 LANGUAGES = {"python": ".py", "java": ".java", "c": ".c"}
@@ -115,6 +117,20 @@ def test_lowering(language, case):
                                             "expected", "lowered"))
         pytest.fail(f"lowering of {case.name!r} ({language}) differs from tests/lowering/{language}.txt "
                     f"(NAGLE_LINT_UPDATE_GOLDENS=1 rewrites it after a deliberate change):\n{diff}", pytrace=False)
+
+
+def test_models_come_back_whole_from_a_worker():
+    """Workers send their models back pickled, each class its own way (see
+    `model._fast_pickling`): every kind of node comes back equal."""
+    seen = set()
+    for language, case in (p.values for p in CASES):
+        model = frontend(language).lower("case" + LANGUAGES[language], case.source.encode("utf-8"))
+        back = pickle.loads(pickle.dumps(model, pickle.HIGHEST_PROTOCOL))
+        assert back == model and dump(back) == dump(model), case.name
+        seen |= {type(s) for fn in model.functions for s in walk(fn.body)}
+        seen |= {type(c) for fn in model.functions for c in fn.conns.values()}
+    assert seen >= {Send, Flush, Recv, Push, SetOption, Bind, Call, If, Switch, Loop, Try, Return, Break, Continue,
+                    ConnInfo}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
