@@ -332,17 +332,21 @@ class Frontend(Scanner):
             worker.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
         if worker is not None and worker.is_alive():
             # The budget is spent inside one function's walk: stop the walk
-            # there, with a TimeoutError raised in its thread.
-            with lock:
-                if not outcome:
-                    try:
-                        import ctypes
+            # there, with a TimeoutError raised in its thread; raised again
+            # while the thread goes on, as a callback that runs meanwhile (a
+            # garbage collector's) may swallow it.
+            give_up = time.monotonic() + 1.0
+            while worker.is_alive() and time.monotonic() < give_up:
+                with lock:
+                    if not outcome:
+                        try:
+                            import ctypes
 
-                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
-                                                                   ctypes.py_object(TimeoutError))
-                    except (ImportError, AttributeError):  # pragma: no cover - not CPython
-                        pass
-            worker.join(1.0)
+                            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
+                                                                       ctypes.py_object(TimeoutError))
+                        except (ImportError, AttributeError):  # pragma: no cover - not CPython
+                            pass
+                worker.join(0.05)
             if worker.is_alive():  # pragma: no cover - stuck in native code: leave it, with a parser of its own
                 self.__dict__.pop("parser", None)
                 outcome.append((False, TimeoutError()))
