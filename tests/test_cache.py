@@ -50,6 +50,22 @@ def test_a_warm_run_gives_the_stored_result_and_a_change_invalidates_it(tmp_path
     assert lint(capsys, "app.py")[0] == 0
 
 
+def test_a_warm_run_loads_neither_parser_nor_dataclasses(tmp_path):
+    """What a run served from the cache imports: no grammar, no model, no
+    dataclasses (their import alone was a sixth of such a run)."""
+    import subprocess
+
+    (tmp_path / "app.py").write_bytes(SPLIT)
+    command = [sys.executable, "-X", "importtime", "-m", "nagle_lint", "--format", "json", "app.py"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, check=False)
+    warm = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    assert warm.returncode == 1 and '"NGL001"' in warm.stdout
+    loaded = {line.split("|")[-1].strip() for line in warm.stderr.splitlines() if line.startswith("import time:")}
+    assert "nagle_lint.findings" in loaded
+    assert not loaded & {"dataclasses", "tree_sitter", "nagle_lint.model", "nagle_lint.lint"}
+
+
 def test_a_broken_cache_entry_is_ignored(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "app.py").write_bytes(SPLIT)
