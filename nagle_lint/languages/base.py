@@ -254,7 +254,8 @@ class Frontend(Scanner):
             if tree is None:
                 tree = self.parse(data)
                 found = list(self.functions(tree.root_node))
-                relevant, stubs, left_out = self._relevant(found, data, names, needed, own)
+                relevant, stubs, left_out = self._relevant([(q, n.start_byte, n.end_byte, c) for q, n, c in found],
+                                                           data, names, needed, own)
             unit = Unit(self, Source(data), tree)
             unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed}
             too_deep: dict[str, int] = {}
@@ -366,8 +367,7 @@ class Frontend(Scanner):
         spans = self.byte_functions(data)
         if spans is None:
             return None, None, None, None, None, ()
-        by_bytes = [(q, SimpleNamespace(start_byte=a, end_byte=b), c) for q, a, b, c in spans]
-        relevant, stubs, left_out = self._relevant(by_bytes, data, names, needed, own)
+        relevant, stubs, left_out = self._relevant(spans, data, names, needed, own)
         ranges = self.parse_ranges(data, spans, relevant)
         tree = self.parse(data, ranges) if ranges else None
         found = list(self.functions(tree.root_node)) if tree is not None else []
@@ -399,10 +399,11 @@ class Frontend(Scanner):
         the bytes said they are."""
         return {(q, n.end_byte) for q, n, _ in found} == {(q, b) for q, a, b, _ in spans if q in relevant}
 
-    def _relevant(self, found, data: bytes, outside: frozenset = frozenset(),
+    def _relevant(self, spans, data: bytes, outside: frozenset = frozenset(),
                   needed: frozenset = frozenset(), own: bool = True) -> tuple[set[str], set[str], set[str]]:
         """(the functions worth lowering, those left out that have events, the
-        names those left out call).
+        names those left out call), of the functions at `spans`: (qualified
+        name, start, end, class or None).
 
         Worth lowering, to a fixpoint: the functions that may send or set an
         option where an event can happen (every finding starts there), the
@@ -415,10 +416,10 @@ class Frontend(Scanner):
         code is always lowered.  Each pattern is
         matched once over the file; a match belongs to every function whose
         text holds it."""
-        texts = FunctionTexts([(q, n.start_byte, n.end_byte) for q, n, _ in found], data)
-        classes = {q: c for q, _, c in found if c is not None}
+        texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)
+        classes = {q: c for q, _, _, c in spans if c is not None}
         with_events = texts.matching(self.events_in(data))
-        relevant = {q for q, _, _ in found if n_is_root(q)}
+        relevant = {q for q, _, _, _ in spans if n_is_root(q)}
         if own:
             relevant |= with_events & texts.matching(self.sends_or_options)
         if needed:

@@ -60,7 +60,7 @@ class CScanner(Scanner):
                             branches.pop()
                     elif skip == 1 and word in (b"else", b"elif"):
                         skip = 0  # the branch after an `#if 0` counts
-                elif word == b"if" and _IF_ZERO.match(data[at:end]):
+                elif word == b"if" and _IF_ZERO.match(data, at, end):
                     skip = 1
                     branches.append(None)
                 elif word.startswith(b"if"):
@@ -124,14 +124,17 @@ def _directives_and_braces(data: bytes):
             yield at, pos
 
 
+_COMMENT = rb"/\*.*?\*/|//[^\n]*"
+_STRING = rb'"(?:\\.|[^"\\\n])*"'
+_CHARACTER = rb"'(?:\\.|[^'\\\n])*'"
+_COMMENTS = re.compile(_COMMENT, re.S)
 _TOKEN_START = re.compile(rb'[/"\'#{}]')
-_TOKEN_REST = {ord("/"): re.compile(rb"/\*.*?\*/|//[^\n]*", re.S), ord('"'): re.compile(rb'"(?:\\.|[^"\\\n])*"'),
-               ord("'"): re.compile(rb"'(?:\\.|[^'\\\n])*'"), ord("#"): re.compile(rb"#(?:[^\n]*\\\r?\n)*[^\n]*")}
-_COMMENTS = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
-_BLANKS = re.compile(rb"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.S)
+_TOKEN_REST = {ord("/"): _COMMENTS, ord('"'): re.compile(_STRING), ord("'"): re.compile(_CHARACTER),
+               ord("#"): re.compile(rb"#(?:[^\n]*\\\r?\n)*[^\n]*")}
+_BLANKS = re.compile(rb"(?:\s+|" + _COMMENT + rb")*", re.S)
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(\w*)")
 _IF_ZERO = re.compile(rb"[ \t]*#[ \t]*if[ \t]+\(?0\)?[ \t]*(?:/[*/].*)?$", re.S)
-_COMMENTS_AND_STRINGS = re.compile(rb'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+_COMMENTS_AND_STRINGS = re.compile(b"|".join((_COMMENT, _STRING, _CHARACTER)), re.S)
 _HEADER_PARTS = re.compile(rb"([A-Za-z_]\w*)?\s*\(|\)")
 _NOT_NAMES = {b"__attribute__", b"__declspec", b"alignas", b"_Alignas", b"__asm__", b"asm", b"sizeof"}
 
