@@ -163,15 +163,16 @@ class Frontend(Scanner):
 
         return tree_sitter.Query(self.language, self.comment_query)
 
-    def parse(self, data: bytes, ranges=None):
+    def parse(self, data: bytes, ranges=None, point: Points | None = None):
         """The syntax tree of the file, or of the byte `ranges` of it only
-        (positions stay the file's); see `_parse`."""
+        (positions stay the file's; `point`: the file's `Points`, where the
+        caller has them); see `_parse`."""
         if not ranges:
             return self._parse(data)
         import tree_sitter
 
         whole = self.parser.included_ranges
-        point = Points(data)
+        point = point or Points(data)
         self.parser.included_ranges = [tree_sitter.Range(point(a), point(b), a, b) for a, b in ranges]
         try:
             return self._parse(data)
@@ -369,12 +370,12 @@ class Frontend(Scanner):
             return None, None, None, None, None, ()
         relevant, stubs, left_out = self._relevant(spans, data, names, needed, own)
         ranges = self.parse_ranges(data, spans, relevant)
-        tree = self.parse(data, ranges) if ranges else None
+        point = Points(data)
+        tree = self.parse(data, ranges, point) if ranges else None
         found = list(self.functions(tree.root_node)) if tree is not None else []
         if not self.partial_ok(tree, found, spans, relevant):
             return None, None, None, None, None, ()
         parsed = {q for q, _, _ in found}
-        point = Points(data)
         unparsed = [(q, SimpleNamespace(start_point=point(a), end_point=point(b)))
                     for q, a, b, _ in spans if q not in parsed]
         if tree is None:
