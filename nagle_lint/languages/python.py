@@ -52,7 +52,9 @@ class PythonFrontend(PythonScanner, Frontend):
             if target.type == "function_definition":
                 name = prefix + text(target.child_by_field_name("name"))
                 yield name, target, cls
-                yield from self._defs(target.child_by_field_name("body"), name + ".", None)
+                body = target.child_by_field_name("body")
+                if body is not None and (b"def" in body.text or b"class" in body.text):  # most hold no definition
+                    yield from self._defs(body, name + ".", None)
             elif target.type == "class_definition":
                 name = prefix + text(target.child_by_field_name("name"))
                 yield from self._defs(target.child_by_field_name("body"), name + ".", name)
