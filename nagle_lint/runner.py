@@ -227,6 +227,7 @@ class _Names:
 
 
 _NAMES = _Names()
+FEW_NEEDED = 32  # names whose bytes are looked for one by one, before working out a file's names
 
 
 def _scan_many(args):
@@ -236,6 +237,10 @@ def _scan_many(args):
 
     paths, wanted = args
     asked = wanted.needed | wanted.effects
+    # Few needed names: a file without socket code of its own, where none
+    # of them is written, offers nothing (it can only define one), and that
+    # is told faster than all the names it calls or defines.
+    needles = [n.encode() for n in wanted.needed] if len(wanted.needed) <= FEW_NEEDED else None
     out = []
     for p in paths:
         names, data, found = _NAMES.by_path.get(p), None, None
@@ -244,6 +249,8 @@ def _scan_many(args):
             data = _reread(p)
             if data is None:
                 continue
+            if needles is not None and not any(n in data for n in needles) and not scan.talks(data):
+                continue  # its names are not kept: a later round looks at it again
             names = scan.names_in(data)
             found = names if _NAMES.keep(p, names) else None
         offer = None
