@@ -9,12 +9,12 @@ hides a finding.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from .languages import frontend
 from .languages.scan import n_is_root
-from .model import Bind, Call, FileModel, Flush, Function, Push, Recv, Send, SetOption, walk
+from .model import Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Send, SetOption, Switch, Try, walk
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
 
@@ -88,6 +88,7 @@ class Project:
         self.called = {ev.callee for fn in self._bodied for ev in walk(fn.body) if isinstance(ev, Call)}
         self._events: dict[str, dict] = {}
         self._definers: dict | None = None
+        self._live: dict[int, tuple] = {}
 
     def functions(self):
         for m in self.models.values():
@@ -182,6 +183,48 @@ class Project:
         where = _only(sorted(self.definers(language, name) - {path}), path, lambda p: p)
         return where is not None and any(id(fn) in self.sending and _entry_name(fn.qualname) == name
                    for fn in self.models[where].functions)
+
+    def live_body(self, fn: Function) -> tuple:
+        """The function's body without the statements that change nothing the
+        analysis knows: calls that reach no event, and structures holding only
+        such calls.  Most statements of a big function are such; following
+        them, over every pass of every loop, was most of the checks' work."""
+        body = self._live.get(id(fn))
+        if body is None:
+            body = self._live[id(fn)] = self._pruned(fn, fn.body)
+        return body
+
+    def _pruned(self, fn: Function, stmts: tuple) -> tuple:
+        kept = [p for p in (self._pruned_one(fn, s) for s in stmts) if p is not None]
+        return stmts if len(kept) == len(stmts) and all(a is b for a, b in zip(kept, stmts)) else tuple(kept)
+
+    def _pruned_one(self, fn: Function, s):
+        """`s` with what changes nothing left out, or None when that is all of it.
+        Jumps are kept (they move the state elsewhere), and so is an infinite
+        loop (nothing runs after it but what breaks out)."""
+        if isinstance(s, Call):
+            target = self.resolve(fn, s.callee)
+            return s if target is not None and self.has_effects(target) else None
+        if isinstance(s, (If, Switch)):
+            branches = tuple(self._pruned(fn, b) for b in s.branches)
+            if not any(branches):
+                return None
+            return s if all(a is b for a, b in zip(branches, s.branches)) else replace(s, branches=branches)
+        if isinstance(s, Loop):
+            head, body = self._pruned(fn, s.head), self._pruned(fn, s.body)
+            if not (head or body or s.infinite):
+                return None
+            return s if head is s.head and body is s.body else replace(s, head=head, body=body)
+        if isinstance(s, Try):
+            parts = [self._pruned(fn, b) for b in (s.body, s.orelse, s.final)]
+            handlers = tuple(self._pruned(fn, h) for h in s.handlers)
+            if not (any(parts) or any(handlers)):
+                return None
+            if all(a is b for a, b in zip(parts, (s.body, s.orelse, s.final))) and \
+                    all(a is b for a, b in zip(handlers, s.handlers)):
+                return s
+            return replace(s, body=parts[0], orelse=parts[1], final=parts[2], handlers=handlers)
+        return s
 
     def has_effects(self, fn: Function) -> bool:
         return id(fn) in self.effective

@@ -180,7 +180,7 @@ class _Run:
             if c == cls:
                 state[key] = frozenset({EMPTY._replace(nodelay=point)})
         frame = _Frame(self.root, {}, (), frozenset({id(self.root)}))
-        flow = self.block(self.root.body, state, frame)
+        flow = self.block(self.project.live_body(self.root), state, frame)
         end = _join_all([flow.normal, *flow.returns])
         if end is not None and self.is_entry:
             self.at_exit(end)
@@ -383,7 +383,7 @@ class _Run:
         if memo_key not in self.memo:
             inner = _Frame(callee, keys, frame.stack + ((frame.fn.path, s.site),), frame.active | {id(callee)},
                            consts, receiver)
-            out = self.block(callee.body, flow.normal, inner)
+            out = self.block(self.project.live_body(callee), flow.normal, inner)
             self.memo[memo_key] = (_join_all([out.normal, *out.returns]), frozenset(inner.returned))
         after, returned = self.memo[memo_key]
         if after is not None and s.result is not None and len(returned) == 1:

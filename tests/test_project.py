@@ -1,0 +1,69 @@
+"""What the checks see of a function: its body without the statements that
+cannot change what the dataflow knows (`Project.live_body`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nagle_lint import runner
+from nagle_lint.config import Settings
+from nagle_lint.languages import frontend
+from nagle_lint.model import Break, Call, If, Loop, Return, Send
+from nagle_lint.project import Project
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+C_SOURCE = b"""
+#include <sys/socket.h>
+static void note(int n) { printf("%d", n); }
+static void put(int fd, const char *b, int n) { send(fd, b, n, 0); }
+void serve(int fd, int n) {
+    send(fd, "z", 1, 0);
+    if (n > 1) { note(n); log_it(n); }
+    while (n-- > 0) { note(n); }
+    for (;;) { note(n); }
+}
+void client(int fd, int n) {
+    if (n) { note(n); } else { put(fd, "x", 1); }
+    while (n) { if (n == 3) break; note(n); }
+    if (n > 9) return;
+    send(fd, "y", 1, 0);
+}
+"""
+
+
+def _functions():
+    model = frontend("c").lower("t.c", C_SOURCE)
+    project = Project([model])
+    return project, {fn.qualname: fn for fn in model.functions}
+
+
+def test_calls_that_reach_no_event_are_left_out_with_what_holds_only_them():
+    project, fns = _functions()
+    serve = project.live_body(fns["serve"])
+    # The if and the while hold only calls without effects; the infinite
+    # loop stays (nothing after it runs), emptied.
+    assert [type(s) for s in serve] == [Send, Loop] and serve[1].infinite and serve[1].body == ()
+    assert len(fns["serve"].body) == 4
+    client = project.live_body(fns["client"])
+    kinds = [type(s) for s in client]
+    assert kinds == [If, Loop, If, Send]
+    branches = client[0].branches
+    assert branches[0] == () and isinstance(branches[1][0], Call) and branches[1][0].callee == "put"
+    assert isinstance(client[1].body[0], If) and isinstance(client[1].body[0].branches[0][0], Break)
+    assert len(client[1].body) == 1  # the call to note() is gone, the break kept
+    assert isinstance(client[2].branches[0][0], Return)
+    # The function itself is untouched, and a body with nothing to leave out is the same object.
+    assert len(fns["client"].body) > len(client) or client[1] is not fns["client"].body[1]
+    assert project.live_body(fns["put"]) is fns["put"].body
+
+
+def test_leaving_them_out_changes_no_finding(monkeypatch):
+    """Every fixture, at every confidence, gives the same findings with the
+    whole bodies followed."""
+    settings = Settings(min_confidence="low")
+    pruned = runner.run([str(FIXTURES)], settings, jobs=1)
+    monkeypatch.setattr(Project, "live_body", lambda self, fn: fn.body)
+    whole = runner.run([str(FIXTURES)], settings, jobs=1)
+    assert len(pruned.findings) > 100
+    assert pruned.findings == whole.findings
