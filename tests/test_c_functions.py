@@ -172,3 +172,60 @@ def test_the_name_a_header_declares():
 ], ids=["unbalanced-branches", "brace-off-margin", "lone-cr"])
 def test_no_answer_where_the_braces_cannot_be_trusted(source):
     assert FE.byte_functions(source) is None
+
+
+# The first function, parsed in one go with the others worth lowering, takes
+# them with it into an error (its conditional lines split an expression); a
+# whole parse loses it too.  Parsed on its own, it is a function again.
+LOST_TOGETHER = b"""\
+#include <sys/socket.h>
+
+int setup(int fd)
+{
+  int on = 1;
+  int y = pick(
+#ifdef WIDE
+    1,
+#endif
+    2);
+  c->h =
+#ifdef WIDE
+    c->l ? make(c->l) :
+#endif
+    make(0);
+  /* latency: each message already leaves in one write */
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+  send(fd, "a", 1, 0);
+  return y;
+}
+
+static int twice(int n)
+{
+  return n * 2;
+}
+
+static int ask(int fd)
+{
+  char b[4];
+  send(fd, "x", 1, 0);
+  send(fd, "y", 1, 0);
+  return recv(fd, b, 4, 0);
+}
+"""
+
+
+def test_a_function_lost_in_the_ranges_parsed_together_is_parsed_on_its_own():
+    from nagle_lint.config import Settings
+    from nagle_lint.runner import lint_file
+
+    assert ("setup", LOST_TOGETHER.index(b"}\n\nstatic int twice") + 1) not in tree_functions(LOST_TOGETHER)
+    model = FE.lower("lost.c", LOST_TOGETHER)
+    bodies = {fn.qualname: dump(type(model)("lost.c", "c", [fn])) for fn in model.functions}
+    assert "setopt fd nodelay=True" in bodies["setup"] and "send fd" in bodies["setup"]
+    assert "recv fd" in bodies["ask"]
+    assert [fn.qualname for fn in model.functions] == ["setup", "ask", "twice"]
+    # The comment inside it is read: TCP_NODELAY is justified there.
+    _, findings, _, _ = lint_file("lost.c", Settings(), LOST_TOGETHER)
+    assert sorted(f.rule for f in findings) == ["NGL001"]
+    _, findings, _, _ = lint_file("lost.c", Settings(), LOST_TOGETHER.replace(b"latency: each message already leaves in one write", b"fast"))
+    assert sorted(f.rule for f in findings) == ["NGL001", "NGL002"]

@@ -251,13 +251,13 @@ class Frontend(Scanner):
             return deepest
 
         def work() -> FileModel:
-            tree, found, relevant, stubs, left_out, unparsed = self._partial(data, names, needed, own)
-            if tree is None:
-                tree = self.parse(data)
-                found = list(self.functions(tree.root_node))
+            trees, found, relevant, stubs, left_out, unparsed = self._partial(data, names, needed, own)
+            if trees is None:
+                trees = [self.parse(data)]
+                found = list(self.functions(trees[0].root_node))
                 relevant, stubs, left_out = self._relevant([(q, n.start_byte, n.end_byte, c) for q, n, c in found],
                                                            data, names, needed, own)
-            unit = Unit(self, Source(data), tree)
+            unit = Unit(self, Source(data), trees[0])
             unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed}
             too_deep: dict[str, int] = {}
 
@@ -298,7 +298,10 @@ class Frontend(Scanner):
                 more = f" and {len(too_deep) - 3} more" if len(too_deep) > 3 else ""
                 limits.notes.append(f"nested too deeply to analyse (over {max_depth} levels): {named}{more}; "
                                     "the rest of the file was analysed")
-            errors = _count_errors(tree.root_node)
+            # Where some functions were parsed on their own, the ranges parsed
+            # together hold the errors of their stitching too: count only in functions.
+            errors = _count_errors(trees[0].root_node) if len(trees) == 1 else \
+                sum(_count_errors(n) for _, n, _ in found)
             return FileModel(path, self.name, functions, errors, dict(self.idioms), frozenset(stubs),
                              frozenset(left_out))
 
@@ -361,10 +364,12 @@ class Frontend(Scanner):
 
     def _partial(self, data: bytes, names: frozenset, needed: frozenset, own: bool):
         """Where the language can tell the file's functions from the bytes,
-        parse only where the ones worth lowering are: (tree, found, relevant,
+        parse only where the ones worth lowering are: (trees, found, relevant,
         stubs, left-out calls, the functions not parsed as (name, position)),
-        or Nones when the file is to be parsed whole (as it is when the tree
-        does not have the functions expected, where they were expected)."""
+        or Nones when the file is to be parsed whole (as it is when the trees
+        do not have the functions expected, where they were expected).  The
+        first tree holds the ranges parsed together; any other, a function
+        parsed on its own."""
         spans = self.byte_functions(data)
         if spans is None:
             return None, None, None, None, None, ()
@@ -373,14 +378,35 @@ class Frontend(Scanner):
         point = Points(data)
         tree = self.parse(data, ranges, point) if ranges else None
         found = list(self.functions(tree.root_node)) if tree is not None else []
+        trees = [tree] if tree is not None else [self.parse(b"")]
         if not self.partial_ok(tree, found, spans, relevant):
-            return None, None, None, None, None, ()
+            found = self._parsed_apart(data, point, spans, relevant, found, trees)
+            if found is None:
+                return None, None, None, None, None, ()
         parsed = {q for q, _, _ in found}
         unparsed = [(q, SimpleNamespace(start_point=point(a), end_point=point(b)))
                     for q, a, b, _ in spans if q not in parsed]
-        if tree is None:
-            tree = self.parse(b"")
-        return tree, found, relevant, stubs, left_out, unparsed
+        return trees, found, relevant, stubs, left_out, unparsed
+
+    def _parsed_apart(self, data: bytes, point, spans, relevant, found, trees):
+        """The functions worth lowering, when parsing the ranges together lost
+        some (an error in one range, such as a brace in a preprocessor branch,
+        can swallow the next): each lost one parsed on its own, its tree
+        added to `trees`.  None when that does not find it either, or when
+        a function was found where the bytes did not say."""
+        got = {(q, n.end_byte) for q, n, _ in found}
+        wanted = [(a, q, b) for q, a, b, _ in spans if q in relevant]
+        if got - {(q, b) for _, q, b in wanted}:
+            return None
+        found = list(found)
+        for a, q, b in sorted(w for w in wanted if (w[1], w[2]) not in got):
+            tree = self.parse(data, [(a, b)], point)
+            alone = list(self.functions(tree.root_node))
+            if [(name, n.end_byte) for name, n, _ in alone] != [(q, b)]:
+                return None
+            found += alone
+            trees.append(tree)
+        return sorted(found, key=lambda f: f[1].start_byte)
 
     def parse_ranges(self, data: bytes, spans, relevant) -> list[tuple[int, int]]:
         """The byte ranges to parse: the functions worth lowering, those
@@ -538,7 +564,7 @@ class Unit:
     def __init__(self, fe: Frontend, src: Source, tree):
         self.fe = fe
         self.src = src
-        self.tree = tree
+        self.tree = tree  # where some functions were also parsed on their own, the one holding every parsed byte
         self.class_env: dict[str, dict] = {}  # class -> field key -> (value, ConnInfo)
         self.class_types: dict[str, dict] = {}  # class -> field name -> declared type
         self.function_names: set[str] = set()
