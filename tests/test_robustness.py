@@ -637,6 +637,49 @@ def test_timeout_settings(capsys, isolated):
     assert not any("time budget" in w for w in warnings(err)), err
 
 
+def test_a_stop_that_a_callback_swallows_is_not_reported(monkeypatch):
+    """The TimeoutError that stops a walk over its budget may land in a
+    callback (a weak reference's, the garbage collector's), which cannot
+    raise it: the file is still reported over its budget, and the stop is
+    not reported as an error of that callback."""
+    import threading
+    import weakref
+
+    from nagle_lint.languages import base
+
+    reported = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: reported.append(unraisable.exc_type))
+    hook = sys.unraisablehook
+
+    def spin(seconds: float) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            pass
+
+    class Thing:
+        pass
+
+    done = []
+
+    def slow_walk(self, qualname, node, cls):
+        started, refs = time.perf_counter(), []
+        while not done and time.perf_counter() < started + 3:  # bounded, should every stop land in a callback
+            thing = Thing()
+            refs.append(weakref.ref(thing, lambda _: spin(0.003)))  # most of the time is spent in callbacks
+            del thing
+            spin(0.001)
+
+    monkeypatch.setattr(base.Unit, "lower_function", slow_walk)
+    prepared, problem = read_file("slow.c", Settings(timeout=0.2), C_SPLIT.encode())
+    done.append(True)  # a walk that was never stopped (left running after a second) ends now
+    for thread in threading.enumerate():
+        if thread.name == "nagle-lint-lower":
+            thread.join()
+    assert prepared is None and "time budget (0.2 s a file" in problem
+    assert TimeoutError not in reported
+    assert sys.unraisablehook is hook
+
+
 def test_size_limit_settings(capsys, isolated):
     big = C_SPLIT + "/*" + "x" * 1_100_000 + "*/\n"
     write(isolated, "big.c", big)

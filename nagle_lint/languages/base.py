@@ -339,19 +339,26 @@ class Frontend(Scanner):
             # The budget is spent inside one function's walk: stop the walk
             # there, with a TimeoutError raised in its thread; raised again
             # while the thread goes on, as a callback that runs meanwhile (a
-            # garbage collector's) may swallow it.
+            # garbage collector's, a weak reference's) may swallow it, and
+            # then not reported as an error the callback met.
             give_up = time.monotonic() + 1.0
-            while worker.is_alive() and time.monotonic() < give_up:
-                with lock:
-                    if not outcome:
-                        try:
-                            import ctypes
+            hook = sys.unraisablehook
+            sys.unraisablehook = _quiet_stops(hook, worker)
+            try:
+                while worker.is_alive() and time.monotonic() < give_up:
+                    with lock:
+                        if not outcome:
+                            try:
+                                import ctypes
 
-                            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
-                                                                       ctypes.py_object(TimeoutError))
-                        except (ImportError, AttributeError):  # pragma: no cover - not CPython
-                            pass
-                worker.join(0.05)
+                                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
+                                                                           ctypes.py_object(TimeoutError))
+                            except (ImportError, AttributeError):  # pragma: no cover - not CPython
+                                pass
+                    worker.join(0.05)
+            finally:
+                if getattr(sys.unraisablehook, "stopped", None) is worker:  # not replaced meanwhile
+                    sys.unraisablehook = hook
             if worker.is_alive():  # pragma: no cover - stuck in native code: leave it, with a parser of its own
                 self.__dict__.pop("parser", None)
                 outcome.append((False, TimeoutError()))
@@ -543,6 +550,19 @@ def _names_as_values(data: bytes, names) -> set[str]:
 
 
 _CALLED_AT = re.compile(rb"\s*\(")
+
+
+def _quiet_stops(hook, thread):
+    """`hook`, but silent on a stop request (TimeoutError) that a callback
+    swallowed in `thread`: it is raised again there."""
+    import threading
+
+    def quiet(unraisable) -> None:
+        if not (unraisable.exc_type is TimeoutError and threading.current_thread() is thread):
+            hook(unraisable)
+
+    quiet.stopped = thread
+    return quiet
 
 
 def _count_errors(root) -> int:
