@@ -9,13 +9,13 @@ its source position.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .records import Factory, record
 from typing import Union
 
 from .site import Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ConnInfo:
     """What is known about one connection key.
 
@@ -42,7 +42,7 @@ SMALL = "small"  # a short constant
 UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Send:
     """Data handed to the connection.
 
@@ -63,13 +63,13 @@ class Send:
     partial: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Flush:
     conn: str
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Recv:
     """A blocking read on the connection; `size` is how much it asks for,
     when the code says (ONE or SMALL: an acknowledgement, a status code)."""
@@ -79,7 +79,7 @@ class Recv:
     size: str = UNKNOWN
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Push:
     """shutdown(SHUT_WR), shutdownOutput(), close(): held data leaves at once."""
 
@@ -87,7 +87,7 @@ class Push:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SetOption:
     """A socket option change.  `option` is "nodelay" or "cork" (TCP_CORK and
     TCP_NOPUSH); `value` is True/False, or None when it cannot be told;
@@ -103,7 +103,7 @@ class SetOption:
     value_param: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Bind:
     """The key now names a new connection (assignment from socket()/accept())."""
 
@@ -111,7 +111,7 @@ class Bind:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Call:
     """A call to a function that may be defined in a linted file.
     `args[i]` is the connection key passed as parameter i, or None;
@@ -130,7 +130,7 @@ class Call:
 # --- structure --------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class If:
     """Alternatives; when not `exhaustive`, control may also skip them all."""
 
@@ -139,7 +139,7 @@ class If:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Switch:
     """Like `If`, but a `Break` inside leaves the switch, not a loop."""
 
@@ -148,7 +148,7 @@ class Switch:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Loop:
     """Every loop.  `head` runs before each iteration (a while condition);
     `body_first` for do-while.  `infinite` loops leave only by break/return.
@@ -163,7 +163,7 @@ class Loop:
     varies: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Try:
     body: tuple["Stmt", ...]
     handlers: tuple[tuple["Stmt", ...], ...]
@@ -172,18 +172,18 @@ class Try:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Return:
     site: Site
     value: str | None = None  # the connection key returned (a factory), if any
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Break:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Continue:
     site: Site
 
@@ -192,7 +192,7 @@ Event = Union[Send, Flush, Recv, Push, SetOption, Bind, Call]
 Stmt = Union[Event, If, Switch, Loop, Try, Return, Break, Continue]
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Function:
     """One function, method or module body.  `params[i]` is the connection
     key of parameter i (None when it is not a connection)."""
@@ -201,14 +201,14 @@ class Function:
     site: Site
     params: tuple[str | None, ...]
     body: tuple[Stmt, ...]
-    conns: dict[str, ConnInfo] = field(default_factory=dict)
+    conns: dict[str, ConnInfo] = Factory(dict)
     # Named as a value somewhere (registered as a callback, stored in a
     # handler table): an event loop calls it, once per event.
     callback: bool = False
     path: str = ""  # the file it is in
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class FileModel:
     path: str
     language: str
@@ -216,7 +216,7 @@ class FileModel:
     error_count: int = 0  # ERROR/MISSING nodes tree-sitter recovered from
     # How this language spells each fix ("join", "gather", "buffer", "cork"),
     # so that messages suggest code the reader can type.
-    idioms: dict[str, str] = field(default_factory=dict)
+    idioms: dict[str, str] = Factory(dict)
     # Functions kept without a body (nothing in them can start a finding) but
     # with events: lowered when another file turns out to call one.
     stubs: frozenset = frozenset()
@@ -315,21 +315,3 @@ def _dump_event(e) -> str:
     if isinstance(e, Recv) and e.size != UNKNOWN:
         return f"recv {e.conn} size={e.size} {line}"
     return f"{type(e).__name__.lower()} {e.conn} {line}"
-
-
-def _fast_pickling(*classes) -> None:
-    """Models go from the workers to this process as pickles: a dataclass's
-    own way (its fields looked up again for every object) took a third of
-    the time.  Each object is rebuilt from its fields' values instead."""
-    from operator import attrgetter
-
-    for cls in classes:
-        get = attrgetter(*cls.__slots__)
-        if len(cls.__slots__) == 1:
-            cls.__reduce__ = lambda self, get=get: (type(self), (get(self),))
-        else:
-            cls.__reduce__ = lambda self, get=get: (type(self), get(self))
-
-
-_fast_pickling(ConnInfo, Send, Flush, Recv, Push, SetOption, Bind, Call, If, Switch, Loop, Try, Return, Break,
-               Continue, Function, FileModel)

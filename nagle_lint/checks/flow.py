@@ -14,7 +14,7 @@ The analysis records observations; the rule modules decide what is a finding.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import Factory, record
 from typing import NamedTuple
 
 from ..model import (
@@ -57,7 +57,7 @@ EMPTY = ConnState()
 State = dict  # conn key -> frozenset[ConnState]
 
 
-@dataclass(frozen=True)
+@record
 class SplitRead:
     """Two separate sends, then a blocking read, on one connection."""
 
@@ -69,7 +69,7 @@ class SplitRead:
     nodelay: Point | None
 
 
-@dataclass(frozen=True)
+@record
 class SplitAtExit:
     """A function nobody in the file calls ends right after two separate sends."""
 
@@ -84,7 +84,7 @@ class SplitAtExit:
     callback: bool = False  # the function is registered with an event loop
 
 
-@dataclass(frozen=True)
+@record
 class HeldData:
     """Data still corked (or behind MSG_MORE) at a read or at the function's end."""
 
@@ -97,33 +97,33 @@ class HeldData:
     at_read: bool
 
 
-@dataclass
+@record(frozen=False)
 class Analysis:
-    split_reads: set[SplitRead] = field(default_factory=set)
-    split_exits: set[SplitAtExit] = field(default_factory=set)
-    held: set[HeldData] = field(default_factory=set)
+    split_reads: set[SplitRead] = Factory(set)
+    split_exits: set[SplitAtExit] = Factory(set)
+    held: set[HeldData] = Factory(set)
     # The best we know of the connection of each event's site, from any caller.
-    info_at: dict[Site, ConnInfo] = field(default_factory=dict)
+    info_at: dict[Site, ConnInfo] = Factory(dict)
     project: object = None  # the Project the calls were resolved in
 
 
-@dataclass
+@record(frozen=False)
 class _Flow:
     normal: State | None
-    breaks: list[State] = field(default_factory=list)
-    continues: list[State] = field(default_factory=list)
-    returns: list[State] = field(default_factory=list)
+    breaks: list[State] = Factory(list)
+    continues: list[State] = Factory(list)
+    returns: list[State] = Factory(list)
 
 
-@dataclass(frozen=True)
+@record
 class _Frame:
     fn: Function
     keys: dict  # this function's connection keys -> the root function's keys
     stack: tuple[tuple[str, Site], ...]
     active: frozenset[int]  # ids of the functions being followed (no recursion)
-    consts: dict = field(default_factory=dict)  # parameter -> truth of the constant passed
+    consts: dict = Factory(dict)  # parameter -> truth of the constant passed
     receiver: str | None = None  # the root key of the object whose fields are self./this.
-    returned: set = field(default_factory=set)  # root keys of the connections the function returns
+    returned: set = Factory(set)  # root keys of the connections the function returns
 
 
 def class_of(qualname: str) -> str:

@@ -9,7 +9,7 @@ import os
 import re
 import sys
 from types import SimpleNamespace
-from dataclasses import dataclass
+from ..records import record
 from functools import cached_property
 
 from ..model import (
@@ -23,7 +23,7 @@ from .scan import FunctionTexts, Scanner, n_is_root, socket_like, whole_words
 # --- abstract values --------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Handle:
     """An expression that reaches connection `key`: the socket itself, or a
     stream over it.  `buffered` writes wait for a flush; `autoflush` streams
@@ -34,19 +34,19 @@ class Handle:
     autoflush: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Const:
     value: object
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pair:
     """A tuple such as accept()'s (conn, addr)."""
 
     items: tuple
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fresh:
     """A connection just made (socket(), accept(), new Socket()); it takes the
     name it is assigned to."""
@@ -55,7 +55,7 @@ class Fresh:
     confidence: str
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Returned:
     """What a call to a function of the linted files gives back: maybe a
     connection (a factory); it is bound where the result gets a name."""
@@ -64,7 +64,7 @@ class Returned:
     emitted: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Obj:
     """An object of a class that may be defined in a linted file; `init` is the
     constructor call still to be made once the object has a name."""
@@ -984,9 +984,7 @@ class Lowering:
 
     def bind_result(self, returned: Returned, key: str) -> Handle:
         """`key = f(...)`: what f returns, if a connection, is now `key`'s."""
-        from dataclasses import replace
-
-        call = replace(returned.call, result=key)
+        call = returned.call.replace(result=key)
         out = self._out[-1]
         if returned.emitted and out and out[-1] is returned.call:
             out[-1] = call
