@@ -1,10 +1,10 @@
 """Record classes: the fields are the class's annotations, and `record`
 writes their `__init__`, `__eq__`, `__hash__` (frozen records only),
-`__repr__`, `replace` and `__reduce__` (for pickling) as one short piece of
-source per class, with `__slots__`.  What `dataclasses` gives the model and the checks, without its
-import and its way of making a class (several `exec`s and a second class
-each): about 35 ms that every run lowering a file paid before its workers
-started."""
+`__repr__`, `replace` and `__reduce__` (for pickling) as one short piece
+of source per class, with `__slots__`.  What `dataclasses` gives the model
+and the checks, without its import and its way of making a class (several
+`exec`s and a second class each): about 35 ms that every run lowering a
+file paid before its workers started."""
 
 from __future__ import annotations
 
@@ -74,15 +74,14 @@ def _make(cls, frozen: bool):
             "def __delattr__(self, name):",
             "    raise FrozenError(f'cannot delete field {name!r}')",
         ]
-    exec("\n".join(source), env)  # noqa: S102 - our own source, made from the field names above
-    for name in ("__init__", "__eq__", "__repr__", "replace", "__reduce__") + (("__hash__", "__setattr__", "__delattr__") if frozen else ()):
-        function = env[name]
+    methods: dict = {}
+    exec("\n".join(source), env, methods)  # noqa: S102 - our own source, made from the field names above
+    for name, function in methods.items():
         function.__qualname__ = f"{cls.__qualname__}.{name}"
-        namespace[name] = function
+    namespace.update(methods)
     if not frozen:
         namespace["__hash__"] = None  # mutable: equal records may not stay equal
     namespace["__slots__"] = tuple(names)
-    namespace["__record_fields__"] = tuple(names)
     return type(cls)(cls.__name__, cls.__bases__, namespace)
 
 

@@ -14,7 +14,6 @@ The analysis records observations; the rule modules decide what is a finding.
 
 from __future__ import annotations
 
-from ..records import Factory, record
 from typing import NamedTuple
 
 from ..model import (
@@ -22,6 +21,7 @@ from ..model import (
     Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
     Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
+from ..records import Factory, record
 from ..site import CONFIDENCES
 
 MAX_CALL_DEPTH = 4

@@ -9,7 +9,6 @@ import os
 import re
 import sys
 from types import SimpleNamespace
-from ..records import record
 from functools import cached_property
 
 from ..model import (
@@ -18,6 +17,7 @@ from ..model import (
     Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
     Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
+from ..records import record
 from .scan import FunctionTexts, Scanner, n_is_root, socket_like, whole_words
 
 # --- abstract values --------------------------------------------------------
@@ -339,8 +339,8 @@ class Frontend(Scanner):
             # The budget is spent inside one function's walk: stop the walk
             # there, with a TimeoutError raised in its thread; raised again
             # while the thread goes on, as a callback that runs meanwhile (a
-            # garbage collector's, a weak reference's) may swallow it, and
-            # then not reported as an error the callback met.
+            # garbage collector's, a weak reference's) may swallow it; a stop
+            # swallowed so is not reported as that callback's error.
             give_up = time.monotonic() + 1.0
             hook = sys.unraisablehook
             sys.unraisablehook = _quiet_stops(hook, worker)
