@@ -40,40 +40,149 @@ def _map(work, chunks: list, extra: tuple, jobs: int) -> list:
     finally:
         os.close(write_end)  # the workers see the end of the pipe once it is empty
     kids: list[tuple[int, int, bytearray]] = []  # (pid, read end of its results, what came so far)
+    try:
+        _fork(kids, min(jobs, len(chunks)) - 1, work, chunks.__getitem__, extra, tasks)
+    except BaseException:
+        _closed(kids, tasks)
+        raise
+    results = _served(kids, work, chunks.__getitem__, extra, tasks, range(len(chunks)))
+    return [results[i] for i in range(len(chunks))]
+
+
+class Stream:
+    """Work on items handed over one by one while they are being found (the
+    files a scan lets through, lowered while the scan goes on): the first
+    `put` forks `jobs - 1` workers, which take the items' numbers from a
+    pipe; `results` takes what is left here too, and gives each item's
+    output.  `work` is called as fork_map calls it, with a chunk of one item.
+
+    The pipe holds two items a worker at most (so that handing one over
+    never waits); the others wait here, and the heaviest is taken first, so
+    that no heavy item is left for last."""
+
+    def __init__(self, work, items: list, extra: tuple, jobs: int):
+        self.work, self.extra, self.jobs = work, extra, jobs
+        self.chunk = lambda i: [items[i]]
+        self.kids: list[tuple[int, int, bytearray]] = []
+        self.put_in: list[int] = []
+        self.waiting: list[tuple[float, int]] = []  # a heap of (-weight, number)
+        self.handed = 0
+        self.read_to: dict[int, tuple[int, int]] = {}  # a worker's pipe -> (offset of its next record, records so far)
+        self.tasks = self.feed = None
+
+    def put(self, i: int, weight: float = 0) -> None:
+        import heapq
+
+        if self.feed is None:
+            self.tasks, self.feed = os.pipe()
+            try:
+                _fork(self.kids, self.jobs - 1, self.work, self.chunk, self.extra, self.tasks, self.feed)
+            except BaseException:
+                os.close(self.feed)
+                _closed(self.kids, self.tasks)
+                raise
+        heapq.heappush(self.waiting, (-weight, i))
+        self.put_in.append(i)
+        self.hand_over()
+
+    def hand_over(self) -> None:
+        """Hand items over to the workers, the heaviest first, while they
+        have fewer than two each."""
+        import heapq
+
+        if self.feed is None:
+            return
+        _drain(self.kids, wait=False)
+        room = 2 * len(self.kids) - (self.handed - self._done())
+        picked = [heapq.heappop(self.waiting)[1] for _ in range(min(room, len(self.waiting)))]
+        if picked:
+            _write_all(self.feed, b"".join(i.to_bytes(_INDEX, "little") for i in picked))
+            self.handed += len(picked)
+
+    def _done(self) -> int:
+        """Records the workers have sent back whole."""
+        total = 0
+        for _, back, got in self.kids:
+            at, count = self.read_to.get(back, (0, 0))
+            while at + _LENGTH <= len(got) and at + _LENGTH + int.from_bytes(got[at:at + _LENGTH], "little") <= len(got):
+                at, count = at + _LENGTH + int.from_bytes(got[at:at + _LENGTH], "little"), count + 1
+            self.read_to[back] = (at, count)
+            total += count
+        return total
+
+    def results(self) -> dict:
+        """Item number -> its output (a list, as for a chunk), for every item
+        put.  This process takes the heaviest waiting item while the workers
+        are handed theirs, then what is left in the pipe."""
+        import heapq
+
+        if self.feed is None:
+            return {}
+        here = {}
+        while self.waiting:
+            self.hand_over()
+            if self.waiting:
+                i = heapq.heappop(self.waiting)[1]
+                here[i] = self.work((self.chunk(i), *self.extra))
+        os.close(self.feed)
+        self.feed = None
+        results = _served(self.kids, self.work, self.chunk, self.extra, self.tasks,
+                          [i for i in self.put_in if i not in here])
+        results.update(here)
+        return results
+
+
+def _fork(kids: list, n: int, work, chunk, extra: tuple, tasks: int, feed: int | None = None) -> None:
+    """Fork `n` workers that take chunk numbers from `tasks` until its end
+    (`feed`: the pipe's write end, which they close, so that the end comes),
+    each sending back (number, output) records; `kids` gets each one."""
+    for _ in range(n):
+        back, out = os.pipe()
+        _widen(out)
+        pid = os.fork()
+        if pid == 0:  # the worker: never returns
+            code = 1
+            try:
+                os.close(back)
+                if feed is not None:
+                    os.close(feed)
+                for i in _taken(tasks):
+                    data = pickle.dumps((i, work((chunk(i), *extra))), pickle.HIGHEST_PROTOCOL)
+                    _write_all(out, len(data).to_bytes(_LENGTH, "little") + data)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(out)
+        os.set_blocking(back, False)
+        kids.append((pid, back, bytearray()))
+
+
+def _served(kids: list, work, chunk, extra: tuple, tasks: int, expected) -> dict:
+    """Take chunk numbers here too until the pipe's end, wait for the
+    workers, and return number -> output for each of `expected` (one whose
+    result is missing, from a worker that died, is done here)."""
     results = {}
     try:
-        for _ in range(min(jobs, len(chunks)) - 1):
-            back, out = os.pipe()
-            _widen(out)
-            pid = os.fork()
-            if pid == 0:  # the worker: never returns
-                code = 1
-                try:
-                    os.close(back)
-                    for i in _taken(tasks):
-                        data = pickle.dumps((i, work((chunks[i], *extra))), pickle.HIGHEST_PROTOCOL)
-                        _write_all(out, len(data).to_bytes(_LENGTH, "little") + data)
-                    code = 0
-                finally:
-                    os._exit(code)
-            os.close(out)
-            os.set_blocking(back, False)
-            kids.append((pid, back, bytearray()))
         for i in _taken(tasks):
-            results[i] = work((chunks[i], *extra))
+            results[i] = work((chunk(i), *extra))
             _drain(kids, wait=False)  # a worker whose pipe is full waits for this
         _drain(kids, wait=True)
     finally:
-        os.close(tasks)
-        for pid, back, _ in kids:
-            os.close(back)
-            _reap(pid)
+        _closed(kids, tasks)
     for _, _, got in kids:
         results.update(_unpacked(got))
-    for i, chunk in enumerate(chunks):
+    for i in expected:
         if i not in results:
-            results[i] = work((chunk, *extra))
-    return [results[i] for i in range(len(chunks))]
+            results[i] = work((chunk(i), *extra))
+    return results
+
+
+def _closed(kids: list, tasks: int) -> None:
+    """The pipes closed and the workers reaped (once they are done)."""
+    os.close(tasks)
+    for pid, back, _ in kids:
+        os.close(back)
+        _reap(pid)
 
 
 def _widen(fd: int) -> None:

@@ -291,6 +291,12 @@ class _Workers:
         chunks = [items[i:i + size] for i in range(0, len(items), size)]
         return [o for batch in self.pool.map(work, [(c, *extra) for c in chunks]) for o in batch]
 
+    def stream(self, work, items: list, *extra):
+        """A forks.Stream over `items`, or None where this platform cannot fork."""
+        from .forks import Stream, can_fork
+
+        return Stream(work, items, extra, self.jobs) if can_fork() else None
+
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown()
@@ -433,16 +439,19 @@ WORTH_A_POOL = 0.1  # seconds of scanning left: sharing it with workers saves mo
 def _first_round(files: list[str], settings: Settings, workers: _Workers) -> list[tuple]:
     """(path, Prepared or None, problem) of every file, in order.
 
-    This process scans the files from the front.  When the scanning left
-    would take long enough to be worth sharing, the workers scan the rest
-    with it.  Then the files the scan let through are lowered, biggest
-    first, so that no big file is left for last; the grammars are loaded
-    here before, and the workers, forked then, have them.  A tree with no
-    socket code, or a small one, is scanned here alone."""
+    This process scans the files from the front; the files it lets through
+    are lowered by workers meanwhile (forked at the first such file).  When
+    the scanning left would take long enough to be worth sharing, the
+    workers scan the rest with it.  Then the files that scan let through are
+    lowered, biggest first, so that no big file is left for last.  A tree
+    with no socket code, or a small one, is scanned here alone."""
     out: list = []
     front, started = 0, None
+    stream = None  # made at the first file to lower (False: this platform cannot fork)
     while front < len(files):
         if workers.parallel and front % 16 == 0 and front:
+            if stream:
+                stream.hand_over()
             if started is None:  # the rate is measured from here: the first files load the scanners
                 started = time.monotonic(), front
             elif front - started[1] >= 32:
@@ -450,23 +459,41 @@ def _first_round(files: list[str], settings: Settings, workers: _Workers) -> lis
                 if (len(files) - front) * rate > WORTH_A_POOL:
                     break
         out.append(_scan_one(files[front], settings))
+        if out[-1][1] is None and workers.parallel and stream is not False:
+            if stream is None:
+                _load_lowering({language_of(files[front])})  # before the workers are forked: they have it then
+                stream = workers.stream(_lower_many, files, settings) or False
+            if stream:
+                stream.put(front, out[-1][2])
         front += 1
     if front < len(files):
         out += workers.map(_scan_many_first, files[front:], settings)
     triples = [None if settled is None else (path, *settled) for path, settled, _ in out]
-    to_lower = sorted((-size, i) for i, (_, settled, size) in enumerate(out) if settled is None)
-    if to_lower:
-        from importlib import import_module
-
-        from .languages import frontend
-
-        import_module(".lint", __package__)  # loaded here before the workers are forked (as the grammars below)
-        for language in sorted({language_of(out[i][0]) for _, i in to_lower}):
-            _ = frontend(language).parser
+    streamed = front if stream else 0  # the files before were put in the stream as they were found
+    to_lower = sorted((-size, i) for i, (_, settled, size) in enumerate(out) if settled is None and i >= streamed)
+    if stream:
+        for size, i in to_lower:
+            stream.put(i, -size)
+        for i, (triple,) in stream.results().items():
+            triples[i] = triple
+    elif to_lower:
+        _load_lowering({language_of(out[i][0]) for _, i in to_lower})
         lowered = workers.map(_lower_many, [out[i][0] for _, i in to_lower], settings, size=1)
         for (_, i), triple in zip(to_lower, lowered):
             triples[i] = triple
     return triples
+
+
+def _load_lowering(languages) -> None:
+    """What lowering files of these languages loads, loaded here before the
+    workers are forked (they have it then, instead of each loading it)."""
+    from importlib import import_module
+
+    from .languages import frontend
+
+    import_module(".lint", __package__)
+    for language in sorted(languages):
+        _ = frontend(language).parser
 
 
 def _scan_one(path: str, settings: Settings):

@@ -84,3 +84,87 @@ def test_a_chunk_whose_worker_died_is_done_here():
 def test_more_chunks_than_a_pipe_holds_are_grouped():
     items = list(range(40_000))
     assert forks.fork_map(squares, items, (0,), 2, 1)[-1][0] == items[-1] ** 2
+
+
+def weighed(args):
+    """An item's output, and the process that worked it out (here, only
+    while the parent is in `results`, when it takes the heaviest first)."""
+    (chunk,) = args
+    return [(n * 3, os.getpid()) for n in chunk]
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_a_stream_gives_every_item_put_its_output(jobs):
+    items = list(range(500))
+    stream = forks.Stream(weighed, items, (), jobs)
+    order = [(i * 7) % 500 for i in range(500)]  # put in no particular order
+    for i in order:
+        stream.put(i, weight=i % 13)
+    got = stream.results()
+    assert sorted(got) == items
+    assert all(got[i] == [(i * 3, got[i][0][1])] for i in items)
+    assert len({out[0][1] for out in got.values()}) > 1  # the workers took some
+
+
+def test_a_stream_worked_here_takes_the_heaviest_first():
+    taken_here = []
+
+    def record(args):
+        (chunk,) = args
+        if os.getpid() == PARENT:
+            taken_here.extend(chunk)
+        return [n for n in chunk]
+
+    weights = [(n * 37) % 101 for n in range(300)]
+    stream = forks.Stream(record, list(range(300)), (), 2)
+    for i in range(300):
+        stream.put(i, weight=weights[i])
+    assert sorted(stream.results()) == list(range(300))
+    # This process works only from `results`: on what waits there, the
+    # heaviest first (the worker may take some in between: the order stays),
+    # then on what was handed over and is left in the pipe (two at most).
+    here = [weights[i] for i in taken_here][:-2]
+    assert len(here) > 100 and here == sorted(here, reverse=True)
+
+
+def test_an_item_whose_stream_worker_died_is_done_here():
+    def fragile(args):
+        (chunk,) = args
+        if os.getpid() != PARENT:
+            os._exit(3)  # the worker dies on the first item it takes, holding it and the next
+        return [n + 1 for n in chunk]
+
+    stream = forks.Stream(fragile, list(range(40)), (), 2)
+    for i in range(40):
+        stream.put(i)
+    assert stream.results() == {i: [i + 1] for i in range(40)}
+
+
+def test_a_stream_of_more_items_than_a_pipe_holds_never_waits():
+    """The numbers of 40,000 items do not fit in a pipe: only a few are
+    handed over at a time, so a worker that takes none for a while does not
+    stop `put` (here the worker waits until every item is put)."""
+    all_put, tell = os.pipe()
+
+    def held(args):
+        (chunk,) = args
+        waited = os.getpid() == PARENT or bool(select.select([all_put], [], [], 30)[0])
+        return [(n, waited) for n in chunk]
+
+    items = list(range(40_000))
+    stream = forks.Stream(held, items, (), 2)
+    try:
+        for i in items:
+            stream.put(i)
+        os.write(tell, b".")
+        got = stream.results()
+    finally:
+        os.close(all_put)
+        os.close(tell)
+    assert sorted(got) == items
+    assert all(waited for out in got.values() for _, waited in out)  # no worker gave up waiting
+
+
+def test_a_stream_nothing_was_put_in_forks_nothing():
+    stream = forks.Stream(weighed, [1, 2], (), 2)
+    assert stream.results() == {} and stream.kids == []
