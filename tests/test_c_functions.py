@@ -229,3 +229,4 @@ def test_a_function_lost_in_the_ranges_parsed_together_is_parsed_on_its_own():
     assert sorted(f.rule for f in findings) == ["NGL001"]
     _, findings, _, _ = lint_file("lost.c", Settings(), LOST_TOGETHER.replace(b"latency: each message already leaves in one write", b"fast"))
     assert sorted(f.rule for f in findings) == ["NGL001", "NGL002"]
+

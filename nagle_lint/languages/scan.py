@@ -249,6 +249,10 @@ class Scanner:
     # against the bytes just before it) and after (at the end of the name).
     definition_before: re.Pattern | None = None
     definition_after: re.Pattern = re.compile(rb"\s*\([^;{}()]*\)\s*(?:throws[^;{()]*)?\{")
+    # The name and `definition_after` read backwards from the brace (where
+    # there is no `definition_before`): one pass over the reversed file finds
+    # every name worth the check, each brace a literal the regex engine finds fast.
+    _definitions_backwards = re.compile(rb"\{(?:[^;{()]*sworht)?\s*\)[^;{}()]*\(\s*(\w+)")
 
     # The words before the name a definition gives, where it does not look
     # like a call (`class Foo:`).
@@ -267,8 +271,17 @@ class Scanner:
         return {name.decode() for pattern in self._declarations for name in set(pattern.findall(data))}
 
     def defines(self, data: bytes, names) -> set[str]:
-        """Those of `names` the file defines a function (or class) of, by its bytes."""
+        """Those of `names` the file defines a function (or class) of, by its
+        bytes: checked where each stands, for the names a pass over the file
+        finds in a definition's place (most files call many of the names a
+        later round asks for, and define none)."""
+        if not names:
+            return set()
         before, after = self.definition_before, self.definition_after
+        if before is not None:  # the words before a definition are the ones `declared` looks for
+            names = set(names) & self.declared(data)
+        else:
+            names = set(names) & {m[::-1].decode() for m in self._definitions_backwards.findall(data[::-1])}
         return {name for name in names if any(
             (before is None or before.search(data, max(0, at - 64), at)) and after.match(data, at + len(name))
             for at in whole_words(data, name.encode()))}
