@@ -132,6 +132,15 @@ class Stream:
         return results
 
 
+    def close(self) -> None:
+        """Let the workers go without waiting for their results (an error
+        meanwhile): they end once their pipes are closed."""
+        if self.feed is not None:
+            os.close(self.feed)
+            self.feed = None
+            _closed(self.kids, self.tasks)
+
+
 def _fork(kids: list, n: int, work, chunk, extra: tuple, tasks: int, feed: int | None = None) -> None:
     """Fork `n` workers that take chunk numbers from `tasks` until its end
     (`feed`: the pipe's write end, which they close, so that the end comes),

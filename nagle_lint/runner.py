@@ -448,26 +448,31 @@ def _first_round(files: list[str], settings: Settings, workers: _Workers) -> lis
     out: list = []
     front, started = 0, None
     stream = None  # made at the first file to lower (False: this platform cannot fork)
-    while front < len(files):
-        if workers.parallel and front % 16 == 0 and front:
-            if stream:
-                stream.hand_over()
-            if started is None:  # the rate is measured from here: the first files load the scanners
-                started = time.monotonic(), front
-            elif front - started[1] >= 32:
-                rate = (time.monotonic() - started[0]) / (front - started[1])
-                if (len(files) - front) * rate > WORTH_A_POOL:
-                    break
-        out.append(_scan_one(files[front], settings))
-        if out[-1][1] is None and workers.parallel and stream is not False:
-            if stream is None:
-                _load_lowering({language_of(files[front])})  # before the workers are forked: they have it then
-                stream = workers.stream(_lower_many, files, settings) or False
-            if stream:
-                stream.put(front, out[-1][2])
-        front += 1
-    if front < len(files):
-        out += workers.map(_scan_many_first, files[front:], settings)
+    try:
+        while front < len(files):
+            if workers.parallel and front % 16 == 0 and front:
+                if stream:
+                    stream.hand_over()
+                if started is None:  # the rate is measured from here: the first files load the scanners
+                    started = time.monotonic(), front
+                elif front - started[1] >= 32:
+                    rate = (time.monotonic() - started[0]) / (front - started[1])
+                    if (len(files) - front) * rate > WORTH_A_POOL:
+                        break
+            out.append(_scan_one(files[front], settings))
+            if out[-1][1] is None and workers.parallel and stream is not False:
+                if stream is None:
+                    _load_lowering({language_of(files[front])})  # before the workers are forked: they have it then
+                    stream = workers.stream(_lower_many, files, settings) or False
+                if stream:
+                    stream.put(front, out[-1][2])
+            front += 1
+        if front < len(files):
+            out += workers.map(_scan_many_first, files[front:], settings)
+    except BaseException:
+        if stream:
+            stream.close()
+        raise
     triples = [None if settled is None else (path, *settled) for path, settled, _ in out]
     streamed = front if stream else 0  # the files before were put in the stream as they were found
     to_lower = sorted((-size, i) for i, (_, settled, size) in enumerate(out) if settled is None and i >= streamed)

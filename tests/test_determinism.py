@@ -89,6 +89,23 @@ def test_a_process_pool_where_fork_is_missing_gives_the_same_output(tree, capsys
     assert any(pool is not None for pool in pools)
 
 
+def test_files_lowered_while_the_scan_goes_on_give_the_same_output(tree, capsys, monkeypatch):
+    """The files the scan lets through are lowered by a worker while the
+    scan goes on (forks.Stream; this tree is scanned by this process alone,
+    so every one of them goes that way): the report is the one process's."""
+    from nagle_lint import forks
+
+    one, _ = report(tree, "json", 1, ["."], capsys, monkeypatch)
+    put, results = [], []
+    monkeypatch.setattr(forks.Stream, "put", lambda self, i, weight=0, put_one=forks.Stream.put: (
+        put.append(i), put_one(self, i, weight))[1])
+    monkeypatch.setattr(forks.Stream, "results", lambda self, got=forks.Stream.results: (
+        results.append(got(self)), results[-1])[1])
+    two, _ = report(tree, "json", 2, ["."], capsys, monkeypatch)
+    assert one == two
+    assert len(put) > 20 and len(results) == 1 and sorted(results[0]) == sorted(put)
+
+
 def test_workers_sharing_the_scan_do_not_change_the_output(tmp_path, capsys, monkeypatch):
     """When the scanning left is worth sharing (here: always), the workers
     scan the rest with this process; a tree with socket code here and there

@@ -168,3 +168,16 @@ def test_a_stream_of_more_items_than_a_pipe_holds_never_waits():
 def test_a_stream_nothing_was_put_in_forks_nothing():
     stream = forks.Stream(weighed, [1, 2], (), 2)
     assert stream.results() == {} and stream.kids == []
+
+
+def test_a_stream_closed_on_an_error_lets_its_workers_go():
+    stream = forks.Stream(weighed, list(range(100)), (), 3)
+    for i in range(100):
+        stream.put(i)
+    pids = [pid for pid, _, _ in stream.kids]
+    stream.close()
+    assert len(pids) == 2
+    for pid in pids:  # ended and reaped: no process is left behind
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+    stream.close()  # a second close does nothing
