@@ -73,13 +73,14 @@ class Project:
     def __init__(self, models):
         self.models: dict[str, FileModel] = {m.path: m for m in models}
         self._resolved: dict[tuple[str, str], Function | None] = {}
-        self._local: dict[str, dict[str, Function]] = {}
+        self._local: dict[str, dict[str, Function | None]] = {}  # None: defined twice, as alternatives
         self._global: dict[tuple[str, str], list[Function]] = {}
         for m in self.models.values():
             local = self._local[m.path] = {}
+            alternatives = frontend(m.language).same_name_alternatives
             for fn in m.functions:
                 fn.path = m.path
-                local[fn.qualname] = fn
+                local[fn.qualname] = None if alternatives and fn.qualname in local else fn
                 if not n_is_root(fn.qualname):
                     self._global.setdefault((m.language, fn.qualname), []).append(fn)
         # Most functions are stubs (not worth lowering): nothing to walk in them.
@@ -95,18 +96,19 @@ class Project:
             yield from m.functions
 
     def resolve(self, caller: Function, callee: str) -> Function | None:
-        """The function a call names: one of the caller's file first, else the
-        only one of that name among the linted files of the language (or, when
-        several have it, the only one in the caller's folder)."""
+        """The function a call names: one of the caller's file first (none
+        where the file has two, in a language where they are alternatives),
+        else the only one of that name among the linted files of the language
+        (or, when several have it, the only one in the caller's folder)."""
         key = (caller.path, callee)
         if key not in self._resolved:
             self._resolved[key] = self._resolve(caller, callee)
         return self._resolved[key]
 
     def _resolve(self, caller: Function, callee: str) -> Function | None:
-        local = self._local.get(caller.path, {}).get(callee)
-        if local is not None:
-            return local
+        local = self._local.get(caller.path, {})
+        if callee in local:
+            return local[callee]
         language = self.models[caller.path].language if caller.path in self.models else None
         return _only(self._global.get((language, callee), ()), caller.path, lambda fn: fn.path)
 

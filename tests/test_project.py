@@ -67,3 +67,29 @@ def test_leaving_them_out_changes_no_finding(monkeypatch):
     whole = runner.run([str(FIXTURES)], settings, jobs=1)
     assert len(pruned.findings) > 100
     assert pruned.findings == whole.findings
+
+
+ALTERNATIVES = b"""\
+#include <unistd.h>
+#ifdef FAST
+static void put(int fd, const char *h) { write(fd, h, 4); }
+#else
+static void put(int fd, const char *h) { (void) fd; (void) h; }
+#endif
+int call(int fd, const char *h, char *r) { put(fd, h); put(fd, h); return (int) read(fd, r, 4); }
+"""
+
+
+def test_a_c_function_defined_twice_in_its_file_is_an_unknown_call():
+    """Two definitions of one name in a C file are alternatives (one is
+    compiled): a call to it is as unknown as one to a name two files define.
+    In Python the later definition is the one the module ends with."""
+    model = frontend("c").lower("alternatives.c", ALTERNATIVES)
+    caller = next(fn for fn in model.functions if fn.qualname == "call")
+    assert [fn.qualname for fn in model.functions].count("put") == 2
+    assert Project([model]).resolve(caller, "put") is None
+
+    source = b"import socket\ndef put(s):\n    s.send(b'x')\ndef put(s):\n    pass\ndef call(s):\n    put(s)\n    s.recv(1)\n"
+    model = frontend("python").lower("alternatives.py", source)
+    caller = next(fn for fn in model.functions if fn.qualname == "call")
+    assert Project([model]).resolve(caller, "put").site.line == 4

@@ -136,6 +136,10 @@ class Frontend(Scanner):
     name = ""
     grammar_package = ""  # the tree-sitter grammar's package (tree_sitter_c)
     builtins: frozenset = frozenset()  # functions of the language itself: never looked for in another file
+    # Two functions of one name in a file are alternatives (only one is
+    # compiled): a call to that name is then as unknown as a call to a name
+    # two files define.
+    same_name_alternatives = False
     comment_query = "(comment) @c"
     idioms: dict[str, str] = {}
 

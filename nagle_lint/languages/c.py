@@ -49,6 +49,7 @@ class CFrontend(CScanner, Frontend):
         "buffer": "an fdopen() stream flushed once",
         "cork": "MSG_MORE on all but the last piece, or TCP_CORK around the message",
     }
+    same_name_alternatives = True  # under preprocessor conditions
     call_types = frozenset({"call_expression"})
     skip_types = frozenset({"function_definition"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
@@ -57,22 +58,24 @@ class CFrontend(CScanner, Frontend):
 
 
     def functions(self, root):
-        stack = [root]
+        """In the order of the file, whichever of its parts were parsed (the
+        order once depended on how preprocessor blocks held them)."""
+        stack = [iter(root.named_children)]
         while stack:
-            node = stack.pop()
-            for child in reversed(node.named_children):
-                if child.type == "function_definition":
-                    name = _declared_name(child.child_by_field_name("declarator"))
-                    if name:
-                        stack_entry = (name, child, None)
-                        yield stack_entry
-                elif child.type == "preproc_if" and compact(child.child_by_field_name("condition")) in ("0", "(0)"):
-                    alt = child.child_by_field_name("alternative")
-                    if alt is not None:
-                        stack.append(alt)
-                elif child.type in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
-                                    "linkage_specification", "declaration_list", "ERROR", "preproc_elifdef"):
-                    stack.append(child)
+            child = next(stack[-1], None)
+            if child is None:
+                stack.pop()
+            elif child.type == "function_definition":
+                name = _declared_name(child.child_by_field_name("declarator"))
+                if name:
+                    yield name, child, None
+            elif child.type == "preproc_if" and compact(child.child_by_field_name("condition")) in ("0", "(0)"):
+                alt = child.child_by_field_name("alternative")
+                if alt is not None:
+                    stack.append(iter(alt.named_children))
+            elif child.type in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
+                                "linkage_specification", "declaration_list", "ERROR", "preproc_elifdef"):
+                stack.append(iter(child.named_children))
 
     def declare_params(self, low: Lowering, node):
         from ..model import ConnInfo
