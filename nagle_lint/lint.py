@@ -12,17 +12,20 @@ from .prepared import Prepared
 
 TYPE_CHECKING = False  # typing's own, without importing typing
 if TYPE_CHECKING:
+    from .model import FileModel
     from .project import Wanted
 
 
-def prepare(path: str, data: bytes, language: str | None = None, wanted: Wanted | None = None) -> Prepared:
+def prepare(path: str, data: bytes, language: str | None = None, wanted: Wanted | None = None,
+            before: FileModel | None = None) -> Prepared:
     """Lower a file the byte scan let through.  `wanted`: this is a later
-    round, the file matters for what other files need."""
+    round, the file matters for what other files need; `before`: its model
+    from an earlier round (it is lowered again)."""
     fe = frontend(language or language_of(path))
     if wanted is None:
         model = fe.lower(path, data)
     else:  # a file the byte scan skipped is lowered for what others need of it, not for its own sends
-        model = fe.lower(path, data, wanted.effects, wanted.needed, own=path in wanted.again)
+        model = fe.lower(path, data, wanted.effects, wanted.needed, own=path in wanted.again, before=before)
     return Prepared(path, model, parse_suppressions(data), model.error_count)
 
 

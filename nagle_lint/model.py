@@ -223,6 +223,10 @@ class FileModel:
     # The names called by the functions left without a body: one of them may
     # turn out to be another file's function that sends (lowered then too).
     left_out_calls: frozenset = frozenset()
+    # The functions lowered, where they were told from the bytes (None where
+    # the file was parsed whole): a later round lowering the file again
+    # takes these from this model (see Frontend.lower).
+    lowered: frozenset | None = None
 
 
 

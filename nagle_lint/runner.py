@@ -27,7 +27,7 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY
 
 
 def read_file(path: str, settings: Settings, data: bytes | None = None, language: str | None = None,
-              wanted: Wanted | None = None, scanned: bool = False):
+              wanted: Wanted | None = None, scanned: bool = False, before=None):
     """(Prepared or None, problem or None) for one file; never raises for bad input.
 
     A file whose bytes show it cannot matter is not parsed (its Prepared has
@@ -37,7 +37,7 @@ def read_file(path: str, settings: Settings, data: bytes | None = None, language
     them are returned."""
     language = language or language_of(path)
     data, settled = _scanned(path, settings, data, language, wanted is None and not scanned)
-    return settled if data is None else _lower(path, data, language, settings, wanted)
+    return settled if data is None else _lower(path, data, language, settings, wanted, before)
 
 
 def _scanned(path: str, settings: Settings, data: bytes | None, language: str | None, scan: bool = True):
@@ -134,7 +134,7 @@ def _as_text(data: bytes):
     return data, None
 
 
-def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wanted | None):
+def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wanted | None, before=None):
     """Parse and lower, within the file's time budget (parsing and lowering share it)."""
     from .languages import frontend
     from .lint import prepare
@@ -143,7 +143,7 @@ def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wa
     budget = settings.timeout
     fe.limits = SimpleNamespace(timeout=budget, deadline=time.monotonic() + budget if budget else None, notes=[])
     try:
-        prepared = prepare(path, data, language, wanted)
+        prepared = prepare(path, data, language, wanted, before)
     except TimeoutError as e:  # raised by the frontend when the budget is spent
         return None, f"{e}; skipped"
     except RecursionError as e:
@@ -182,8 +182,10 @@ def _rules_for(settings: Settings):
 
 
 def _read_many(args):
-    paths, settings, wanted = args
-    return [(p, *read_file(p, settings, wanted=wanted)) for p in paths]
+    """Files lowered for what other files need; `before`: the models of
+    those lowered already (`wanted.again`), what they lowered is kept."""
+    paths, settings, wanted, before = args
+    return [(p, *read_file(p, settings, wanted=wanted, before=before.get(p))) for p in paths]
 
 
 def _lower_many(args):
@@ -423,7 +425,8 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
                 offers.append(offer)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
         before = len(prepared)
-        lowered = workers.map(_read_many, chosen, settings, wanted, size=1)
+        earlier = {p: prepared[p].model for p in wanted.again if p in prepared}  # what those lowered is kept
+        lowered = workers.map(_read_many, chosen, settings, wanted, earlier, size=1)
         for path, prep, problem in lowered:
             take(path, prep, problem)
         if not lowered or (len(prepared) == before and not wanted.again):

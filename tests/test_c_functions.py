@@ -230,3 +230,23 @@ def test_a_function_lost_in_the_ranges_parsed_together_is_parsed_on_its_own():
     _, findings, _, _ = lint_file("lost.c", Settings(), LOST_TOGETHER.replace(b"latency: each message already leaves in one write", b"fast"))
     assert sorted(f.rule for f in findings) == ["NGL001", "NGL002"]
 
+
+
+def test_a_file_lowered_again_keeps_the_functions_lowered_before():
+    """A later round lowers a file again when more of its functions turn out
+    to matter: the functions lowered the first time are taken from that
+    model, the others parsed now, and the model is the one a fresh lowering
+    gives (the same functions, in the same order, with the same flags)."""
+    reused = 0
+    for path in C_FILES:
+        data = path.read_bytes()
+        first = FE.lower(str(path), data)
+        needed = frozenset(first.stubs)  # these now matter too
+        fresh = FE.lower(str(path), data, frozenset(), needed)
+        again = FE.lower(str(path), data, frozenset(), needed, before=first)
+        assert dump(again) == dump(fresh), path.name
+        assert (again.stubs, again.left_out_calls, again.lowered) == (fresh.stubs, fresh.left_out_calls, fresh.lowered)
+        assert [(fn.qualname, fn.callback) for fn in again.functions] == [(fn.qualname, fn.callback) for fn in fresh.functions]
+        earlier = {id(fn) for fn in first.functions}
+        reused += any(id(fn) in earlier for fn in again.functions if fn.body)
+    assert reused >= 10  # files whose earlier functions were taken, not parsed again

@@ -218,12 +218,15 @@ class Frontend(Scanner):
             raise
 
     def lower(self, path: str, data: bytes, names: frozenset = frozenset(),
-              needed: frozenset = frozenset(), own: bool = True) -> FileModel:
+              needed: frozenset = frozenset(), own: bool = True, before: FileModel | None = None) -> FileModel:
         """The file's model.  `names`: functions of other files that touch a
         connection (a function calling one of them is lowered too); `needed`:
         names other files call (lowered when they have events); `own`: the
         file's own sends start findings.  A function not worth lowering is
-        kept as a stub (see `FileModel.stubs`).
+        kept as a stub (see `FileModel.stubs`).  `before`: the file's model
+        from an earlier round; where both tell the functions from the bytes,
+        the functions it lowered are taken from it, not parsed again (a
+        function's model depends on its own text only).
 
         Work is bounded.  The walk runs in a thread of its own, so that the
         recursion it may use does not depend on the caller's stack (the same
@@ -255,7 +258,10 @@ class Frontend(Scanner):
             return deepest
 
         def work() -> FileModel:
-            trees, found, relevant, stubs, left_out, unparsed = self._partial(data, names, needed, own)
+            kept = before.lowered if before is not None and before.lowered is not None else frozenset()
+            trees, found, relevant, stubs, left_out, unparsed, reused = self._partial(data, names, needed, own,
+                                                                                      kept, before)
+            lowered = frozenset(relevant) if trees is not None else None
             if trees is None:
                 trees = [self.parse(data)]
                 found = list(self.functions(trees[0].root_node))
@@ -293,10 +299,15 @@ class Frontend(Scanner):
                                           or q.rsplit(".", 1)[0] in again):
                         again.add(q)
                         functions[i] = lower_one(q, n, c)
+            if reused:  # in the order of the file, as a parse of them all would find them
+                at = [n.start_byte for _, n, _ in found] + [start for start, _ in reused]
+                functions = [fn for _, fn in sorted(zip(at, functions + [fn for _, fn in reused]), key=lambda p: p[0])]
             functions += [unit.stub(q, node) for q, node in unparsed]
             values = _names_as_values(data, {_short(q) for q in relevant if not n_is_root(q)})
-            for fn in functions:
-                fn.callback = fn.callback or _short(fn.qualname) in values
+            for i, fn in enumerate(functions):
+                callback = self.is_callback(fn.qualname) or _short(fn.qualname) in values
+                if fn.callback != callback:  # a copy: a function taken from `before` is that model's too
+                    functions[i] = fn.replace(callback=callback)
             if too_deep and limits is not None:
                 named = ", ".join(f"{q} (line {line})" for q, line in sorted(too_deep.items(), key=lambda i: i[1])[:3])
                 more = f" and {len(too_deep) - 3} more" if len(too_deep) > 3 else ""
@@ -307,7 +318,7 @@ class Frontend(Scanner):
             errors = _count_errors(trees[0].root_node) if len(trees) == 1 else \
                 sum(_count_errors(n) for _, n, _ in found)
             return FileModel(path, self.name, functions, errors, dict(self.idioms), frozenset(stubs),
-                             frozenset(left_out))
+                             frozenset(left_out), lowered)
 
         outcome: list = []
         lock = threading.Lock()
@@ -373,31 +384,41 @@ class Frontend(Scanner):
             raise value
         return value
 
-    def _partial(self, data: bytes, names: frozenset, needed: frozenset, own: bool):
+    def _partial(self, data: bytes, names: frozenset, needed: frozenset, own: bool,
+                 kept: frozenset = frozenset(), before: FileModel | None = None):
         """Where the language can tell the file's functions from the bytes,
         parse only where the ones worth lowering are: (trees, found, relevant,
-        stubs, left-out calls, the functions not parsed as (name, position)),
-        or Nones when the file is to be parsed whole (as it is when the trees
-        do not have the functions expected, where they were expected).  The
-        first tree holds the ranges parsed together; any other, a function
-        parsed on its own."""
+        stubs, left-out calls, the functions not parsed as (name, position),
+        the functions taken from `before` as (start, function)), or Nones
+        when the file is to be parsed whole (as it is when the trees do not
+        have the functions expected, where they were expected).  The first
+        tree holds the ranges parsed together; any other, a function parsed
+        on its own.  `kept`: the functions `before` lowered (from the bytes
+        too), taken from it where they are still worth lowering."""
         spans = self.byte_functions(data)
         if spans is None:
-            return None, None, None, None, None, ()
+            return None, None, None, None, None, (), ()
         relevant, stubs, left_out = self._relevant(spans, data, names, needed, own)
-        ranges = self.parse_ranges(data, spans, relevant)
+        reused = []
+        if kept:
+            earlier = [fn for fn in before.functions if fn.qualname in kept]  # in the order of the spans
+            starts = [(a, q) for q, a, _, _ in spans if q in kept]
+            if [q for _, q in starts] == [fn.qualname for fn in earlier]:
+                reused = [(a, fn) for (a, q), fn in zip(starts, earlier) if q in relevant]
+        todo = relevant - {fn.qualname for _, fn in reused}
+        ranges = self.parse_ranges(data, spans, todo)
         point = Points(data)
         tree = self.parse(data, ranges, point) if ranges else None
         found = list(self.functions(tree.root_node)) if tree is not None else []
         trees = [tree] if tree is not None else [self.parse(b"")]
-        if not self.partial_ok(tree, found, spans, relevant):
-            found = self._parsed_apart(data, point, spans, relevant, found, trees)
+        if not self.partial_ok(tree, found, spans, todo):
+            found = self._parsed_apart(data, point, spans, todo, found, trees)
             if found is None:
-                return None, None, None, None, None, ()
-        parsed = {q for q, _, _ in found}
+                return None, None, None, None, None, (), ()
+        parsed = {q for q, _, _ in found} | {fn.qualname for _, fn in reused}
         unparsed = [(q, SimpleNamespace(start_point=point(a), end_point=point(b)))
                     for q, a, b, _ in spans if q not in parsed]
-        return trees, found, relevant, stubs, left_out, unparsed
+        return trees, found, relevant, stubs, left_out, unparsed, reused
 
     def _parsed_apart(self, data: bytes, point, spans, relevant, found, trees):
         """The functions worth lowering, when parsing the ranges together lost
