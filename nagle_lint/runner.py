@@ -182,10 +182,11 @@ def _rules_for(settings: Settings):
 
 
 def _read_many(args):
-    """Files lowered for what other files need; `before`: the models of
-    those lowered already (`wanted.again`), what they lowered is kept."""
-    paths, settings, wanted, before = args
-    return [(p, *read_file(p, settings, wanted=wanted, before=before.get(p))) for p in paths]
+    """Files lowered for what other files need, each with its model from an
+    earlier round where it was lowered already (`wanted.again`: what that
+    model lowered is kept) or None."""
+    items, settings, wanted = args
+    return [(p, *read_file(p, settings, wanted=wanted, before=before)) for p, before in items]
 
 
 def _lower_many(args):
@@ -425,8 +426,8 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
                 offers.append(offer)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
         before = len(prepared)
-        earlier = {p: prepared[p].model for p in wanted.again if p in prepared}  # what those lowered is kept
-        lowered = workers.map(_read_many, chosen, settings, wanted, earlier, size=1)
+        items = [(p, prepared[p].model if p in wanted.again and p in prepared else None) for p in chosen]
+        lowered = workers.map(_read_many, items, settings, wanted, size=1)
         for path, prep, problem in lowered:
             take(path, prep, problem)
         if not lowered or (len(prepared) == before and not wanted.again):
