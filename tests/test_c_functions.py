@@ -250,3 +250,16 @@ def test_a_file_lowered_again_keeps_the_functions_lowered_before():
         earlier = {id(fn) for fn in first.functions}
         reused += any(id(fn) in earlier for fn in again.functions if fn.body)
     assert reused >= 10  # files whose earlier functions were taken, not parsed again
+
+
+def test_an_earlier_model_of_other_bytes_is_not_taken_from():
+    """A file changed between two rounds (a line added above its functions):
+    nothing is taken from the model of the old bytes."""
+    path = next(p for p in C_FILES if FE.lower(str(p), p.read_bytes()).lowered)
+    old = path.read_bytes()
+    first = FE.lower(str(path), old)
+    new = b"/* a line added */\n" + old
+    needed = frozenset(first.stubs)
+    again = FE.lower(str(path), new, frozenset(), needed, before=first)
+    assert dump(again) == dump(FE.lower(str(path), new, frozenset(), needed))
+    assert not {id(fn) for fn in again.functions} & {id(fn) for fn in first.functions}

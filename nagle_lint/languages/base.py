@@ -399,15 +399,16 @@ class Frontend(Scanner):
         if spans is None:
             return None, None, None, None, None, (), ()
         relevant, stubs, left_out = self._relevant(spans, data, names, needed, own)
+        point = Points(data)
         reused = []
         if kept:
             earlier = [fn for fn in before.functions if fn.qualname in kept]  # in the order of the spans
-            starts = [(a, q) for q, a, _, _ in spans if q in kept]
-            if [q for _, q in starts] == [fn.qualname for fn in earlier]:
-                reused = [(a, fn) for (a, q), fn in zip(starts, earlier) if q in relevant]
+            places = [(a, q, point(b)[0] + 1) for q, a, b, _ in spans if q in kept]
+            # The same functions ending on the same lines: the bytes are those the earlier model was made of.
+            if [(q, end) for _, q, end in places] == [(fn.qualname, fn.site.end_line) for fn in earlier]:
+                reused = [(a, fn) for (a, q, _), fn in zip(places, earlier) if q in relevant]
         todo = relevant - {fn.qualname for _, fn in reused}
         ranges = self.parse_ranges(data, spans, todo)
-        point = Points(data)
         tree = self.parse(data, ranges, point) if ranges else None
         found = list(self.functions(tree.root_node)) if tree is not None else []
         trees = [tree] if tree is not None else [self.parse(b"")]
