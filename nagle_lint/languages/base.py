@@ -258,9 +258,7 @@ class Frontend(Scanner):
             return deepest
 
         def work() -> FileModel:
-            kept = before.lowered if before is not None and before.lowered is not None else frozenset()
-            trees, found, relevant, stubs, left_out, unparsed, reused = self._partial(data, names, needed, own,
-                                                                                      kept, before)
+            trees, found, relevant, stubs, left_out, unparsed, reused = self._partial(data, names, needed, own, before)
             lowered = frozenset(relevant) if trees is not None else None
             if trees is None:
                 trees = [self.parse(data)]
@@ -385,7 +383,7 @@ class Frontend(Scanner):
         return value
 
     def _partial(self, data: bytes, names: frozenset, needed: frozenset, own: bool,
-                 kept: frozenset = frozenset(), before: FileModel | None = None):
+                 before: FileModel | None = None):
         """Where the language can tell the file's functions from the bytes,
         parse only where the ones worth lowering are: (trees, found, relevant,
         stubs, left-out calls, the functions not parsed as (name, position),
@@ -393,14 +391,15 @@ class Frontend(Scanner):
         when the file is to be parsed whole (as it is when the trees do not
         have the functions expected, where they were expected).  The first
         tree holds the ranges parsed together; any other, a function parsed
-        on its own.  `kept`: the functions `before` lowered (from the bytes
-        too), taken from it where they are still worth lowering."""
+        on its own.  The functions `before` lowered (told from the bytes too)
+        are taken from it where they are still worth lowering."""
         spans = self.byte_functions(data)
         if spans is None:
             return None, None, None, None, None, (), ()
         relevant, stubs, left_out = self._relevant(spans, data, names, needed, own)
         point = Points(data)
         reused = []
+        kept = before.lowered if before is not None else None
         if kept:
             earlier = [fn for fn in before.functions if fn.qualname in kept]  # in the order of the spans
             places = [(a, q, point(b)[0] + 1) for q, a, b, _ in spans if q in kept]
