@@ -10,6 +10,7 @@ the caller uses a process pool instead."""
 
 from __future__ import annotations
 
+import heapq
 import os
 import pickle
 
@@ -71,8 +72,6 @@ class Stream:
         self.tasks = self.feed = None
 
     def put(self, i: int, weight: float = 0) -> None:
-        import heapq
-
         if self.feed is None:
             self.tasks, self.feed = os.pipe()
             try:
@@ -88,8 +87,6 @@ class Stream:
     def hand_over(self) -> None:
         """Hand items over to the workers, the heaviest first, while they
         have fewer than two each."""
-        import heapq
-
         if self.feed is None:
             return
         _drain(self.kids, wait=False)
@@ -114,8 +111,6 @@ class Stream:
         """Item number -> its output (a list, as for a chunk), for every item
         put.  This process takes the heaviest waiting item while the workers
         are handed theirs, then what is left in the pipe."""
-        import heapq
-
         if self.feed is None:
             return {}
         here = {}
