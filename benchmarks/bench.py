@@ -1193,8 +1193,11 @@ def build_tools(args, env: dict, cache_dir: Path) -> list[Tool]:
                       tail=[",".join(sorted(SKIP_DIRS)), ",".join(SOURCE_EXTENSIONS)]))
     tools.append(Tool("python start-up", [py, "-c", "pass"], target=False))
     if args.semgrep_exe:
-        tools.append(Tool("semgrep", [args.semgrep_exe, "scan", "--config", str(PEERS / "semgrep.yml"), "--metrics=off",
-                                      "--disable-version-check", "--quiet", "--json"], count_semgrep, ok_codes=(0, 1)))
+        # Without a .semgrepignore of its own, semgrep leaves out every test/ and tests/ folder (its
+        # default ignore list): half of curl and 40% of Twisted. The other rows read those files.
+        tools.append(Tool("semgrep", [args.semgrep_exe, "scan", "--x-ignore-semgrepignore-files", "--config",
+                                      str(PEERS / "semgrep.yml"), "--metrics=off", "--disable-version-check", "--quiet",
+                                      "--json"], count_semgrep, ok_codes=(0, 1)))
     if args.astgrep_exe:
         tools.append(Tool("ast-grep", [args.astgrep_exe, "scan", "-c", str(PEERS / "sgconfig.yml"), "--json=compact"],
                           count_astgrep, ok_codes=(0, 1)))
@@ -1446,6 +1449,8 @@ def main(argv=None) -> int:
         ap.error("--scales: sizes must be positive")
 
     env = dict(os.environ)
+    # An installed nagle-lint runs from compiled modules: never time it compiling its own source.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env.update(SEMGREP_SEND_METRICS="off", SEMGREP_ENABLE_VERSION_CHECK="0", NO_COLOR="1")
     if os.sep in args.python:
