@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import select
-import time
 
 import pytest
 
@@ -64,18 +63,24 @@ def test_big_results_come_back_whole():
 
 def test_a_chunk_whose_worker_died_is_done_here():
     done_by = []
+    dying, tell = os.pipe()
 
     def fragile(args):
         (chunk,) = args
         if os.getpid() == PARENT:
             done_by.extend(chunk)
-            if chunk == [0]:
-                time.sleep(0.3)  # meanwhile the worker takes the other chunks
+            if chunk == [0]:  # meanwhile the worker takes the other chunks, up to 13
+                assert select.select([dying], [], [], 60)[0], "the worker never took chunk 13"
         elif 13 in chunk:
+            os.write(tell, b".")
             os._exit(3)  # a worker dies (a crash in a parser, say) before it sends this chunk
         return [n + 1 for n in chunk]
 
-    assert forks.fork_map(fragile, list(range(60)), (), 2, 1) == [n + 1 for n in range(60)]
+    try:
+        assert forks.fork_map(fragile, list(range(60)), (), 2, 1) == [n + 1 for n in range(60)]
+    finally:
+        os.close(dying)
+        os.close(tell)
     # The worker took 1 to 13 while this process slept and died on 13; this
     # process took the rest, then did 13, which had no result, last of all.
     assert done_by.count(13) == 1 and done_by[-1] == 13
