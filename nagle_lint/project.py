@@ -69,12 +69,45 @@ def _mentioned(key: str, used: set[str]) -> bool:
     return key in used or any(u.startswith((key + ".", key + "->", key + "[")) for u in used)
 
 
+class _Facts:
+    """What the project asks of a function's body, found in one walk: its
+    calls (in source order), the kinds of its events, and (asked of few)
+    the keys it uses as connections."""
+
+    __slots__ = ("fn", "calls", "kinds", "_used")
+
+    def __init__(self, fn: Function):
+        self.fn, calls, kinds = fn, [], set()
+        for ev in walk(fn.body):
+            if isinstance(ev, Call):
+                calls.append(ev)
+            kinds.add(type(ev))
+        self.calls: tuple[Call, ...] = tuple(calls)
+        self.kinds = frozenset(kinds)
+        self._used: set[str] | None = None
+
+    def has(self, events) -> bool:
+        return any(issubclass(kind, events) for kind in self.kinds)
+
+    @property
+    def used(self) -> set[str]:
+        if self._used is None:
+            self._used = _used_keys(self.fn)
+        return self._used
+
+
 class Project:
-    def __init__(self, models):
+    def __init__(self, models, earlier: Project | None = None):
+        """`earlier`: the project of an earlier round, whose functions'
+        facts are not found again (most functions are in both)."""
         self.models: dict[str, FileModel] = {m.path: m for m in models}
+        # id -> facts, shared with the earlier project; each entry holds its
+        # function, so an id is not taken for another function's meanwhile.
+        self._facts: dict[int, _Facts] = earlier._facts if earlier is not None else {}
         self._resolved: dict[tuple[str, str], Function | None] = {}
         self._local: dict[str, dict[str, Function | None]] = {}  # None: defined twice, as alternatives
         self._global: dict[tuple[str, str], list[Function]] = {}
+        self._methods: dict[tuple[str, str], list[str]] = {}  # (language, class) -> the files of its methods
         for m in self.models.values():
             local = self._local[m.path] = {}
             alternatives = frontend(m.language).same_name_alternatives
@@ -83,12 +116,14 @@ class Project:
                 local[fn.qualname] = None if alternatives and fn.qualname in local else fn
                 if not n_is_root(fn.qualname):
                     self._global.setdefault((m.language, fn.qualname), []).append(fn)
+                    if "." in fn.qualname:
+                        self._methods.setdefault((m.language, _entry_name(fn.qualname)), []).append(m.path)
         # Most functions are stubs (not worth lowering): nothing to walk in them.
         self._bodied = [fn for fn in self.functions() if fn.body]
         self.effective = self._with_effects()
-        self.called = {ev.callee for fn in self._bodied for ev in walk(fn.body) if isinstance(ev, Call)}
+        self.called = {ev.callee for fn in self._bodied for ev in self.facts(fn).calls}
         self._events: dict[str, dict] = {}
-        self._definers: dict | None = None
+        self._definers: dict[tuple[str, str], set[str]] = {}
         self._live: dict[int, tuple] = {}
 
     def functions(self):
@@ -112,31 +147,31 @@ class Project:
         language = self.models[caller.path].language if caller.path in self.models else None
         return _only(self._global.get((language, callee), ()), caller.path, lambda fn: fn.path)
 
+    def facts(self, fn: Function) -> _Facts:
+        facts = self._facts.get(id(fn))
+        if facts is None or facts.fn is not fn:
+            facts = self._facts[id(fn)] = _Facts(fn)
+        return facts
+
     def _with_effects(self, events=EVENTS) -> set[int]:
         """ids of the functions with one of `events`, directly or through callees."""
-        found: set[int] = set()
-        calls: dict[int, tuple[Function, list[str]]] = {}
+        found: list[int] = []
+        callers: dict[int, list[int]] = {}  # a function -> the functions calling it
         for fn in self._bodied:
-            names = []
-            for ev in walk(fn.body):
-                if isinstance(ev, Call):
-                    names.append(ev.callee)
-                elif isinstance(ev, events):
-                    found.add(id(fn))
-            calls[id(fn)] = (fn, names)
-        changed = True
-        while changed:
-            changed = False
-            for key, (fn, names) in calls.items():
-                if key in found:
-                    continue
-                for name in names:
-                    target = self.resolve(fn, name)
-                    if target is not None and id(target) in found:
-                        found.add(key)
-                        changed = True
-                        break
-        return found
+            facts = self.facts(fn)
+            if facts.has(events):
+                found.append(id(fn))
+            for ev in facts.calls:
+                target = self.resolve(fn, ev.callee)
+                if target is not None:
+                    callers.setdefault(id(target), []).append(id(fn))
+        reached = set(found)
+        while found:  # up the calls, from the functions with events
+            for caller in callers.get(found.pop(), ()):
+                if caller not in reached:
+                    reached.add(caller)
+                    found.append(caller)
+        return reached
 
     def wanted(self):
         """What a file the byte scan skipped may still matter for: calls no
@@ -146,13 +181,10 @@ class Project:
         passing one, made on an object, or whose result is used as one."""
         needed, again, callers = set(), set(), {}
         for fn in self._bodied:
-            used = None
-            for ev in walk(fn.body):
-                if not isinstance(ev, Call):
-                    continue
+            facts = self.facts(fn)
+            for ev in facts.calls:
                 if not (ev.receiver is not None or any(a is not None for a in ev.args)):
-                    used = _used_keys(fn) if used is None else used
-                    if ev.result is None or not _mentioned(ev.result, used):
+                    if ev.result is None or not _mentioned(ev.result, facts.used):
                         continue
                 target = self.resolve(fn, ev.callee)
                 if target is None:
@@ -172,12 +204,11 @@ class Project:
 
     def definers(self, language: str, name: str) -> set[str]:
         """The linted files of a language that define `name` (a function, or a class by its methods)."""
-        if self._definers is None:
-            self._definers = {}
-            for (lang, qualname), fns in self._global.items():
-                for entry in {qualname, _entry_name(qualname)}:
-                    self._definers.setdefault((lang, entry), set()).update(fn.path for fn in fns)
-        return self._definers.get((language, name), set())
+        key = (language, name)
+        found = self._definers.get(key)
+        if found is None:
+            found = self._definers[key] = {fn.path for fn in self._global.get(key, ())} | set(self._methods.get(key, ()))
+        return found
 
     def reaches(self, path: str, language: str, name: str) -> bool:
         """Whether a call to `name` (a function, or a class by its methods)

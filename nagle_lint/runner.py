@@ -433,7 +433,7 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         if not lowered or (len(prepared) == before and not wanted.again):
             break
         skipped = [p for p in skipped if p not in prepared]
-        project = Project([p.model for p in prepared.values()])
+        project = Project([p.model for p in prepared.values()], project)
     return prepared, project
 
 

@@ -93,3 +93,46 @@ def test_a_c_function_defined_twice_in_its_file_is_an_unknown_call():
     model = frontend("python").lower("alternatives.py", source)
     caller = next(fn for fn in model.functions if fn.qualname == "call")
     assert Project([model]).resolve(caller, "put").site.line == 4
+
+
+CHAIN_A = b"""
+#include <sys/socket.h>
+static void last(int fd) { send(fd, "x", 1, 0); }
+static void middle(int fd) { last(fd); }
+void first(int fd) { middle(fd); note(fd); }
+void quiet(int n) { note(n); }
+"""
+
+CHAIN_B = b"""
+#include <sys/socket.h>
+void caller(int fd) { first(fd); recv(fd, 0, 0, 0); helper(fd); }
+void helper(int fd) { }
+"""
+
+
+def _seen(project):
+    """What a project answers, by name (the same whichever objects it holds)."""
+    by_id = {id(fn): f"{fn.path}:{fn.qualname}" for fn in project.functions()}
+    wanted = project.wanted()
+    return (sorted(by_id[i] for i in project.effective), sorted(by_id[i] for i in project.sending),
+            sorted(project.called), sorted(wanted.needed), sorted(wanted.effects), sorted(wanted.again),
+            {n: sorted(project.definers("c", n)) for n in ("first", "helper", "nowhere")})
+
+
+def test_a_project_built_on_an_earlier_one_answers_as_a_fresh_one():
+    a = frontend("c").lower("a.c", CHAIN_A)
+    b = frontend("c").lower("b.c", CHAIN_B, names=frozenset({"first"}))  # as a later round lowers it
+    earlier = Project([a])
+    assert _seen(earlier) == _seen(Project([a]))
+    later = Project([a, b], earlier)
+    assert _seen(later) == _seen(Project([a, b]))
+    effective = _seen(later)[0]
+    # Effects reach up a chain of calls, across files; a function calling
+    # nothing that sends has none.
+    assert {"a.c:last", "a.c:middle", "a.c:first", "b.c:caller"} <= set(effective)
+    assert "a.c:quiet" not in effective
+    # A file lowered again (a new model at the same path) replaces the old one.
+    again = frontend("c").lower("a.c", CHAIN_A.replace(b"middle(fd); note(fd);", b"note(fd);"))
+    replaced = Project([again, b], later)
+    assert _seen(replaced) == _seen(Project([again, b]))
+    assert "a.c:first" not in _seen(replaced)[0]
