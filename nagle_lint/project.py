@@ -153,18 +153,21 @@ class Project:
             facts = self._facts[id(fn)] = _Facts(fn)
         return facts
 
-    def _with_effects(self, events=EVENTS) -> set[int]:
-        """ids of the functions with one of `events`, directly or through callees."""
-        found: list[int] = []
-        callers: dict[int, list[int]] = {}  # a function -> the functions calling it
+    @cached_property
+    def _callers(self) -> dict[int, list[int]]:
+        """id of a function -> ids of the functions calling it (as the calls resolve)."""
+        callers: dict[int, list[int]] = {}
         for fn in self._bodied:
-            facts = self.facts(fn)
-            if facts.has(events):
-                found.append(id(fn))
-            for ev in facts.calls:
+            for ev in self.facts(fn).calls:
                 target = self.resolve(fn, ev.callee)
                 if target is not None:
                     callers.setdefault(id(target), []).append(id(fn))
+        return callers
+
+    def _with_effects(self, events=EVENTS) -> set[int]:
+        """ids of the functions with one of `events`, directly or through callees."""
+        found = [id(fn) for fn in self._bodied if self.facts(fn).has(events)]
+        callers = self._callers
         reached = set(found)
         while found:  # up the calls, from the functions with events
             for caller in callers.get(found.pop(), ()):
