@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import sys
@@ -134,7 +133,7 @@ def parse_timeout(value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueError(value)
     seconds = float(value)
-    if not math.isfinite(seconds) or seconds < 0:
+    if not 0 <= seconds < float("inf"):  # NaN compares false too
         raise ValueError(value)
     return seconds
 
