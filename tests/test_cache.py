@@ -66,6 +66,18 @@ def test_a_warm_run_loads_neither_parser_nor_dataclasses(tmp_path):
     assert not loaded & {"dataclasses", "tree_sitter", "nagle_lint.model", "nagle_lint.lint"}
 
 
+def test_the_key_is_the_same_with_hashlib(tmp_path, monkeypatch):
+    """Where the interpreter has no SHA-256 of its own, hashlib's gives the same key."""
+    from nagle_lint.config import Settings
+
+    f = tmp_path / "a.py"
+    f.write_text("x = 1\n")
+    own = cache.key([str(f)], Settings())
+    monkeypatch.setitem(sys.modules, "_sha2", None)  # importing either now fails
+    monkeypatch.setitem(sys.modules, "_sha256", None)
+    assert cache.key([str(f)], Settings()) == own
+
+
 def test_a_broken_cache_entry_is_ignored(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "app.py").write_bytes(SPLIT)
