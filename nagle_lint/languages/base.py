@@ -147,6 +147,9 @@ class Frontend(Scanner):
     call_types: frozenset = frozenset()
     skip_types: frozenset = frozenset()  # nested functions, lambdas, classes
     wrapper_types: frozenset = frozenset({"parenthesized_expression"})
+    # Leaves (no children) whose lowering does more than give a value; any
+    # other leaf is passed over where its value is not used.
+    live_leaf_types: frozenset = frozenset()
     tuple_types: frozenset = frozenset()
 
     @cached_property
@@ -844,9 +847,17 @@ class Lowering:
             return self.expr(inner)
         value = self.fe.value(self, node)
         if value is None:
-            for c in node.named_children:
-                self.expr(c)
+            self.evaluate(node.named_children)
         return None if value is NO_VALUE else value
+
+    def evaluate(self, nodes) -> None:
+        """Lower expressions for their events alone (their values are not
+        used).  A leaf, a name or a literal, has nothing but a value and is
+        passed over (a quarter of the expressions of a C file)."""
+        live = self.fe.live_leaf_types
+        for node in nodes:
+            if node is not None and (node.child_count or node.type in live):
+                self.expr(node)
 
     def args(self, node) -> list:
         """The argument nodes of an argument list (comments dropped)."""

@@ -124,8 +124,7 @@ class CFrontend(CScanner, Frontend):
         elif t == "declaration":
             self._declare(low, node)
         elif t == "expression_statement":
-            for c in node.named_children:
-                low.expr(c)
+            low.evaluate(node.named_children)
         elif t == "if_statement":
             branches, cur = [], node
             while cur is not None and cur.type == "if_statement":
@@ -178,8 +177,7 @@ class CFrontend(CScanner, Frontend):
                    "preproc_function_def", "type_definition", "struct_specifier"):
             return
         else:
-            for c in node.named_children:
-                low.expr(c)
+            low.evaluate(node.named_children)
 
     def _preproc(self, low, node):
         """#if/#ifdef: the branches are alternatives (only one is compiled), not a sequence."""
@@ -226,8 +224,7 @@ class CFrontend(CScanner, Frontend):
                 if low.env.get(arr + "[]") is NOT_CONN:
                     return NOT_CONN
             if v is None and t != "identifier":
-                for c in node.named_children:
-                    low.expr(c)
+                low.evaluate(node.named_children)
             return v
         if t == "number_literal":
             n = int_literal(text(node))
@@ -255,13 +252,13 @@ class CFrontend(CScanner, Frontend):
         args = low.args(node.child_by_field_name("arguments"))
         if func.type != "identifier":
             low.expr(func)
-            _eval(low, args)
+            low.evaluate(args)
             return None
         name = text(func)
         if name in low.unit.function_names and name != low.qualname or (name == low.qualname and False):
             return low.local_call(name, args, node)
         if name == "socket":
-            _eval(low, args)
+            low.evaluate(args)
             spec = " ".join(text(a) for a in args[:2])
             if any(f in spec for f in NO_NAGLE):
                 return Fresh(False, "high")
@@ -271,16 +268,16 @@ class CFrontend(CScanner, Frontend):
             return Fresh(None, "medium")
         if name in ("accept", "accept4"):
             listener = low.conn_for(args[0], "medium") if args else None
-            _eval(low, args[1:])
+            low.evaluate(args[1:])
             info = low.conns.get(listener.key) if listener else None
             if info is not None and info.tcp is False:
                 return Fresh(False, "high")
             return Fresh(True if info and info.tcp else None, "high" if info and info.tcp else "medium")
         if name in NOT_SOCKETS:
-            _eval(low, args)
+            low.evaluate(args)
             return NOT_CONN
         if name in PAIRS:
-            _eval(low, args)
+            low.evaluate(args)
             if args:
                 arr = compact(args[-1])
                 low.env[arr + "[]"] = NOT_CONN
@@ -309,7 +306,7 @@ class CFrontend(CScanner, Frontend):
             if len(args) <= index:
                 return None
             h = low.conn_for(args[index], "medium" if name in SOCKET_ONLY else "low")
-            _eval(low, args[index + 1:])
+            low.evaluate(args[index + 1:])
             if h is None:
                 return None
             if name in SENDS:
@@ -337,7 +334,7 @@ class CFrontend(CScanner, Frontend):
         if name in STDIO_WRITES or name in STDIO_READS or name in ("fflush", "fclose"):
             index = STDIO_WRITES.get(name, STDIO_READS.get(name, 0))
             if len(args) <= index:
-                _eval(low, args)
+                low.evaluate(args)
                 return None
             for i, a in enumerate(args):
                 if i != index:
@@ -355,16 +352,11 @@ class CFrontend(CScanner, Frontend):
                 low.close(h, node)
             return None
         if name in LIBRARY:
-            _eval(low, args)
+            low.evaluate(args)
             return None
         return low.outside_call(name, args, node)  # may be a function of another linted file
 
 
-
-
-def _eval(low, args):
-    for a in args:
-        low.expr(a)
 
 
 def _ident(decl):

@@ -73,6 +73,7 @@ class JavaFrontend(JavaScanner, Frontend):
     skip_types = frozenset({"lambda_expression", "class_declaration", "interface_declaration", "enum_declaration",
                             "record_declaration", "class_body", "method_declaration", "constructor_declaration"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
+    live_leaf_types = frozenset({"identifier"})  # a name of a socket type becomes a connection (see `_typed`)
 
     # -- functions ---------------------------------------------------------
 
@@ -187,8 +188,7 @@ class JavaFrontend(JavaScanner, Frontend):
         elif t == "local_variable_declaration":
             self._declare(low, node)
         elif t == "expression_statement":
-            for c in node.named_children:
-                low.expr(c)
+            low.evaluate(node.named_children)
         elif t == "if_statement":
             branches, cur = [], node
             while cur is not None and cur.type == "if_statement":
@@ -228,8 +228,7 @@ class JavaFrontend(JavaScanner, Frontend):
         elif t in ("line_comment", "block_comment", "local_class_declaration"):
             return
         else:
-            for c in node.named_children:
-                low.expr(c)
+            low.evaluate(node.named_children)
 
     def _declare(self, low, node):
         typ = text(node.child_by_field_name("type"))
@@ -321,7 +320,7 @@ class JavaFrontend(JavaScanner, Frontend):
                 name == "setTcpNoDelay" or (args and "TCP_NODELAY" in text(args[0]))):
             # An option set on a socket, or on a bootstrap/config object in a call chain.
             h = (low.conn_for(obj, "medium") if obj is not None else low.conn_for_this()) or low.options_holder(obj)
-            _eval(low, args)
+            low.evaluate(args)
             low.set_option(h, "nodelay", args[-1] if args else None, node.child_by_field_name("name"))
             return None
         if obj is None or obj.type == "this":
@@ -338,11 +337,11 @@ class JavaFrontend(JavaScanner, Frontend):
                 and receiver not in low.env and receiver not in KNOWN_TYPES:
             return low.outside_call(f"{receiver}.{name}", args, node)  # a static method
         if receiver in ("SocketChannel", "AsynchronousSocketChannel") and name == "open":
-            _eval(low, args)
+            low.evaluate(args)
             return Fresh(False, "high") if any("UNIX" in text(a) for a in args) else Fresh(True, "high")
         if name == "createSocket":
             low.expr(obj)
-            _eval(low, args)
+            low.evaluate(args)
             return Fresh(True, "high")
         if name in ("getOutputStream", "getInputStream", "socket", "channel", "shutdownOutput", "accept", "close", "flush") or name in WRITES or name in READS:
             h = low.conn_for(obj, "low") if obj is not None and _is_known(low, obj) else None
@@ -353,7 +352,7 @@ class JavaFrontend(JavaScanner, Frontend):
             if obj is not None:
                 low.expr(obj)
         if h is None:
-            _eval(low, args)
+            low.evaluate(args)
             return None
         if name in ("getOutputStream", "getInputStream", "socket"):
             return Handle(h.key)
@@ -362,7 +361,7 @@ class JavaFrontend(JavaScanner, Frontend):
         if name == "accept":
             info = low.conns.get(h.key)
             return Fresh(True if info is None or info.tcp is not False else False, "high" if info and info.tcp else "medium")
-        _eval(low, args)
+        low.evaluate(args)
         if name in WRITES:
             gather = bool(args) and ((args[0].type == "array_creation_expression"
                                       and _base_type(text(args[0].child_by_field_name("type"))) == "ByteBuffer")
@@ -387,16 +386,16 @@ class JavaFrontend(JavaScanner, Frontend):
 
     def _new(self, low, node, typ, args):
         if typ in ("Socket", "SSLSocket", "ServerSocket"):
-            _eval(low, args)
+            low.evaluate(args)
             return Fresh(True, "high")
         if typ in NOT_SOCKETS:
-            _eval(low, args)
+            low.evaluate(args)
             return NOT_CONN
         if typ not in WRAPPERS and typ not in KNOWN_TYPES and typ[:1].isupper():
             return low.construct(typ, args, node, f"{typ}.<init>")
         if typ in WRAPPERS and args:
             inner = low.expr(args[0])
-            _eval(low, args[1:])
+            low.evaluate(args[1:])
             if inner is NOT_CONN:
                 return NOT_CONN
             if not isinstance(inner, Handle):
@@ -406,7 +405,7 @@ class JavaFrontend(JavaScanner, Frontend):
             if typ == "PrintStream" and autoflush:
                 buffered = inner.buffered
             return Handle(inner.key, buffered or inner.buffered, autoflush or inner.autoflush)
-        _eval(low, args)
+        low.evaluate(args)
         return None
 
 
@@ -418,11 +417,6 @@ def name_typed(low, key) -> bool:
 def _is_known(low, obj) -> bool:
     v = low.expr(obj)
     return isinstance(v, Handle)
-
-
-def _eval(low, args):
-    for a in args:
-        low.expr(a)
 
 
 def _size(low, name, args) -> str:

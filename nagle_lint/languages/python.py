@@ -174,8 +174,7 @@ class PythonFrontend(PythonScanner, Frontend):
                                             "global_statement", "nonlocal_statement", "future_import_statement"):
             return
         else:
-            for c in node.named_children:
-                low.expr(c)
+            low.evaluate(node.named_children)
 
     def _else(self, low, node):
         alt = node.child_by_field_name("alternative")
@@ -244,8 +243,7 @@ class PythonFrontend(PythonScanner, Frontend):
             return self._plain_call(low, node, text(func), args, kwargs)
         if func.type != "attribute":
             low.expr(func)
-            for a in low.args(arg_list):
-                low.expr(a)
+            low.evaluate(low.args(arg_list))
             return None
         obj, meth = func.child_by_field_name("object"), text(func.child_by_field_name("attribute"))
         dotted = compact(func)
@@ -362,10 +360,8 @@ def _names(spec: str):
 
 
 def _eval_all(low, args, kwargs):
-    for a in args:
-        low.expr(a)
-    for v in kwargs.values():
-        low.expr(v)
+    low.evaluate(args)
+    low.evaluate(kwargs.values())
 
 
 def _info(name, tcp, confidence, origin, nodelay=False):
