@@ -204,23 +204,23 @@ def _reread(path: str) -> bytes | None:
         return None
 
 
-class _Names:
-    """Skipped file -> the names it calls or defines, found once and kept
-    here for the next round (workers send the names they found back, and the
-    workers of the next round, forked from here, have them); bounded (names
-    in all), as memory is."""
+class _Facts:
+    """Skipped file -> what a later round asks of it (see `Scanner.facts`),
+    found once and kept here for the next round (workers send what they
+    found back, and the workers of the next round, forked from here, have
+    it); bounded (names in all), as memory is."""
 
     BUDGET = 200_000
 
     def __init__(self):
-        self.by_path: dict[str, frozenset] = {}
+        self.by_path: dict[str, tuple] = {}
         self.kept = 0
 
-    def keep(self, path: str, names: frozenset) -> bool:
-        """Whether the names are kept (a worker sends back only those)."""
-        if path not in self.by_path and self.kept + len(names) <= self.BUDGET:
-            self.by_path[path] = names
-            self.kept += len(names)
+    def keep(self, path: str, facts: tuple) -> bool:
+        """Whether the facts are kept (a worker sends back only those)."""
+        if path not in self.by_path and self.kept + len(facts[0]) <= self.BUDGET:
+            self.by_path[path] = facts
+            self.kept += len(facts[0])
             return True
         return False
 
@@ -229,39 +229,43 @@ class _Names:
         self.kept = 0
 
 
-_NAMES = _Names()
-FEW_NEEDED = 32  # names whose bytes are looked for one by one, before working out a file's names
+_FACTS = _Facts()
+FEW_NEEDED = 32  # names whose bytes are looked for one by one, before working out a file's facts
 
 
 def _scan_many(args):
-    """(path, its names when they were not known, what it offers or None) of
+    """(path, its facts when they were not known, what it offers or None) of
     each skipped file, for a later round."""
     from .languages import scanner
 
     paths, wanted = args
-    asked = wanted.needed | wanted.effects
+    needed, effects = wanted.needed, wanted.effects
     # Few needed names: a file without socket code of its own, where none
     # of them is written, offers nothing (it can only define one), and that
     # is told faster than all the names it calls or defines.
-    needles = [n.encode() for n in wanted.needed] if len(wanted.needed) <= FEW_NEEDED else None
+    needles = [n.encode() for n in needed] if len(needed) <= FEW_NEEDED else None
     out = []
     for p in paths:
-        names, data, found = _NAMES.by_path.get(p), None, None
+        facts, data, found = _FACTS.by_path.get(p), None, None
         scan = scanner(language_of(p))
-        if names is None:
+        if facts is None:
             data = _reread(p)
             if data is None:
                 continue
-            if needles is not None and not any(n in data for n in needles) and not scan.talks(data):
-                continue  # its names are not kept: a later round looks at it again
-            names = scan.names_in(data)
-            found = names if _NAMES.keep(p, names) else None
+            talks = None
+            if needles is not None and not any(n in data for n in needles):
+                talks = scan.talks(data)
+                if not talks:
+                    continue  # its facts are not kept: a later round looks at it again
+            facts = scan.facts(data, talks)
+            found = facts if _FACTS.keep(p, facts) else None
+        names, definable, talks = facts
         offer = None
-        if names & asked:
+        if names & needed & definable or talks is not False and names & effects:  # else it offers nothing: not read again
             data = data if data is not None else _reread(p) or b""
-            defined, worth, effects = scan.offers(data, wanted.needed, wanted.effects, names)
-            if defined or effects:
-                offer = (p, defined, worth, effects)
+            defined, worth, called = scan.offers(data, needed, effects, facts)
+            if defined or called:
+                offer = (p, defined, worth, called)
         if found is not None or offer is not None:
             out.append((p, found, offer))
     return out
@@ -356,7 +360,7 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
         prepared, project = _prepare_all(files, settings, workers, result)
     finally:
         workers.close()
-        _NAMES.clear()
+        _FACTS.clear()
     result.problems.sort()
     if not prepared:  # nothing lowered: the checks and the model are never loaded
         return result
@@ -419,9 +423,9 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         if not (wanted.again or skipped and wanted):
             break
         offers = []
-        for path, names, offer in workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else ():
-            if names is not None:
-                _NAMES.keep(path, names)
+        for path, facts, offer in workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else ():
+            if facts is not None:
+                _FACTS.keep(path, facts)
             if offer is not None:
                 offers.append(offer)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)

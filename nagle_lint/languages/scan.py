@@ -59,27 +59,47 @@ class PlainCalls:
         end = len(data) if endpos is None else min(endpos, len(data))
         starts = set()  # (offset, 0 for a call or 1 for a word)
         for anchor in self.anchors:
-            at = data.find(anchor, pos, end)
-            while at >= 0:
-                start = at
-                while start > pos and data[start - 1] in WORD_BYTES:
-                    start -= 1
-                starts.add((start, 0))
-                at = data.find(anchor, at + len(anchor), end)
+            starts.update(self._starts(data, anchor, pos, end))
         for w in self.words:
-            at = data.find(w, pos, end)
-            while at >= 0:
-                starts.add((at, 1))
-                at = data.find(w, at + 1, end)
+            starts.update(self._at(data, w, pos, end))
+        return self._matches(data, sorted(starts), end)
+
+    def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
+        """The first match, found without finding every place an anchor is
+        (a name like `read` is part of thousands in a big C file): the
+        anchors' places are merged in order, as they are found."""
+        from heapq import merge
+
+        end = len(data) if endpos is None else min(endpos, len(data))
+        places = merge(*(self._starts(data, anchor, pos, end) for anchor in self.anchors),
+                       *(self._at(data, w, pos, end) for w in self.words))
+        return next(self._matches(data, _distinct(places), end), None)
+
+    @staticmethod
+    def _starts(data: bytes, anchor: bytes, pos: int, end: int):
+        """(start of the word around it, 0) for each place of `anchor`, in order."""
+        at = data.find(anchor, pos, end)
+        while at >= 0:
+            start = at
+            while start > pos and data[start - 1] in WORD_BYTES:
+                start -= 1
+            yield start, 0
+            at = data.find(anchor, at + len(anchor), end)
+
+    @staticmethod
+    def _at(data: bytes, word: bytes, pos: int, end: int):
+        at = data.find(word, pos, end)
+        while at >= 0:
+            yield at, 1
+            at = data.find(word, at + 1, end)
+
+    def _matches(self, data: bytes, starts, end: int):
         # No two matches overlap: a start inside a match is preceded by a
         # name's character (or is a space or the parenthesis).
-        for start, kind in sorted(starts):
+        for start, kind in starts:
             m = (self._word if kind else self._call).match(data, start, end)
             if m is not None and (start == 0 or data[start - 1] not in self._NOT_BEFORE):
                 yield m
-
-    def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
-        return next(self.finditer(data, pos, endpos), None)
 
     def extended(self, words: tuple[bytes, ...]) -> "PlainCalls":
         return PlainCalls(self.names, self.words + words)
@@ -100,6 +120,15 @@ class PlainCalls:
                 found.append(at)
                 at = data.find(w, at + 1)
         return sorted(found)
+
+
+def _distinct(places):
+    """An ordered sequence without its repeats."""
+    last = None
+    for place in places:
+        if place != last:
+            yield place
+            last = place
 
 
 class AnyOf:
@@ -270,18 +299,22 @@ class Scanner:
         what a later round asks of them is checked on the bytes again."""
         return {name.decode() for pattern in self._declarations for name in set(pattern.findall(data))}
 
-    def defines(self, data: bytes, names) -> set[str]:
+    def definable(self, data: bytes) -> frozenset[str]:
+        """The names the file may define a function (or class) of, by its
+        bytes: a name in a definition's place, each checked by `defines`."""
+        if self.definition_before is not None:  # the words before a definition are the ones `declared` looks for
+            return frozenset(self.declared(data))
+        return frozenset(m[::-1].decode() for m in self._definitions_backwards.findall(data[::-1]))
+
+    def defines(self, data: bytes, names, definable: frozenset | None = None) -> set[str]:
         """Those of `names` the file defines a function (or class) of, by its
         bytes: checked where each stands, for the names a pass over the file
-        finds in a definition's place (most files call many of the names a
-        later round asks for, and define none)."""
+        finds in a definition's place (`definable`, when known already: most
+        files call many of the names a later round asks for, and define none)."""
         if not names:
             return set()
+        names = set(names) & (self.definable(data) if definable is None else definable)
         before, after = self.definition_before, self.definition_after
-        if before is not None:  # the words before a definition are the ones `declared` looks for
-            names = set(names) & self.declared(data)
-        else:
-            names = set(names) & {m[::-1].decode() for m in self._definitions_backwards.findall(data[::-1])}
         return {name for name in names if any(
             (before is None or before.search(data, max(0, at - 64), at)) and after.match(data, at + len(name))
             for at in whole_words(data, name.encode()))}
@@ -329,27 +362,30 @@ class Scanner:
             for m in self.send_calls.finditer(data):
                 yield data[m.end():m.end() + 160].split(b";", 1)[0]
 
-    def names_in(self, data: bytes) -> frozenset[str]:
-        """The names the file calls or defines, as a later round asks of a
-        file the byte scan skipped (worked out once, asked in every round).
-        Interned: many files name the same functions, and a worker sends
-        each name once."""
-        return frozenset(map(sys.intern, called_names(data) | self.declared(data)))
+    def facts(self, data: bytes, talks: bool | None = None) -> tuple[frozenset[str], frozenset[str], bool | None]:
+        """What every later round asks of a file the byte scan skipped, worked
+        out once: (the names it calls or defines, those it may define (see
+        `definable`), whether it `talks`: None, unless told, as it matters
+        only to the few that call a function that sends).  Interned: many
+        files name the same functions, and a worker sends each name once."""
+        definable = frozenset(map(sys.intern, self.definable(data)))
+        return frozenset(map(sys.intern, called_names(data))) | definable, definable, talks
 
-    def offers(self, data: bytes, needed, effects, names: frozenset) -> tuple[set[str], set[str], set[str]]:
+    def offers(self, data: bytes, needed, effects, facts) -> tuple[set[str], set[str], set[str]]:
         """What a file the byte scan skipped offers a later round: those of
         the `needed` names it defines, those of them worth lowering, and
         those of the `effects` (functions that send) it calls, when it shows
-        socket code of its own; `names`: see `names_in`.
+        socket code of its own; `facts`: see `facts`.
 
         Where the language tells its functions from the bytes, a call counts
         only inside a function (a C prototype looks like a call), and a
         definition without any event is not worth lowering (it would be a
         stub, which a call treats as it treats an unknown function), unless
         the file calls a function that sends (its callers are lowered then)."""
-        defined = self.defines(data, names & needed)
+        names, definable, talks = facts
+        defined = self.defines(data, names & needed, definable)
         called = names & effects
-        called = called if called and self.talks(data) else set()
+        called = called if called and (self.talks(data) if talks is None else talks) else set()
         spans = self.byte_functions(data) if called or defined else None
         if spans is None:
             return defined, defined, called
