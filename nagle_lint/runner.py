@@ -184,15 +184,21 @@ def _rules_for(settings: Settings):
 def _read_many(args):
     """Files lowered for what other files need, each with its model from an
     earlier round where it was lowered already (`wanted.again`: what that
-    model lowered is kept) or None."""
+    model lowered is kept) or None; each with the spans worked out for it
+    (see `SPANS`)."""
+    from .languages.scan import SPANS
+
     items, settings, wanted = args
-    return [(p, *read_file(p, settings, wanted=wanted, before=before)) for p, before in items]
+    return [(p, *read_file(p, settings, wanted=wanted, before=before), SPANS.handed()) for p, before in items]
 
 
 def _lower_many(args):
-    """Files the byte scan let through: read again (not scanned again) and lowered."""
+    """Files the byte scan let through: read again (not scanned again) and
+    lowered; each with the spans worked out for it (see `SPANS`)."""
+    from .languages.scan import SPANS
+
     paths, settings = args
-    return [(p, *read_file(p, settings, scanned=True)) for p in paths]
+    return [(p, *read_file(p, settings, scanned=True), SPANS.handed()) for p in paths]
 
 
 def _reread(path: str) -> bytes | None:
@@ -234,9 +240,10 @@ FEW_NEEDED = 32  # names whose bytes are looked for one by one, before working o
 
 
 def _scan_many(args):
-    """(path, its facts when they were not known, what it offers or None) of
-    each skipped file, for a later round."""
+    """(path, its facts when they were not known, what it offers or None,
+    the spans worked out for it) of each skipped file, for a later round."""
     from .languages import scanner
+    from .languages.scan import SPANS
 
     paths, wanted = args
     needed, effects = wanted.needed, wanted.effects
@@ -266,8 +273,9 @@ def _scan_many(args):
             defined, worth, called = scan.offers(data, needed, effects, facts)
             if defined or called:
                 offer = (p, defined, worth, called)
-        if found is not None or offer is not None:
-            out.append((p, found, offer))
+        spans = SPANS.handed()
+        if found is not None or offer is not None or spans:
+            out.append((p, found, offer, spans))
     return out
 
 
@@ -356,11 +364,14 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     result = Result([])
     jobs = jobs or default_jobs()
     workers = _Workers(jobs, len(files) >= PARALLEL_THRESHOLD)
+    from .languages.scan import SPANS
+
     try:
         prepared, project = _prepare_all(files, settings, workers, result)
     finally:
         workers.close()
         _FACTS.clear()
+        SPANS.clear()
     result.problems.sort()
     if not prepared:  # nothing lowered: the checks and the model are never loaded
         return result
@@ -393,6 +404,8 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
     """Phase one: every file read, the ones that may matter lowered; then, for
     two more rounds at most, the skipped files that other files turn out to
     need (they define a function those call, or call one that sends)."""
+    from .languages.scan import SPANS
+
     prepared: dict[str, Prepared] = {}
     skipped: list[str] = []
 
@@ -423,7 +436,8 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         if not (wanted.again or skipped and wanted):
             break
         offers = []
-        for path, facts, offer in workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else ():
+        for path, facts, offer, spans in workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else ():
+            SPANS.learn(spans)
             if facts is not None:
                 _FACTS.keep(path, facts)
             if offer is not None:
@@ -432,7 +446,8 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         before = len(prepared)
         items = [(p, prepared[p].model if p in wanted.again and p in prepared else None) for p in chosen]
         lowered = workers.map(_read_many, items, settings, wanted, size=1)
-        for path, prep, problem in lowered:
+        for path, prep, problem, spans in lowered:
+            SPANS.learn(spans)
             take(path, prep, problem)
         if not lowered or (len(prepared) == before and not wanted.again):
             break
@@ -453,6 +468,8 @@ def _first_round(files: list[str], settings: Settings, workers: _Workers) -> lis
     workers scan the rest with it.  Then the files that scan let through are
     lowered, biggest first, so that no big file is left for last.  A tree
     with no socket code, or a small one, is scanned here alone."""
+    from .languages.scan import SPANS
+
     out: list = []
     front, started = 0, None
     stream = None  # made at the first file to lower (False: this platform cannot fork)
@@ -487,13 +504,15 @@ def _first_round(files: list[str], settings: Settings, workers: _Workers) -> lis
     if stream:
         for size, i in to_lower:
             stream.put(i, -size)
-        for i, (triple,) in stream.results().items():
-            triples[i] = triple
+        lowered = [(i, item) for i, (item,) in stream.results().items()]
     elif to_lower:
         _load_lowering({language_of(out[i][0]) for _, i in to_lower})
-        lowered = workers.map(_lower_many, [out[i][0] for _, i in to_lower], settings, size=1)
-        for (_, i), triple in zip(to_lower, lowered):
-            triples[i] = triple
+        lowered = zip((i for _, i in to_lower), workers.map(_lower_many, [out[i][0] for _, i in to_lower], settings, size=1))
+    else:
+        lowered = ()
+    for i, (path, prep, problem, spans) in lowered:
+        SPANS.learn(spans)
+        triples[i] = (path, prep, problem)
     return triples
 
 

@@ -263,3 +263,33 @@ def test_an_earlier_model_of_other_bytes_is_not_taken_from():
     again = FE.lower(str(path), new, frozenset(), needed, before=first)
     assert dump(again) == dump(FE.lower(str(path), new, frozenset(), needed))
     assert not {id(fn) for fn in again.functions} & {id(fn) for fn in first.functions}
+
+
+def test_spans_are_worked_out_once_and_handed_to_the_next_round(monkeypatch):
+    """What `functions_of` works out is kept by the bytes, handed over once,
+    and a process that learns it (the next round's) does not work it out again."""
+    from nagle_lint.languages.scan import _Spans
+
+    worked: list[bytes] = []
+
+    def work(data: bytes):
+        worked.append(data)
+        return FE.byte_functions(data)
+
+    here, there = _Spans(), _Spans()
+    one, two = b"int f(void)\n{\n    return 1;\n}\n", b"static void g(int a)\n{\n}\n"
+    assert here.get(one, work) == tuple(FE.byte_functions(one)) and worked == [one]
+    assert here.get(bytes(one), work) == here.get(one, work) and worked == [one]  # the same bytes, another object
+    assert here.get(two, work) is not None and worked == [one, two]
+    handed = here.handed()
+    assert len(handed) == 2 and here.handed() == {}
+    there.learn(handed)
+    assert there.get(one, work) == here.get(one, work) and there.get(two, work) == here.get(two, work)
+    assert worked == [one, two] and there.handed() == {}
+
+    small = _Spans()
+    monkeypatch.setattr(small, "BUDGET", 2)  # room for one file of one function
+    assert small.get(one, work) and small.get(two, work)
+    assert len(small.known) == 1 and len(worked) == 4
+    small.get(two, work)  # not kept: worked out again
+    assert len(worked) == 5

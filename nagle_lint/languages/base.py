@@ -396,7 +396,7 @@ class Frontend(Scanner):
         tree holds the ranges parsed together; any other, a function parsed
         on its own.  The functions `before` lowered (told from the bytes too)
         are taken from it where they are still worth lowering."""
-        spans = self.byte_functions(data)
+        spans = self.functions_of(data)
         if spans is None:
             return None, None, None, None, None, (), ()
         relevant, stubs, left_out = self._relevant(spans, data, names, needed, own)
