@@ -1,7 +1,8 @@
 """The byte scan's fast searches find what the plain regexes they stand for
 find: calls of named functions found from their literal anchors, call sites
 read from the reversed file, declarations and Python definitions found from
-their keywords, unions of patterns searched one by one, and Java's socket
+their keywords, unions of patterns searched one by one (and the functions they match in),
+and Java's socket
 types found without a regex."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nagle_lint.languages import python_scan, scanner
-from nagle_lint.languages.scan import AnyOf, PlainCalls, call_sites, called_names
+from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, call_sites, called_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(p for p in (ROOT / "fixtures").rglob("*") if p.suffix in (".c", ".h", ".java", ".py"))
@@ -99,6 +100,59 @@ def test_any_of_finds_the_first_match_of_the_alternation(path: Path):
     found = AnyOf(*PARTS).search(data)
     expected = union.search(data)
     assert (found and found.start()) == (expected and expected.start())
+
+
+def functions_matching(spans, data: bytes, pattern) -> set[str]:
+    """What FunctionTexts.matching stands for: the pattern searched within
+    each function's range, and within the ranges between them for the
+    module-level pseudo-function."""
+    found = {q for q, a, b in spans if not q.startswith("<") and pattern.search(data, a, b)}
+    inner = sorted((a, b) for q, a, b in spans if not q.startswith("<"))
+    gaps, at = [], 0
+    for a, b in inner:
+        gaps.append((at, a))
+        at = max(at, b)
+    gaps.append((at, len(data)))
+    if any(pattern.search(data, a, b) for a, b in gaps if b > a):
+        found |= {q for q, _, _ in spans if q.startswith("<")}
+    return found
+
+
+EVENT_PATTERNS = [scanner("python").events, scanner("python").stream_events, scanner("python").sends_or_options,
+                  scanner("java").sends_or_options]
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if p.suffix == ".py"], ids=lambda p: p.name)
+def test_functions_matching_a_union_on_every_python_fixture(path: Path):
+    from nagle_lint.languages import frontend
+
+    data = path.read_bytes()
+    fe = frontend("python")
+    spans = [(q, n.start_byte, n.end_byte) for q, n, _ in fe.functions(fe.parse(data).root_node)]
+    for pattern in EVENT_PATTERNS:
+        assert FunctionTexts(spans, data).matching(pattern) == functions_matching(spans, data, pattern)
+
+
+MATCH_TOKENS = st.sampled_from([b".send(", b".sendall", b".close", b" (", b"(", b".", b"socket", b"sock", b"et",
+                                b"TCP_", b"TCP", b"_", b".write(", b"x", b"\n", b" ", b"TCP_NODELAY"])
+
+
+@st.composite
+def text_and_spans(draw):
+    data = b"".join(draw(st.lists(MATCH_TOKENS, max_size=40)))
+    bound = st.integers(0, len(data))
+    spans = [(f"f{i}", *sorted(draw(st.tuples(bound, bound)))) for i in range(draw(st.integers(0, 5)))]
+    if draw(st.booleans()):
+        spans.append(("<module>", 0, len(data)))
+    return data, spans
+
+
+@settings(max_examples=400, deadline=None)
+@given(text_and_spans())
+def test_functions_matching_a_union_on_generated_text(case):
+    data, spans = case
+    for pattern in EVENT_PATTERNS:
+        assert FunctionTexts(spans, data).matching(pattern) == functions_matching(spans, data, pattern)
 
 
 JAVA_EVIDENCE = re.compile(rb"\b(?:[A-Z][A-Za-z0-9_]*)?(?:Socket|OutputStream)\b|getOutputStream|"

@@ -146,6 +146,13 @@ class AnyOf:
         found = [m for m in (p.search(data, pos, end) for p in self._compiled) if m is not None]
         return min(found, key=lambda m: m.start()) if found else None
 
+    def places(self, data: bytes) -> list[tuple[int, int]]:
+        """(start, end) of every match of every pattern, in order.  No two
+        matches of one pattern overlap (each starts at a `.` or at a word it
+        holds once), so a range holds a match of its own (`search` within
+        it) exactly where it holds one of these whole."""
+        return sorted(m.span() for p in self._compiled for m in p.finditer(data))
+
     def extended(self, *patterns: bytes) -> "AnyOf":
         return AnyOf(*self.patterns, *patterns)
 
@@ -213,6 +220,8 @@ class FunctionTexts:
 
         self.data = data
         self.spans = spans
+        self.inner = [(q, a, b) for q, a, b in spans if not n_is_root(q)]
+        self.roots = [q for q, _, _ in spans if n_is_root(q)]
         self._bisect = bisect_left
         self.sites = call_sites(data)
         self.calls = {q: set(names) for q, names in self._place(self.sites).items()}
@@ -221,17 +230,26 @@ class FunctionTexts:
         starts = [pos for pos, _ in matches]
         placed: dict[str, list[str]] = {}
         inside = [False] * len(matches)
-        for q, start, end in self.spans:
-            if n_is_root(q):
-                continue
+        for q, start, end in self.inner:
             lo, hi = self._bisect(starts, start), self._bisect(starts, end)
             placed[q] = [name for _, name in matches[lo:hi]]
             inside[lo:hi] = [True] * (hi - lo)
-        outside = [name for (_, name), held in zip(matches, inside) if not held]
-        for q, _, _ in self.spans:
-            if n_is_root(q):
+        if self.roots:
+            outside = [name for (_, name), held in zip(matches, inside) if not held]
+            for q in self.roots:
                 placed[q] = outside
         return placed
+
+    @cached_property
+    def _gaps(self) -> list[tuple[int, int]]:
+        """The ranges no function holds: module-level code."""
+        gaps, at = [], 0
+        for start, end in sorted((a, b) for _, a, b in self.inner):
+            if start > at:
+                gaps.append((at, start))
+            at = max(at, end)
+        gaps.append((at, len(self.data)))
+        return [(a, b) for a, b in gaps if b > a]
 
     def matching(self, pattern: re.Pattern) -> set[str]:
         """The functions whose text has a match of `pattern` (searched in
@@ -240,20 +258,31 @@ class FunctionTexts:
         if isinstance(pattern, PlainCalls):  # from the call sites already found: no pass over the file
             hits = [(at, "") for at in pattern.sites_in(self.data, self.sites)]
             return {q for q, names in self._place(hits).items() if names} if hits else set()
+        if isinstance(pattern, AnyOf):  # one pass per pattern: a file of many functions has few matches
+            return self._holding(pattern.places(self.data))
         data, found = self.data, set()
-        for q, start, end in self.spans:
-            if not n_is_root(q) and pattern.search(data, start, end):
+        for q, start, end in self.inner:
+            if pattern.search(data, start, end):
                 found.add(q)
-        roots = [q for q, _, _ in self.spans if n_is_root(q)]
-        if roots:  # module-level code: what lies between the functions
-            gaps, at = [], 0
-            for start, end in sorted((s, e) for q, s, e in self.spans if not n_is_root(q)):
-                if start > at:
-                    gaps.append((at, start))
-                at = max(at, end)
-            gaps.append((at, len(data)))
-            if any(pattern.search(data, a, b) for a, b in gaps if b > a):
-                found.update(roots)
+        if self.roots and any(pattern.search(data, a, b) for a, b in self._gaps):
+            found.update(self.roots)
+        return found
+
+    def _holding(self, places: list[tuple[int, int]]) -> set[str]:
+        """The functions whose range holds one of `places` (start, end) whole."""
+        starts, bisect = [a for a, _ in places], self._bisect
+
+        def holds(start: int, end: int) -> bool:
+            i = bisect(starts, start)
+            while i < len(places) and places[i][0] < end:
+                if places[i][1] <= end:
+                    return True
+                i += 1
+            return False
+
+        found = {q for q, a, b in self.inner if holds(a, b)} if places else set()
+        if self.roots and places and any(holds(a, b) for a, b in self._gaps):
+            found.update(self.roots)
         return found
 
 
