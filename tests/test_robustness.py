@@ -411,6 +411,18 @@ def test_python_indented_beyond_its_own_limit(capsys, isolated):
                              "(Python's own limit); skipped"]
 
 
+def test_python_indented_beyond_its_limit_with_short_lines_of_tabs(capsys, isolated):
+    """A tab counts up to 8: 700 levels fit in lines of under 100 characters
+    (such a file crashed the process before it was refused)."""
+    levels = ["\t" * (w // 8) + " " * (w % 8) + "if x:\n" for w in range(1, 700)]
+    (isolated / "deep.py").write_text("def f(sock):\n" + "".join(levels) + "\t" * 88 + "    sock.send(b'x')\n")
+    write(isolated, "ok.py", SPLIT)
+    code, out, err = lint(capsys, "deep.py", "ok.py")
+    assert code == 1 and finding_lines(out) == [("ok.py", SPLIT_LINE, "NGL001")]
+    assert warnings(err) == ["nagle-lint: warning: deep.py: indentation nested more than 100 levels deep "
+                             "(Python's own limit); skipped"]
+
+
 def test_python_indentation_at_the_limit_is_analysed():
     lines = [" " * i + "if x:" for i in range(1, 100)]
     data = ("def f(sock, a, b):\n" + "\n".join(lines) + "\n" + " " * 100 + "sock.sendall(a)\n"

@@ -13,6 +13,12 @@ DEFINING = (b"def", b"class")  # the keywords that start a definition
 _DEF_WORDS = tuple(re.compile(word + rb"[ \t]") for word in DEFINING)
 _BEFORE_DEF = re.compile(rb"[ \t\f]*(?:async[ \t]+)?")
 _INDENT = re.compile(rb"[ \t\f]*")
+# What a file nested over 100 levels deep has: a line indented 100
+# characters, or a tab in an indentation (a tab counts up to 8, so 13
+# characters can be 100 levels).  Each pattern looks at the first line, or
+# after a newline: led by the newline, it is searched fast (`(?m)^` is
+# tried at every position).
+_DEEP = (re.compile(rb"[ \t\f]{100}|[ \f]*\t"), re.compile(rb"\n(?:[ \t\f]{100}|[ \f]*\t)"))
 
 
 def _width(indent: bytes) -> int:
@@ -84,8 +90,8 @@ class PythonScanner(Scanner):
         """Python nested more than 100 indentation levels deep (CPython's own
         limit) is refused: past about 500 levels the grammar's scanner state
         overflows and tree-sitter can crash the process."""
-        if not re.search(rb"(?m)^[ \t\f]{100}", data):
-            return  # no line is indented 100 characters: no deeper than 100 levels
+        if not (_DEEP[0].match(data) or _DEEP[1].search(data)):
+            return  # no line is indented 100 characters, nor with a tab: no deeper than 100 levels
         depth, stack = 0, [0]
         for indent in re.findall(rb"(?m)^([ \t\f]*)[^ \t\f\r\n#]", data):
             width = _width(indent)
