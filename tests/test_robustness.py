@@ -423,6 +423,29 @@ def test_python_indented_beyond_its_limit_with_short_lines_of_tabs(capsys, isola
                              "(Python's own limit); skipped"]
 
 
+def test_java_with_too_many_open_angles_is_refused(capsys, isolated):
+    """Many `<` left open before a syntax error make the Java grammar's error
+    recovery grow with their square (24,000 crashed the process out of
+    6 GB): such a file is reported and skipped before it is parsed; as
+    many spread over statements, or the limit's worth in one, are parsed."""
+    from nagle_lint.languages.java_scan import JavaScanner
+
+    limit = JavaScanner.MAX_OPEN_ANGLES
+    head = JAVA_SPLIT.replace("class Query", "class Odd")
+    write(isolated, "Odd.java", head.rstrip().rstrip("}") + "  int x = " + "a<" * 24_000 + ";\n}\n")
+    write(isolated, "Many.java", head.replace("class Odd", "class Many").rstrip().rstrip("}")
+          + "".join(f"  boolean b{i} = a<b;\n" for i in range(2 * limit)) + "}\n")
+    write(isolated, "Edge.java", head.replace("class Odd", "class Edge").rstrip().rstrip("}")
+          + "  int x = " + "a<" * limit + ";\n}\n")
+    start = time.monotonic()
+    code, out, err = lint(capsys, "Odd.java", "Many.java", "Edge.java")
+    assert time.monotonic() - start < 10
+    assert code == 1 and {path for path, _, _ in finding_lines(out)} == {"Many.java"}
+    refused = [w for w in warnings(err) if "open in one statement" in w]
+    assert refused == [f"nagle-lint: warning: Odd.java: more than {limit} '<' open in one statement "
+                       "(too ambiguous to parse safely); skipped"]
+
+
 def test_python_indentation_at_the_limit_is_analysed():
     lines = [" " * i + "if x:" for i in range(1, 100)]
     data = ("def f(sock, a, b):\n" + "\n".join(lines) + "\n" + " " * 100 + "sock.sendall(a)\n"
