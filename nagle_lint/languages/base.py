@@ -113,8 +113,14 @@ class Source:
             cache[row] = [0, *accumulate((b & 0xC0) != 0x80 for b in line)]
         return cache[row]
 
+    @cached_property
+    def ascii(self) -> bool:
+        return self.data.isascii()
+
     def site(self, node) -> Site:
         (r1, c1), (r2, c2) = node.start_point, node.end_point
+        if self.ascii:  # most files: a character is a byte
+            return Site(r1 + 1, c1 + 1, r2 + 1, c2 + 1)
         return Site(r1 + 1, self.column(r1, c1), r2 + 1, self.column(r2, c2))
 
 

@@ -218,7 +218,7 @@ class CFrontend(CScanner, Frontend):
     def value(self, low: Lowering, node):
         t = node.type
         if t in ("identifier", "field_expression", "subscript_expression"):
-            v = low.env.get(compact(node))
+            v = low.env.get(text(node) if t == "identifier" else compact(node))  # a name holds no blank
             if v is None and t == "subscript_expression":
                 arr = compact(node.child_by_field_name("argument"))
                 if low.env.get(arr + "[]") is NOT_CONN:

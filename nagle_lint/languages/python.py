@@ -210,7 +210,7 @@ class PythonFrontend(PythonScanner, Frontend):
     def value(self, low: Lowering, node):
         t = node.type
         if t in ("identifier", "attribute"):
-            v = low.env.get(compact(node))
+            v = low.env.get(text(node) if t == "identifier" else compact(node))  # a name holds no blank
             if v is None and t == "attribute":
                 low.expr(node.child_by_field_name("object"))
                 return NO_VALUE
