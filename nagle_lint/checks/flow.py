@@ -517,7 +517,9 @@ def _reads_in_body(loop: Loop) -> bool:
 
 
 def _order(cs: ConnState):
-    return (-len(cs.units), cs.held is None, tuple(f if f is not None else () for f in cs))
+    # Each field, with () for None (a Point is a non-empty tuple), so that any two compare.
+    units, held, more, corked, dirty, nodelay, carried = cs
+    return (-len(units), held is None, (units, held or (), more or (), corked or (), dirty or (), nodelay or (), carried))
 
 
 def _bounded(states: set) -> frozenset:
