@@ -540,6 +540,12 @@ def _join_all(states) -> State | None:
     first = live[0]
     if all(s is first for s in live):
         return first
+    if len(live) == 2:  # most joins: the two ways around an `if`
+        other, out = live[1], {}
+        for k in first.keys() | other.keys():
+            one, two = first.get(k, _EMPTY_SET), other.get(k, _EMPTY_SET)
+            out[k] = one if one is two or one == two else _bounded(one | two)
+        return out
     out = {}
     for k in set().union(*live):
         sets = [s.get(k, _EMPTY_SET) for s in live]
