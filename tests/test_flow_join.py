@@ -1,0 +1,28 @@
+"""The dataflow's join of states: the quick way for two states gives what
+the general way gives (the union of each connection's states, bounded)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from nagle_lint.checks.flow import EMPTY, MAX_STATES_PER_CONN, Point, _join_all
+from nagle_lint.site import Site
+
+POINTS = [Point(Site(line, 1, line, 9), (), "a.c") for line in range(1, 40)]
+CONN_STATES = st.builds(
+    lambda units, held, nodelay, carried: EMPTY._replace(units=units, held=held, nodelay=nodelay, carried=carried),
+    st.lists(st.sampled_from(POINTS), max_size=2).map(tuple),
+    st.none() | st.sampled_from(POINTS), st.none() | st.sampled_from(POINTS), st.booleans())
+STATES = st.dictionaries(st.sampled_from(["fd", "sock", "self.conn"]),
+                         st.frozensets(CONN_STATES, min_size=1, max_size=MAX_STATES_PER_CONN + 8), max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(STATES, STATES)
+def test_two_states_join_as_any_number_do(one, two):
+    quick = _join_all([one, None, two])
+    general = _join_all([one, two, dict(two)])  # a third state, equal to the second: the general way
+    assert quick == general
+    assert set(quick) == set(one) | set(two)
+    assert all(len(states) <= MAX_STATES_PER_CONN for states in quick.values())
+    assert _join_all([one, one]) is one and _join_all([None, None]) is None
