@@ -108,16 +108,19 @@ class Project:
         self._local: dict[str, dict[str, Function | None]] = {}  # None: defined twice, as alternatives
         self._global: dict[tuple[str, str], list[Function]] = {}
         self._methods: dict[tuple[str, str], list[str]] = {}  # (language, class) -> the files of its methods
+        glob, methods = self._global, self._methods
         for m in self.models.values():
             local = self._local[m.path] = {}
             alternatives = frontend(m.language).same_name_alternatives
-            for fn in m.functions:
-                fn.path = m.path
-                local[fn.qualname] = None if alternatives and fn.qualname in local else fn
-                if not n_is_root(fn.qualname):
-                    self._global.setdefault((m.language, fn.qualname), []).append(fn)
-                    if "." in fn.qualname:
-                        self._methods.setdefault((m.language, _entry_name(fn.qualname)), []).append(m.path)
+            path, language = m.path, m.language
+            for fn in m.functions:  # every function of the project, stubs too: kept to a few lookups
+                q = fn.qualname
+                fn.path = path
+                local[q] = None if alternatives and q in local else fn
+                if q[:1] != "<":  # not n_is_root(q)
+                    glob.setdefault((language, q), []).append(fn)
+                    if "." in q:
+                        methods.setdefault((language, q.partition(".")[0]), []).append(path)  # _entry_name(q)
         # Most functions are stubs (not worth lowering): nothing to walk in them.
         self._bodied = [fn for fn in self.functions() if fn.body]
         self.effective = self._with_effects()
