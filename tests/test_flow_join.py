@@ -14,7 +14,7 @@ CONN_STATES = st.builds(
     st.lists(st.sampled_from(POINTS), max_size=2).map(tuple),
     st.none() | st.sampled_from(POINTS), st.none() | st.sampled_from(POINTS), st.booleans())
 STATES = st.dictionaries(st.sampled_from(["fd", "sock", "self.conn"]),
-                         st.frozensets(CONN_STATES, min_size=1, max_size=MAX_STATES_PER_CONN + 8), max_size=3)
+                         st.frozensets(CONN_STATES, min_size=1, max_size=MAX_STATES_PER_CONN), max_size=3)
 
 
 @settings(max_examples=300, deadline=None)
