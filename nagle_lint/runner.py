@@ -201,6 +201,13 @@ def _lower_many(args):
     return [(p, *read_file(p, settings, scanned=True), SPANS.handed()) for p in paths]
 
 
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def _reread(path: str) -> bytes | None:
     """A skipped file read again for a later round (it is in the page cache)."""
     try:
@@ -445,7 +452,10 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
         before = len(prepared)
         items = [(p, prepared[p].model if p in wanted.again and p in prepared else None) for p in chosen]
-        lowered = workers.map(_read_many, items, settings, wanted, size=1)
+        # The biggest first, so that no big file is left for last; taken in the order chosen.
+        by_size = sorted(range(len(items)), key=lambda i: -_size(items[i][0]))
+        lowered = dict(zip(by_size, workers.map(_read_many, [items[i] for i in by_size], settings, wanted, size=1)))
+        lowered = [lowered[i] for i in range(len(items))]
         for path, prep, problem, spans in lowered:
             SPANS.learn(spans)
             take(path, prep, problem)
