@@ -397,25 +397,20 @@ def test_deep_nesting_keeps_the_rest_of_the_file(capsys, isolated, lang, kind):
     assert "in 1 file" in err
 
 
-def test_python_indented_beyond_its_own_limit(capsys, isolated):
+DEEP_SPACES = (b"".join(b" " * (i + 1) + b"if x:\n" for i in range(DEPTH // 10))
+               + b" " * (DEPTH // 10 + 1) + b"sock.sendall(b'x')\n")
+# A tab counts up to 8: 700 levels fit in lines of under 100 characters.
+DEEP_TABS = ("".join("\t" * (w // 8) + " " * (w % 8) + "if x:\n" for w in range(1, 700))
+             + "\t" * 88 + "    sock.send(b'x')\n").encode()
+
+
+@pytest.mark.parametrize("body", [DEEP_SPACES, DEEP_TABS], ids=["spaces", "tabs"])
+def test_python_indented_beyond_its_own_limit(capsys, isolated, body):
     """CPython refuses more than 100 indentation levels; past about 500 the
     grammar's scanner overflows and can crash tree-sitter, so such a file is
-    reported and skipped before it is parsed."""
-    body = (b"".join(b" " * (i + 1) + b"if x:\n" for i in range(DEPTH // 10))
-            + b" " * (DEPTH // 10 + 1) + b"sock.sendall(b'x')\n")
+    reported and skipped before it is parsed (the one of tabs crashed the
+    process before it was refused)."""
     (isolated / "deep.py").write_bytes(b"def f(sock):\n" + body)
-    write(isolated, "ok.py", SPLIT)
-    code, out, err = lint(capsys, "deep.py", "ok.py")
-    assert code == 1 and finding_lines(out) == [("ok.py", SPLIT_LINE, "NGL001")]
-    assert warnings(err) == ["nagle-lint: warning: deep.py: indentation nested more than 100 levels deep "
-                             "(Python's own limit); skipped"]
-
-
-def test_python_indented_beyond_its_limit_with_short_lines_of_tabs(capsys, isolated):
-    """A tab counts up to 8: 700 levels fit in lines of under 100 characters
-    (such a file crashed the process before it was refused)."""
-    levels = ["\t" * (w // 8) + " " * (w % 8) + "if x:\n" for w in range(1, 700)]
-    (isolated / "deep.py").write_text("def f(sock):\n" + "".join(levels) + "\t" * 88 + "    sock.send(b'x')\n")
     write(isolated, "ok.py", SPLIT)
     code, out, err = lint(capsys, "deep.py", "ok.py")
     assert code == 1 and finding_lines(out) == [("ok.py", SPLIT_LINE, "NGL001")]
