@@ -291,5 +291,5 @@ def test_spans_are_worked_out_once_and_handed_to_the_next_round(monkeypatch):
     monkeypatch.setattr(small, "BUDGET", 2)  # room for one file of one function
     assert small.get(one, work) and small.get(two, work)
     assert len(small.known) == 1 and len(worked) == 4
-    small.get(two, work)  # not kept: worked out again
-    assert len(worked) == 5
+    small.get(two, work)  # not kept: worked out again, and not handed over
+    assert len(worked) == 5 and list(small.handed()) == list(here.known)[:1]

@@ -308,15 +308,17 @@ class _Spans:
             return self.known[key]
         spans = work(data)
         spans = tuple(spans) if spans is not None else None
-        self.fresh[key] = spans
-        self._keep(key, spans)
+        if self._keep(key, spans):
+            self.fresh[key] = spans
         return spans
 
-    def _keep(self, key, spans) -> None:
+    def _keep(self, key, spans) -> bool:
         size = len(spans) + 1 if spans is not None else 1
         if key not in self.known and self.kept + size <= self.BUDGET:
             self.known[key] = spans
             self.kept += size
+            return True
+        return False
 
     def handed(self) -> dict:
         """The answers worked out here since the last call."""
