@@ -140,10 +140,21 @@ def _fork(kids: list, n: int, work, chunk, extra: tuple, tasks: int, feed: int |
     """Fork `n` workers that take chunk numbers from `tasks` until its end
     (`feed`: the pipe's write end, which they close, so that the end comes),
     each sending back (number, output) records; `kids` gets each one."""
+    import gc
+
+    here = os.getpid()
     for _ in range(n):
         back, out = os.pipe()
         _widen(out)
-        pid = os.fork()
+        # What a worker inherits is put out of its collector's reach: its
+        # collections then neither walk it nor copy the pages they touch
+        # (1-2% of a run on curl, Twisted and the 10k corpus).
+        gc.freeze()
+        try:
+            pid = os.fork()
+        finally:
+            if os.getpid() == here:
+                gc.unfreeze()
         if pid == 0:  # the worker: never returns
             code = 1
             try:
