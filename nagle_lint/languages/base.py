@@ -859,7 +859,7 @@ class Lowering:
     def evaluate(self, nodes) -> None:
         """Lower expressions for their events alone (their values are not
         used).  A leaf, a name or a literal, has nothing but a value and is
-        passed over (a quarter of the expressions of a C file)."""
+        passed over (about a quarter of the expressions lowered in C)."""
         live = self.fe.live_leaf_types
         for node in nodes:
             if node is not None and (node.child_count or node.type in live):

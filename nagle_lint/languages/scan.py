@@ -289,7 +289,7 @@ class FunctionTexts:
 class _Spans:
     """`byte_functions`' answers, by the length and hash of the bytes they
     were worked out of: a later round asks again for the functions of a
-    file it lowers again, or looks at again (a quarter of the calls on
+    file it lowers again, or looks at again (a third of the calls on
     nginx and curl, 20-24 ms of work each).  A worker hands its new answers
     over with its results (`handed`), and the workers of the next round,
     forked from the process that `learn`s them, have them.  Bounded
