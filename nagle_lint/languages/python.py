@@ -14,6 +14,7 @@ STREAM_WRITES = {"write", "writelines"}
 STREAM_READS = {"read", "readline", "readlines", "readinto", "read1", "peek", "readexactly", "readuntil"}
 # Methods only sockets have: they make an unknown receiver a likely socket.
 SOCKET_ONLY = {"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"}
+ON_CONNECTION = frozenset(SENDS | RECVS | SOCKET_ONLY | {"sendmsg", "accept", "close", "sendfile"})  # made on the connection itself
 CREATORS = {"socket", "create_connection", "create_server", "fromfd", "socketpair"}
 NO_NAGLE_FAMILIES = ("AF_UNIX", "AF_BLUETOOTH", "AF_NETLINK", "AF_PACKET", "AF_CAN", "SOCK_DGRAM", "SOCK_RAW")
 NOT_SOCKETS = {"open", "BytesIO", "StringIO", "io.BytesIO", "io.StringIO", "io.open", "os.fdopen", "Pipe",
@@ -235,36 +236,36 @@ class PythonFrontend(PythonScanner, Frontend):
 
     def call(self, low: Lowering, node):
         func = node.child_by_field_name("function")
-        arg_list = node.child_by_field_name("arguments")
-        args = [a for a in low.args(arg_list) if a.type != "keyword_argument"]
+        every = low.args(node.child_by_field_name("arguments"))
+        args = [a for a in every if a.type != "keyword_argument"]
         kwargs = {text(a.child_by_field_name("name")): a.child_by_field_name("value")
-                  for a in low.args(arg_list) if a.type == "keyword_argument"}
+                  for a in every if a.type == "keyword_argument"}
         if func.type == "identifier":
             return self._plain_call(low, node, text(func), args, kwargs)
         if func.type != "attribute":
             low.expr(func)
-            low.evaluate(low.args(arg_list))
+            low.evaluate(every)
             return None
         obj, meth = func.child_by_field_name("object"), text(func.child_by_field_name("attribute"))
-        dotted = compact(func)
-        if compact(obj) in ("socket", "ssl") and meth in CREATORS:
+        dotted, receiver = compact(func), compact(obj)
+        if receiver in ("socket", "ssl") and meth in CREATORS:
             return self._create(low, meth, args, kwargs)
         if dotted in NOT_SOCKETS:
             _eval_all(low, args, kwargs)
             return NOT_CONN
         if dotted == "asyncio.open_connection":
             return self._open_stream(low, node, args, kwargs)
-        if compact(obj) in ("self", "cls") and low.cls and f"{low.cls}.{meth}" in low.unit.function_names:
+        if receiver in ("self", "cls") and low.cls and f"{low.cls}.{meth}" in low.unit.function_names:
             return low.local_call(f"{low.cls}.{meth}", args, node)
-        target = low.env.get(compact(obj))
+        target = low.env.get(receiver)
         if isinstance(target, Obj):  # a method of a class that may be defined in a linted file
             _eval_all(low, [], kwargs)
-            return low.outside_call(f"{target.cls}.{meth}", args, node, receiver=compact(obj))
+            return low.outside_call(f"{target.cls}.{meth}", args, node, receiver=receiver)
         if meth == "wrap_socket":
             _eval_all(low, args[1:], {k: v for k, v in kwargs.items() if k != "sock"})
             inner = args[0] if args else kwargs.get("sock")
             return low.conn_for(inner, "medium") if inner is not None else None
-        if meth in SENDS | RECVS | SOCKET_ONLY | {"sendmsg", "accept", "close", "sendfile"}:
+        if meth in ON_CONNECTION:
             evidence = "medium" if meth in SOCKET_ONLY else "low"
             h = low.conn_for(obj, evidence)
         else:
