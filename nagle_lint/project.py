@@ -117,10 +117,10 @@ class Project:
                 q = fn.qualname
                 fn.path = path
                 local[q] = None if alternatives and q in local else fn
-                if q[:1] != "<":  # not n_is_root(q)
+                if not n_is_root(q):
                     glob.setdefault((language, q), []).append(fn)
                     if "." in q:
-                        methods.setdefault((language, q.partition(".")[0]), []).append(path)  # _entry_name(q)
+                        methods.setdefault((language, _entry_name(q)), []).append(path)
         # Most functions are stubs (not worth lowering): nothing to walk in them.
         self._bodied = [fn for fn in self.functions() if fn.body]
         self.effective = self._with_effects()

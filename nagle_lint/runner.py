@@ -217,7 +217,7 @@ def _reread(path: str) -> bytes | None:
         return None
 
 
-class _Facts:
+class _Skipped:
     """Skipped file -> what a later round asks of it (see `Scanner.facts`),
     found once and kept here for the next round (workers send what they
     found back, and the workers of the next round, forked from here, have
@@ -242,7 +242,7 @@ class _Facts:
         self.kept = 0
 
 
-_FACTS = _Facts()
+_SKIPPED = _Skipped()
 FEW_NEEDED = 32  # names whose bytes are looked for one by one, before working out a file's facts
 
 
@@ -260,7 +260,7 @@ def _scan_many(args):
     needles = [n.encode() for n in needed] if len(needed) <= FEW_NEEDED else None
     out = []
     for p in paths:
-        facts, data, found = _FACTS.by_path.get(p), None, None
+        facts, data, found = _SKIPPED.by_path.get(p), None, None
         scan = scanner(language_of(p))
         if facts is None:
             data = _reread(p)
@@ -272,7 +272,7 @@ def _scan_many(args):
                 if not talks:
                     continue  # its facts are not kept: a later round looks at it again
             facts = scan.facts(data, talks)
-            found = facts if _FACTS.keep(p, facts) else None
+            found = facts if _SKIPPED.keep(p, facts) else None
         names, definable, talks = facts
         offer = None
         if names & needed & definable or talks is not False and names & effects:  # else it offers nothing: not read again
@@ -377,7 +377,7 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
         prepared, project = _prepare_all(files, settings, workers, result)
     finally:
         workers.close()
-        _FACTS.clear()
+        _SKIPPED.clear()
         SPANS.clear()
     result.problems.sort()
     if not prepared:  # nothing lowered: the checks and the model are never loaded
@@ -446,7 +446,7 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         for path, facts, offer, spans in workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else ():
             SPANS.learn(spans)
             if facts is not None:
-                _FACTS.keep(path, facts)
+                _SKIPPED.keep(path, facts)
             if offer is not None:
                 offers.append(offer)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)

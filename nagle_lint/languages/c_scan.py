@@ -29,8 +29,6 @@ class CScanner(Scanner):
                         rb"accept4?|setsockopt|shutdown|close|fdopen|fflush|fclose|fwrite|fprintf|vfprintf|fputs|"
                         rb"fputc|putc|fgets|fread|fgetc|getc|fscanf|getline|getdelim|setvbuf")
 
-    tells_functions = True
-
     def byte_functions(self, data: bytes):
         """(name, start, end, None) of every function definition, read from the
         bytes (comments, strings and preprocessor lines skipped, `#if 0`

@@ -486,11 +486,12 @@ class Scanner:
         file is then parsed only where the functions worth lowering are."""
         return None
 
-    tells_functions = False  # whether `byte_functions` can answer
-
     def functions_of(self, data: bytes):
-        """`byte_functions`, worked out once for the same bytes (see `SPANS`)."""
-        return SPANS.get(data, self.byte_functions) if self.tells_functions else None
+        """`byte_functions`, worked out once for the same bytes (see `SPANS`),
+        where the language has one."""
+        if type(self).byte_functions is Scanner.byte_functions:
+            return None
+        return SPANS.get(data, self.byte_functions)
 
     def check_nesting(self, data: bytes) -> None:
         """Raise a RecursionError for a file nested too deeply to parse safely."""
