@@ -13,6 +13,7 @@ DEFINING = (b"def", b"class")  # the keywords that start a definition
 _DEF_WORDS = tuple(re.compile(word + rb"[ \t]") for word in DEFINING)
 _BEFORE_DEF = re.compile(rb"[ \t\f]*(?:async[ \t]+)?")
 _INDENT = re.compile(rb"[ \t\f]*")
+_AT_MARGIN = re.compile(rb"(?:async[ \t]+)?")  # what may stand before a module-level `def` on its line
 # What a file nested over 100 levels deep has: a line indented 100
 # characters, or a tab in an indentation (a tab counts up to 8, so 13
 # characters can be 100 levels).  Each pattern looks at the first line, or
@@ -85,6 +86,11 @@ class PythonScanner(Scanner):
     stream_events = events.extended(rb"\.(?:write\w*|read\w*|flush)\s*\(")
 
     socket_sends = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile)\s*\(")
+
+    def top_level(self, data: bytes, names) -> set[str]:
+        # A `def` at the margin (not a method, not nested): its name is the function's qualified name.
+        return {n for n in names if any(_AT_MARGIN.fullmatch(data, data.rfind(b"\n", 0, m.start()) + 1, m.start())
+                                        for m in re.finditer(rb"def[ \t]+" + n.encode() + rb"[ \t]*\(", data))}
 
     def check_nesting(self, data: bytes) -> None:
         """Python nested more than 100 indentation levels deep (CPython's own

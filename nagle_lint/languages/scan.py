@@ -467,6 +467,8 @@ class Scanner:
         defined = self.defines(data, names & needed, definable)
         called = names & effects
         called = called if called and (self.talks(data) if talks is None else talks) else set()
+        if called:  # a call resolves in its own file first: one it defines calls no other file's function
+            called -= self.top_level(data, called & definable)
         spans = self.functions_of(data) if called or defined else None
         if spans is None:
             return defined, defined, called
@@ -479,6 +481,13 @@ class Scanner:
             told = {q for q, _, _ in texts.spans}
             worth = {n for n in defined if n not in told or n in with_events}
         return defined, worth, called
+
+    def top_level(self, data: bytes, names) -> set[str]:
+        """Those of `names` the file defines as functions of its own name
+        (a call of that name in the file resolves to it), where the bytes
+        tell (else none): those its `byte_functions` find."""
+        spans = self.functions_of(data) if names else None
+        return {q for q, _, _, _ in spans if q in names} if spans else set()
 
     def byte_functions(self, data: bytes):
         """(qualified name, start, end, class or None) of every function, from

@@ -1,0 +1,50 @@
+"""What a file the byte scan skipped offers a later round (`Scanner.offers`):
+a call of a function that sends counts only where it can reach another
+file's function, and a call resolves in its own file first."""
+
+from __future__ import annotations
+
+import pytest
+
+from nagle_lint.languages import frontend, scanner
+from nagle_lint.project import Project
+
+PYTHON = {
+    "defines it": (b"import socket\ndef main():\n    s = socket.create_connection(('h', 1))\n    s.recv(1)\n"
+                   b"if __name__ == '__main__':\n    main()\n", set()),
+    "async, defines it": (b"import socket\nasync def main():\n    s.recv(1)\nmain()\n", set()),
+    "a method of that name": (b"import socket\nclass C:\n    def main(self):\n        s.recv(1)\nmain()\n", {"main"}),
+    "nested in a block": (b"import socket\nif x:\n    def main():\n        s.recv(1)\nmain()\n", {"main"}),
+    "only calls it": (b"import socket\nfrom tool import main\nmain()\ns.recv(1)\n", {"main"}),
+    "a longer name": (b"import socket\ndef main2():\n    s.recv(1)\nmain()\n", {"main"}),
+}
+C = {
+    "defines it": (b"#include <sys/socket.h>\nint main(void) { int fd = socket(2, 1, 0); recv(fd, 0, 0, 0); return 0; }\n"
+                   b"void run(void) { main(); }\n", set()),
+    "only calls it": (b"#include <sys/socket.h>\nvoid run(int fd) { main(); recv(fd, 0, 0, 0); }\n", {"main"}),
+}
+CASES = [("python", k, *v) for k, v in PYTHON.items()] + [("c", k, *v) for k, v in C.items()]
+
+
+@pytest.mark.parametrize("lang, case, data, called", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_a_call_to_a_function_the_file_defines_offers_nothing(lang, case, data, called):
+    scan = scanner(lang)
+    assert not scan.may_find(data)  # a file the byte scan skips
+    _, _, found = scan.offers(data, frozenset(), frozenset({"main"}), scan.facts(data))
+    assert found == called
+
+
+@pytest.mark.parametrize("lang, data", [("python", PYTHON["defines it"][0]), ("python", PYTHON["async, defines it"][0]),
+                                        ("c", C["defines it"][0])])
+def test_what_that_rests_on_such_a_call_resolves_to_the_file_s_own_function(lang, data):
+    """Even where another linted file's `main` sends."""
+    other = {"python": b"def main(s):\n    s.send(b'a')\n    s.send(b'b')\n",
+             "c": b"#include <sys/socket.h>\nvoid main(int fd) { send(fd, \"a\", 1, 0); }\n"}[lang]
+    ext = {"python": "py", "c": "c"}[lang]
+    here = frontend(lang).lower(f"here.{ext}", data, frozenset({"main"}), own=False)
+    there = frontend(lang).lower(f"there/other.{ext}", other)
+    project = Project([here, there])
+    callers = [fn for fn in here.functions if any(c.callee == "main" for c in project.facts(fn).calls)]
+    assert callers
+    for fn in callers:
+        assert project.resolve(fn, "main").path == f"here.{ext}"
