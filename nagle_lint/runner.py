@@ -221,13 +221,16 @@ class _Skipped:
     """Skipped file -> what a later round asks of it (see `Scanner.facts`),
     found once and kept here for the next round (workers send what they
     found back, and the workers of the next round, forked from here, have
-    it); bounded (names in all), as memory is."""
+    it); bounded (names in all), as memory is.  A file whose facts were not
+    worked out, as it could offer nothing, is kept with what it was looked
+    at for (`ruled_out`): the next round looks only for the names new to it."""
 
     BUDGET = 200_000
 
     def __init__(self):
         self.by_path: dict[str, tuple] = {}
         self.kept = 0
+        self.ruled_out: dict[str, tuple] = {}  # path -> (the Wanted it offered nothing to, whether it talks)
 
     def keep(self, path: str, facts: tuple) -> bool:
         """Whether the facts are kept (a worker sends back only those)."""
@@ -239,38 +242,59 @@ class _Skipped:
 
     def clear(self) -> None:
         self.by_path.clear()
+        self.ruled_out.clear()
         self.kept = 0
 
 
 _SKIPPED = _Skipped()
-FEW_NEEDED = 32  # names whose bytes are looked for one by one, before working out a file's facts
+FEW_NAMES = 32  # names looked for in a file one by one (or in one pattern), before working out its facts
 
 
 def _scan_many(args):
     """(path, its facts when they were not known, what it offers or None,
-    the spans worked out for it) of each skipped file, for a later round."""
+    the spans worked out for it, whether it talks where it was ruled out
+    without its facts, else None) of each skipped file, for a later round."""
     from .languages import scanner
     from .languages.scan import SPANS
 
     paths, wanted = args
     needed, effects = wanted.needed, wanted.effects
-    # Few needed names: a file without socket code of its own, where none
-    # of them is written, offers nothing (it can only define one), and that
-    # is told faster than all the names it calls or defines.
-    needles = [n.encode() for n in needed] if len(needed) <= FEW_NEEDED else None
+    # Few names: a file offers something only where it may define a needed
+    # name, or has socket code of its own and writes the name of a function
+    # that sends; that is told faster than all the names it calls or defines,
+    # and a file ruled out so in an earlier round is looked at for the new names only.
+    few = len(needed) <= FEW_NAMES and len(effects) <= FEW_NAMES
+    looks: dict = {}  # (language, names) -> whether a file may define one (see `Scanner.may_define`)
     out = []
     for p in paths:
         facts, data, found = _SKIPPED.by_path.get(p), None, None
-        scan = scanner(language_of(p))
+        language = language_of(p)
+        scan = scanner(language)
         if facts is None:
+            talks = None
+            if few:
+                ruled_out = _SKIPPED.ruled_out.get(p)
+                if ruled_out is None:
+                    new_needed, new_effects = needed, effects
+                else:
+                    before, talks = ruled_out
+                    new_needed, new_effects = needed - before.needed, effects - before.effects if talks else ()
+                    if not (new_needed or new_effects):
+                        out.append((p, None, None, {}, talks))
+                        continue
             data = _reread(p)
             if data is None:
                 continue
-            talks = None
-            if needles is not None and not any(n in data for n in needles):
-                talks = scan.talks(data)
-                if not talks:
-                    continue  # its facts are not kept: a later round looks at it again
+            if few:
+                key = (language, new_needed)
+                if key not in looks:
+                    looks[key] = scan.may_define(new_needed)
+                if not looks[key](data):
+                    if talks is None:
+                        talks = scan.talks(data)
+                    if not (talks and any(n.encode() in data for n in new_effects)):
+                        out.append((p, None, None, SPANS.handed(), talks))
+                        continue
             facts = scan.facts(data, talks)
             found = facts if _SKIPPED.keep(p, facts) else None
         names, definable, talks = facts
@@ -282,7 +306,7 @@ def _scan_many(args):
                 offer = (p, defined, worth, called)
         spans = SPANS.handed()
         if found is not None or offer is not None or spans:
-            out.append((p, found, offer, spans))
+            out.append((p, found, offer, spans, None))
     return out
 
 
@@ -443,10 +467,12 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         if not (wanted.again or skipped and wanted):
             break
         offers = []
-        for path, facts, offer, spans in workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else ():
+        for path, facts, offer, spans, talks in workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else ():
             SPANS.learn(spans)
             if facts is not None:
                 _SKIPPED.keep(path, facts)
+            elif talks is not None:
+                _SKIPPED.ruled_out[path] = (wanted, talks)
             if offer is not None:
                 offers.append(offer)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)

@@ -48,3 +48,44 @@ def test_what_that_rests_on_such_a_call_resolves_to_the_file_s_own_function(lang
     assert callers
     for fn in callers:
         assert project.resolve(fn, "main").path == f"here.{ext}"
+
+
+def test_a_later_round_looks_at_a_file_ruled_out_before_for_the_new_names_only(tmp_path, monkeypatch):
+    from nagle_lint import runner
+    from nagle_lint.project import Wanted
+
+    talking = tmp_path / "talking.py"
+    talking.write_bytes(b"import socket\ndef serve(s):\n    s.recv(1)\n    report(s)\n")
+    quiet = tmp_path / "quiet.py"
+    quiet.write_bytes(b"def parse(text):\n    return text.split()\ndef factory():\n    return parse('a b')\n")
+    paths = [str(talking), str(quiet)]
+    read = []
+    monkeypatch.setattr(runner, "_reread", lambda p: read.append(p) or open(p, "rb").read())
+    monkeypatch.setattr(runner, "_SKIPPED", runner._Skipped())
+
+    def scan_round(wanted):
+        read.clear()
+        out = runner._scan_many((paths, wanted))
+        for path, facts, _, _, talks in out:
+            if facts is not None:
+                runner._SKIPPED.keep(path, facts)
+            elif talks is not None:
+                runner._SKIPPED.ruled_out[path] = (wanted, talks)
+        return {path: (offer, talks) for path, _, offer, _, talks in out}
+
+    first = Wanted(frozenset({"connect_to"}), frozenset({"send_all"}))
+    assert scan_round(first) == {str(talking): (None, True), str(quiet): (None, False)}
+    assert read == paths
+    # Nothing new: neither is read again.
+    assert scan_round(first) == {str(talking): (None, True), str(quiet): (None, False)}
+    assert read == []
+    # A new function that sends: only the file that talks is read, and it calls it.
+    second = Wanted(frozenset({"connect_to"}), frozenset({"send_all", "report"}))
+    found = scan_round(second)
+    assert read == [str(talking)]
+    assert found[str(talking)][0][3] == {"report"} and found[str(quiet)] == (None, False)
+    # A new needed name: the file ruled out is looked at again, and offers it.
+    third = Wanted(frozenset({"connect_to", "factory"}), frozenset({"send_all"}))
+    found = scan_round(third)
+    assert read == [str(quiet)]  # the talking file's facts are known since the second round, and offer nothing
+    assert found[str(quiet)][0][1] == {"factory"}

@@ -400,6 +400,20 @@ class Scanner:
             (before is None or before.search(data, max(0, at - 64), at)) and after.match(data, at + len(name))
             for at in whole_words(data, name.encode()))}
 
+    def may_define(self, names):
+        """A test of a file's bytes that holds wherever `defines` finds one of
+        `names` (and may hold elsewhere): the words of a definition before
+        one of them, in one pattern per word, led by its literal (searched
+        fast); else one of them written anywhere."""
+        if not names:
+            return lambda data: False
+        if self.definition_before is None:
+            words = [n.encode() for n in names]
+            return lambda data: any(w in data for w in words)
+        either = b"|".join(re.escape(n.encode()) for n in sorted(names))
+        patterns = [re.compile(re.escape(w) + rb"\s+(?:" + either + rb")(?!\w)") for w in self.declaration_words]
+        return lambda data: any(p.search(data) for p in patterns)
+
     def has_evidence(self, data: bytes) -> bool:
         """Words that make a connection at least medium-sure."""
         return any(w in data for w in self.evidence_words)
