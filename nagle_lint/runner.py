@@ -265,6 +265,8 @@ def _scan_many(args):
     # and a file ruled out so in an earlier round is looked at for the new names only.
     few = len(needed) <= FEW_NAMES and len(effects) <= FEW_NAMES
     looks: dict = {}  # (language, names) -> whether a file may define one (see `Scanner.may_define`)
+    words: dict = {}  # names -> their bytes
+    since: dict = {}  # id of a Wanted files were ruled out for -> (needed, effects) new since
     out = []
     for p in paths:
         facts, data, found = _SKIPPED.by_path.get(p), None, None
@@ -278,7 +280,10 @@ def _scan_many(args):
                     new_needed, new_effects = needed, effects
                 else:
                     before, talks = ruled_out
-                    new_needed, new_effects = needed - before.needed, effects - before.effects if talks else ()
+                    if id(before) not in since:
+                        since[id(before)] = needed - before.needed, effects - before.effects
+                    new_needed, new_effects = since[id(before)]
+                    new_effects = new_effects if talks else frozenset()  # calls count only in a file that talks
                     if not (new_needed or new_effects):
                         out.append((p, None, None, {}, talks))
                         continue
@@ -286,13 +291,14 @@ def _scan_many(args):
             if data is None:
                 continue
             if few:
-                key = (language, new_needed)
-                if key not in looks:
-                    looks[key] = scan.may_define(new_needed)
-                if not looks[key](data):
+                if (language, new_needed) not in looks:
+                    looks[language, new_needed] = scan.may_define(new_needed)
+                if new_effects not in words:
+                    words[new_effects] = [n.encode() for n in new_effects]
+                if not looks[language, new_needed](data):
                     if talks is None:
                         talks = scan.talks(data)
-                    if not (talks and any(n.encode() in data for n in new_effects)):
+                    if not (talks and any(w in data for w in words[new_effects])):
                         out.append((p, None, None, SPANS.handed(), talks))
                         continue
             facts = scan.facts(data, talks)
