@@ -133,6 +133,28 @@ def test_models_come_back_whole_from_a_worker():
                     ConnInfo}
 
 
+def test_a_time_budget_changes_no_model():
+    """With a time budget (as the runner lowers), a file is parsed through a
+    callable that can cancel it, and node texts are read from its bytes: the
+    models are those of a plain parse, Unicode and all."""
+    import time
+    from types import SimpleNamespace
+
+    cases = [(language, case.source.encode("utf-8")) for language, case in (p.values for p in CASES)]
+    cases += [("python", "import socket\ndef f(s: socket.socket):\n    \"é\"; s.send(b'ü' * 2)\n    s.send(b'x')\n"
+                          "    s.recv(1)\n".encode()),
+              ("c", "void f(int fd) { /* é */ send(fd, \"ü\", 2, 0); send(fd, \"x\", 1, 0); recv(fd, 0, 0, 0); }\n".encode())]
+    for language, data in cases:
+        fe = frontend(language)
+        fe.limits = SimpleNamespace(timeout=60, deadline=time.monotonic() + 60, notes=[])
+        try:
+            budgeted = fe.lower("case" + LANGUAGES[language], data)
+        finally:
+            fe.limits = None
+        plain = fe.lower("case" + LANGUAGES[language], data)
+        assert dump(budgeted) == dump(plain) and budgeted == plain, data[:80]
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_language_has_enough_cases(language):
     cases = [c for lang, c in (p.values for p in CASES) if lang == language]

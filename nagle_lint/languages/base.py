@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from _thread import _local as _thread_local
 from types import SimpleNamespace
 from functools import cached_property
 
@@ -124,8 +125,18 @@ class Source:
         return Site(r1 + 1, self.column(r1, c1), r2 + 1, self.column(r2, c2))
 
 
+# The bytes this thread last parsed (see `Frontend._parse`): a node's text is
+# read from them, as a tree parsed through a callable (to be cancellable)
+# would call it again for each node's text.
+_SOURCE = _thread_local()
+
+
+def raw(node) -> bytes:
+    return _SOURCE.data[node.start_byte:node.end_byte]
+
+
 def text(node) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None else ""
+    return _SOURCE.data[node.start_byte:node.end_byte].decode("utf-8", "replace") if node is not None else ""
 
 
 def compact(node) -> str:
@@ -202,6 +213,7 @@ class Frontend(Scanner):
         limits = getattr(self, "limits", None)
         deadline = limits.deadline if limits is not None else None
         self.parser.reset()  # never resume a parse that was cancelled (or interrupted) before
+        _SOURCE.data = data
         if deadline is None:
             return self.parser.parse(data)
 
@@ -212,12 +224,10 @@ class Frontend(Scanner):
             return time.monotonic() > deadline
 
         try:
-            tree = self.parser.parse(read, progress_callback=spent)
-            # A tree read through a callable calls it again for every node's
-            # text (slowly, and py-tree-sitter crashes if that call raises, as
-            # it does at the recursion limit): parse again from the bytes,
-            # reusing the whole tree (a few per cent of the first parse).
-            return self.parser.parse(data, old_tree=tree)
+            # Node.text would call `read` again (slowly, and py-tree-sitter
+            # crashes if that call raises, as it does at the recursion
+            # limit): `text` and `raw` read the bytes instead.
+            return self.parser.parse(read, progress_callback=spent)
         except ValueError:
             # A cancelled parse resumes at the next call unless the parser is reset.
             self.parser.reset()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, text
+from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, raw, text
 from .python_scan import PythonScanner
 from ..model import ONE, SMALL, UNKNOWN, Bind
 
@@ -54,7 +54,7 @@ class PythonFrontend(PythonScanner, Frontend):
                 name = prefix + text(target.child_by_field_name("name"))
                 yield name, target, cls
                 body = target.child_by_field_name("body")
-                if body is not None and (b"def" in body.text or b"class" in body.text):  # most hold no definition
+                if body is not None and (b"def" in (held := raw(body)) or b"class" in held):  # most hold no definition
                     yield from self._defs(body, name + ".", None)
             elif target.type == "class_definition":
                 name = prefix + text(target.child_by_field_name("name"))
