@@ -89,3 +89,27 @@ def test_a_later_round_looks_at_a_file_ruled_out_before_for_the_new_names_only(t
     found = scan_round(third)
     assert read == [str(quiet)]  # the talking file's facts are known since the second round, and offer nothing
     assert found[str(quiet)][0][1] == {"factory"}
+
+
+WORTH = {
+    # A class another file needs, without any event in its text: lowered, it would be stubs only.
+    "no event": (b"class Factory:\n    def build(self):\n        return Thing()\n\ndef other(s):\n    s.close()\n", set()),
+    "an event in a method": (b"class Factory:\n    def build(self, s):\n        s.close()\n        return Thing()\n", {"Factory"}),
+    "an event in a nested function": (b"def Factory():\n    def inner(s):\n        s.shutdown(2)\n    return inner\n",
+                                      {"Factory"}),
+    # The file names a function that sends: a function calling it is lowered, and may call the definition.
+    "the file names a function that sends": (b"class Factory:\n    pass\n\ndef go(s):\n    send_all(s)\n", {"Factory"}),
+    # Module-level code after the class counts with it (the bytes do not tell where a class ends).
+    "an event after it": (b"class Factory:\n    pass\nsock.close()\n", {"Factory"}),
+}
+
+
+@pytest.mark.parametrize("case", WORTH)
+def test_a_python_definition_without_events_is_not_worth_lowering(case):
+    data, worth = WORTH[case]
+    scan = scanner("python")
+    defined, found, _ = scan.offers(data, frozenset({"Factory"}), frozenset({"send_all"}), scan.facts(data))
+    assert defined == {"Factory"} and found == worth
+    if not worth:  # what the lowering confirms: nothing of it would be lowered
+        model = frontend("python").lower("f.py", data, frozenset({"send_all"}), frozenset({"Factory"}), own=False)
+        assert [fn.qualname for fn in model.functions if fn.body and fn.qualname != "<module>"] == []

@@ -13,6 +13,7 @@ DEFINING = (b"def", b"class")  # the keywords that start a definition
 _DEF_WORDS = tuple(re.compile(word + rb"[ \t]") for word in DEFINING)
 _BEFORE_DEF = re.compile(rb"[ \t\f]*(?:async[ \t]+)?")
 _INDENT = re.compile(rb"[ \t\f]*")
+_DEF_NAME = re.compile(rb"[ \t\f]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)")  # at a line `_definitions` found
 _AT_MARGIN = re.compile(rb"(?:async[ \t]+)?")  # what may stand before a module-level `def` on its line
 # What a file nested over 100 levels deep has: a line indented 100
 # characters, or a tab in an indentation (a tab counts up to 8, so 13
@@ -86,6 +87,26 @@ class PythonScanner(Scanner):
     stream_events = events.extended(rb"\.(?:write\w*|read\w*|flush)\s*\(")
 
     socket_sends = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile)\s*\(")
+
+    def with_events(self, data: bytes, names) -> set[str]:
+        # A definition's text runs from its line to the next definition
+        # indented no deeper (as `_enclosing_spans` reads it: it may hold
+        # module-level code after it too).  A name whose definition is not
+        # found so is kept.
+        if not names:
+            return set()
+        defs, events, worth, seen = _definitions(data), self.events_in(data), set(), set()
+        for i, (line, width) in enumerate(defs):
+            name = _DEF_NAME.match(data, line)
+            name = name.group(1).decode() if name else None
+            if name in names:
+                seen.add(name)
+                j = i + 1
+                while j < len(defs) and defs[j][1] > width:
+                    j += 1
+                if events.search(data, line, defs[j][0] if j < len(defs) else len(data)):
+                    worth.add(name)
+        return worth | (set(names) - seen)
 
     def top_level(self, data: bytes, names) -> set[str]:
         # A `def` at the margin (not a method, not nested): its name is the function's qualified name.

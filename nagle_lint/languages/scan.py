@@ -485,7 +485,7 @@ class Scanner:
             called -= self.top_level(data, called & definable)
         spans = self.functions_of(data) if called or defined else None
         if spans is None:
-            return defined, defined, called
+            return defined, defined if names & effects else self.with_events(data, defined), called
         texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)  # as the lowering will see them
         if called:
             called &= set().union(*texts.calls.values())
@@ -495,6 +495,12 @@ class Scanner:
             told = {q for q, _, _ in texts.spans}
             worth = {n for n in defined if n not in told or n in with_events}
         return defined, worth, called
+
+    def with_events(self, data: bytes, names) -> set[str]:
+        """Those of `names` (defined in the file) whose definition may hold
+        an event, where the bytes tell a definition's text without telling
+        every function's (see `offers`); else all of them."""
+        return set(names)
 
     def top_level(self, data: bytes, names) -> set[str]:
         """Those of `names` the file defines as functions of its own name
