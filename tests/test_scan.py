@@ -229,3 +229,34 @@ def test_python_definitions_are_the_regex_they_stand_for(path: Path):
 @given(st.lists(DEF_TOKENS, max_size=30).map(b"".join))
 def test_python_definitions_on_generated_text(data: bytes):
     assert python_scan._definitions(data) == reference_definitions(data)
+
+
+def reference_spans(data: bytes, positions) -> list[tuple[int, int]]:
+    """What `_enclosing_spans` stands for: the spans every definition of the file gives."""
+    defs = reference_definitions(data)
+    spans = []
+    for pos in positions:
+        line = data.rfind(b"\n", 0, pos) + 1
+        indent = python_scan._width(re.match(rb"[ \t\f]*", data[line:pos]).group())
+        above = [(start, width) for start, width in defs if start <= pos and width < indent]
+        if not above:
+            spans.append((0, len(data)))
+            continue
+        start, width = above[-1]
+        below = [s for s, w in defs if s > start and w <= width]
+        spans.append((start, below[0] if below else len(data)))
+    return spans
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if p.suffix == ".py"], ids=lambda p: p.name)
+def test_python_enclosing_spans_are_those_the_definitions_give(path: Path):
+    data = path.read_bytes()
+    positions = [m.start() for m in re.finditer(rb"\.\w+\s*\(", data)]
+    assert list(python_scan._enclosing_spans(data, positions)) == reference_spans(data, positions)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(DEF_TOKENS, max_size=40).map(b"".join))
+def test_python_enclosing_spans_on_generated_text(data: bytes):
+    positions = range(len(data) + 1)
+    assert list(python_scan._enclosing_spans(data, positions)) == reference_spans(data, positions)

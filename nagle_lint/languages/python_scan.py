@@ -14,6 +14,7 @@ _DEF_WORDS = tuple(re.compile(word + rb"[ \t]") for word in DEFINING)
 _BEFORE_DEF = re.compile(rb"[ \t\f]*(?:async[ \t]+)?")
 _INDENT = re.compile(rb"[ \t\f]*")
 _DEF_NAME = re.compile(rb"[ \t\f]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)")  # at a line `_definitions` found
+_DEF_LINE = re.compile(rb"([ \t\f]*)(?:(?:async[ \t]+)?def|class)[ \t]")  # a line `_definitions` finds
 _AT_MARGIN = re.compile(rb"(?:async[ \t]+)?")  # what may stand before a module-level `def` on its line
 # What a file nested over 100 levels deep has: a line indented 100
 # characters, or a tab in an indentation (a tab counts up to 8, so 13
@@ -54,24 +55,60 @@ def _enclosing_spans(data: bytes, positions):
     """For each position, a byte span holding the whole text of the function
     the position is in: from the nearest `def` (or `class`) above it indented
     less than its line, to the next one indented no deeper.  Code outside any
-    definition gets the whole file (module-level code is one function)."""
-    from bisect import bisect_right
+    definition gets the whole file (module-level code is one function).
 
-    defs = _definitions(data)
-    starts = [start for start, _ in defs]
+    Found by looking up and down from each position for the keywords (a
+    file asks about few positions: finding all its definitions, as
+    `_definitions` does, costs more); the same spans as those definitions give."""
     for pos in positions:
-        indent = _width(_INDENT.match(data, data.rfind(b"\n", 0, pos) + 1, pos).group())
-        i = bisect_right(starts, pos) - 1
-        while i >= 0 and defs[i][1] >= indent:
-            i -= 1
-        if i < 0:
+        line = data.rfind(b"\n", 0, pos) + 1
+        indent = _width(_INDENT.match(data, line, pos).group())
+        above = _definition_above(data, pos, indent)
+        if above is None:
             yield 0, len(data)
-            continue
-        start, width = defs[i]
-        j = i + 1
-        while j < len(defs) and defs[j][1] > width:
-            j += 1
-        yield start, defs[j][0] if j < len(defs) else len(data)
+        else:
+            # A definition between the one above and the position is indented
+            # deeper than the position's line: the look down starts at that line.
+            yield above[0], _definition_below(data, line, above[1])
+
+
+def _definition_line(data: bytes, line: int) -> int | None:
+    """The indentation width of the definition the line at `line` starts, if it starts one."""
+    m = _DEF_LINE.match(data, line)
+    return _width(m.group(1)) if m else None
+
+
+def _definition_above(data: bytes, pos: int, indent: int):
+    """(start, width) of the nearest definition line starting before `pos`
+    indented less than `indent`, or None."""
+    end = pos
+    while True:
+        at = max(data.rfind(b"def", 0, end), data.rfind(b"class", 0, end))
+        if at < 0:
+            return None
+        line = data.rfind(b"\n", 0, at) + 1
+        width = _definition_line(data, line)
+        if width is not None and width < indent:
+            return line, width
+        end = line
+
+
+def _definition_below(data: bytes, start: int, width: int) -> int:
+    """The start of the first definition line at or after the line start
+    `start` indented no deeper than `width`, else the end of the file."""
+    while True:
+        found = [at for at in (data.find(b"def", start), data.find(b"class", start)) if at >= 0]
+        if not found:
+            return len(data)
+        at = min(found)
+        line = data.rfind(b"\n", 0, at) + 1
+        if line >= start:
+            found_width = _definition_line(data, line)
+            if found_width is not None and found_width <= width:
+                return line
+        start = data.find(b"\n", at) + 1
+        if not start:
+            return len(data)
 
 
 class PythonScanner(Scanner):
@@ -147,4 +184,10 @@ class PythonScanner(Scanner):
         if not self.events.search(data):
             return False
         writes = [m.start() for m in self.send_calls.finditer(data)]
-        return any(self.events.search(data, a, b) for a, b in _enclosing_spans(data, writes))
+        looked = set()
+        for span in _enclosing_spans(data, writes):
+            if span not in looked:
+                looked.add(span)
+                if self.events.search(data, *span):
+                    return True
+        return False
