@@ -260,3 +260,17 @@ def test_python_enclosing_spans_are_those_the_definitions_give(path: Path):
 def test_python_enclosing_spans_on_generated_text(data: bytes):
     positions = range(len(data) + 1)
     assert list(python_scan._enclosing_spans(data, positions)) == reference_spans(data, positions)
+
+
+def _lowered_as_sends():
+    from nagle_lint.languages import c, java, python
+
+    yield from (("c", f"{n}(fd, b, n);".encode()) for n in [*c.SENDS, *c.GATHERS, *c.STDIO_WRITES])
+    yield from (("java", f"out.{n}(b);".encode()) for n in java.WRITES)
+    yield from (("python", f"s.{n}(b)".encode()) for n in [*python.SENDS, *python.STREAM_WRITES, "sendmsg", "sendfile"])
+
+
+@pytest.mark.parametrize("language, call", list(_lowered_as_sends()), ids=lambda v: v if isinstance(v, str) else v.decode())
+def test_the_byte_scan_sees_every_call_the_frontend_lowers_as_a_send(language: str, call: bytes):
+    """What a later round rests on: a file without a match of `send_calls` sends nothing itself."""
+    assert scanner(language).send_calls.search(call)

@@ -13,7 +13,7 @@ class CScanner(Scanner):
     read_calls = PlainCalls(rb"read|recv\w*|SSL_read|fgets|fread")
     # A call through a function pointer (`c->send(...)`) is not a send the frontend knows.
     send_calls = PlainCalls(rb"write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
-                            rb"gnutls_record_send|fwrite|fprintf|vfprintf|fputs|fputc|putc")
+                            rb"gnutls_record_send|fwrite|fprintf|vfprintf|fputs|fputc|putc|fputs_unlocked|fwrite_unlocked")
     target_is_receiver = False
     socket_sends = PlainCalls(rb"write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
                               rb"gnutls_record_send")
