@@ -33,6 +33,10 @@ class Wanted:
     # needed name -> the folders of its callers (a name many files define
     # resolves only to the definition in the caller's folder)
     callers: dict = Factory(dict)
+    # Those of the effects that set an option and send nothing, by no
+    # callee either: a file that calls only these and sends nothing itself
+    # has nothing for the option to act on.
+    option_only: frozenset = frozenset()
 
     def __bool__(self):
         return bool(self.needed or self.effects or self.again)
@@ -203,10 +207,13 @@ class Project:
                     again.add(target.path)
         starts = {_entry_name(fn.qualname) for fn in self._bodied
                   if id(fn) in self.sending and not n_is_root(fn.qualname)}
+        sends = self._with_effects((Send,))
+        senders = {_entry_name(fn.qualname) for fn in self._bodied if id(fn) in sends}
         again.update(m.path for m in self.models.values()
                      if any(self.reaches(m.path, m.language, n) for n in m.left_out_calls & starts))
         keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731
-        return Wanted(keep(needed), keep(starts), frozenset(again), {n: frozenset(f) for n, f in callers.items()})
+        return Wanted(keep(needed), keep(starts), frozenset(again), {n: frozenset(f) for n, f in callers.items()},
+                      keep(starts - senders))
 
     def definers(self, language: str, name: str) -> set[str]:
         """The linted files of a language that define `name` (a function, or a class by its methods)."""

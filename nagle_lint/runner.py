@@ -307,7 +307,7 @@ def _scan_many(args):
         offer = None
         if names & needed & definable or talks is not False and names & effects:  # else it offers nothing: not read again
             data = data if data is not None else _reread(p) or b""
-            defined, worth, called = scan.offers(data, needed, effects, facts)
+            defined, worth, called = scan.offers(data, needed, effects, facts, wanted.option_only)
             if defined or called:
                 offer = (p, defined, worth, called)
         spans = SPANS.handed()

@@ -113,3 +113,45 @@ def test_a_python_definition_without_events_is_not_worth_lowering(case):
     if not worth:  # what the lowering confirms: nothing of it would be lowered
         model = frontend("python").lower("f.py", data, frozenset({"send_all"}), frozenset({"Factory"}), own=False)
         assert [fn.qualname for fn in model.functions if fn.body and fn.qualname != "<module>"] == []
+
+
+NODELAY_HELPER = b"""#include <netinet/tcp.h>
+void set_nodelay(int fd) { int on = 1; setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on); }
+void send_both(int fd) { send(fd, "a", 1, 0); send(fd, "b", 1, 0); }
+"""
+ONLY_THE_OPTION = b"#include <sys/socket.h>\nvoid run(int fd) { set_nodelay(fd); recv(fd, 0, 0, 0); }\n"
+
+
+def test_only_effects_that_set_an_option_and_send_nothing_are_option_only():
+    helper = frontend("c").lower("net/helper.c", NODELAY_HELPER)
+    wanted = Project([helper]).wanted()
+    assert wanted.effects == {"set_nodelay", "send_both"} and wanted.option_only == {"set_nodelay"}
+
+
+@pytest.mark.parametrize("data, called", [
+    (ONLY_THE_OPTION, set()),
+    (b"#include <sys/socket.h>\nvoid run(int fd) { set_nodelay(fd); write(fd, \"x\", 1); recv(fd, 0, 0, 0); }\n",
+     {"set_nodelay"}),
+    (b"#include <sys/socket.h>\nvoid run(int fd) { set_nodelay(fd); send_both(fd); recv(fd, 0, 0, 0); }\n",
+     {"set_nodelay", "send_both"}),
+])
+def test_a_call_of_an_option_only_effect_counts_where_the_file_may_send(data, called):
+    scan = scanner("c")
+    _, _, found = scan.offers(data, frozenset(), frozenset({"set_nodelay", "send_both"}), scan.facts(data),
+                              frozenset({"set_nodelay"}))
+    assert found == called
+
+
+def test_what_that_rests_on_a_file_that_only_sets_the_option_finds_nothing():
+    """Lowered all the same, the file that calls the option helper and sends
+    nothing has no finding of its own (the helper's file has its own)."""
+    from nagle_lint.lint import raw_findings
+    from nagle_lint.prepared import Prepared
+
+    helper = frontend("c").lower("net/helper.c", NODELAY_HELPER)
+    caller = frontend("c").lower("net/run.c", ONLY_THE_OPTION, frozenset({"set_nodelay", "send_both"}), own=False)
+    assert any(fn.body for fn in caller.functions)  # lowered: `run` calls the helper
+    project = Project([helper, caller])
+    rules = {"NGL001", "NGL002", "NGL003", "NGL004", "NGL005"}
+    assert raw_findings([Prepared("net/run.c", caller, {}, 0)], project, rules) == []
+    assert "NGL002" in {f.rule for f in raw_findings([Prepared("net/helper.c", helper, {}, 0)], project, rules)}

@@ -466,11 +466,13 @@ class Scanner:
         definable = frozenset(map(sys.intern, self.definable(data)))
         return frozenset(map(sys.intern, called_names(data))) | definable, definable, talks
 
-    def offers(self, data: bytes, needed, effects, facts) -> tuple[set[str], set[str], set[str]]:
+    def offers(self, data: bytes, needed, effects, facts, option_only=frozenset()) -> tuple[set[str], set[str], set[str]]:
         """What a file the byte scan skipped offers a later round: those of
         the `needed` names it defines, those of them worth lowering, and
         those of the `effects` (functions that send) it calls, when it shows
-        socket code of its own; `facts`: see `facts`.
+        socket code of its own; `facts`: see `facts`.  A call of one of
+        `option_only` (effects that set an option and send nothing) counts
+        only in a file that may send itself.
 
         Where the language tells its functions from the bytes, a call counts
         only inside a function (a C prototype looks like a call), and a
@@ -483,6 +485,8 @@ class Scanner:
         called = called if called and (self.talks(data) if talks is None else talks) else set()
         if called:  # a call resolves in its own file first: one it defines calls no other file's function
             called -= self.top_level(data, called & definable)
+        if called and called <= option_only and not self.send_calls.search(data):
+            called = set()
         spans = self.functions_of(data) if called or defined else None
         if spans is None:
             return defined, defined if names & effects else self.with_events(data, defined), called
