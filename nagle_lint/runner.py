@@ -247,7 +247,7 @@ class _Skipped:
 
 
 _SKIPPED = _Skipped()
-FEW_NAMES = 32  # names looked for in a file one by one (or in one pattern), before working out its facts
+FEW_NAMES = 32  # names looked for in a file one by one (or in one pattern), before working out its facts (see _FirstLook)
 
 
 def _scan_many(args):
@@ -259,48 +259,26 @@ def _scan_many(args):
 
     paths, wanted = args
     needed, effects = wanted.needed, wanted.effects
-    # Few names: a file offers something only where it may define a needed
-    # name, or has socket code of its own and writes the name of a function
-    # that sends; that is told faster than all the names it calls or defines,
-    # and a file ruled out so in an earlier round is looked at for the new names only.
-    few = len(needed) <= FEW_NAMES and len(effects) <= FEW_NAMES
-    looks: dict = {}  # (language, names) -> whether a file may define one (see `Scanner.may_define`)
-    words: dict = {}  # names -> their bytes
-    since: dict = {}  # id of a Wanted files were ruled out for -> (needed, effects) new since
+    look = _FirstLook(wanted)
     out = []
     for p in paths:
         facts, data, found = _SKIPPED.by_path.get(p), None, None
         language = language_of(p)
         scan = scanner(language)
         if facts is None:
-            talks = None
-            if few:
-                ruled_out = _SKIPPED.ruled_out.get(p)
-                if ruled_out is None:
-                    new_needed, new_effects = needed, effects
-                else:
-                    before, talks = ruled_out
-                    if id(before) not in since:
-                        since[id(before)] = needed - before.needed, effects - before.effects
-                    new_needed, new_effects = since[id(before)]
-                    new_effects = new_effects if talks else frozenset()  # calls count only in a file that talks
-                    if not (new_needed or new_effects):
-                        out.append((p, None, None, {}, talks))
-                        continue
+            ruled_out = _SKIPPED.ruled_out.get(p)
+            new_needed, new_effects = look.new_names(ruled_out)
+            talks = ruled_out[1] if ruled_out is not None else None
+            if ruled_out is not None and not (new_needed or new_effects):
+                out.append((p, None, None, {}, talks))  # nothing new to it: not read
+                continue
             data = _reread(p)
             if data is None:
                 continue
-            if few:
-                if (language, new_needed) not in looks:
-                    looks[language, new_needed] = scan.may_define(new_needed)
-                if new_effects not in words:
-                    words[new_effects] = [n.encode() for n in new_effects]
-                if not looks[language, new_needed](data):
-                    if talks is None:
-                        talks = scan.talks(data)
-                    if not (talks and any(w in data for w in words[new_effects])):
-                        out.append((p, None, None, SPANS.handed(), talks))
-                        continue
+            ruled, talks = look.rules_out(scan, language, data, new_needed, new_effects, talks)
+            if ruled:
+                out.append((p, None, None, SPANS.handed(), talks))
+                continue
             facts = scan.facts(data, talks)
             found = facts if _SKIPPED.keep(p, facts) else None
         names, definable, talks = facts
@@ -314,6 +292,52 @@ def _scan_many(args):
         if found is not None or offer is not None or spans:
             out.append((p, found, offer, spans, None))
     return out
+
+
+class _FirstLook:
+    """A file offers something to a later round only where it may define a
+    needed name, or has socket code of its own and writes the name of a
+    function that sends.  Where the names are few, each is looked for
+    before the file's facts are worked out (most files are ruled out so,
+    faster), and a file ruled out so in an earlier round is looked at for
+    the names new since."""
+
+    def __init__(self, wanted: Wanted):
+        self.wanted = wanted
+        self._defines: dict = {}  # (language, names) -> whether a file may define one (see `Scanner.may_define`)
+        self._words: dict = {}  # names -> their bytes
+        self._since: dict = {}  # id of a Wanted files were ruled out for -> (needed, effects) new since
+
+    def new_names(self, ruled_out) -> tuple[frozenset, frozenset]:
+        """(needed, effects) to look for in a file, ruled out earlier
+        (`ruled_out`: the Wanted it was ruled out for and whether it
+        talks) or not (None)."""
+        if ruled_out is None:
+            return self.wanted.needed, self.wanted.effects
+        before, talks = ruled_out
+        if id(before) not in self._since:
+            self._since[id(before)] = self.wanted.needed - before.needed, self.wanted.effects - before.effects
+        needed, effects = self._since[id(before)]
+        return needed, effects if talks else frozenset()  # a call counts only in a file that talks
+
+    def rules_out(self, scan, language: str, data: bytes, needed: frozenset, effects: frozenset, talks):
+        """(whether the file is ruled out, whether it talks: None where not
+        worked out); `talks`: what an earlier round found."""
+        if len(needed) > FEW_NAMES:
+            return False, talks
+        if (language, needed) not in self._defines:
+            self._defines[language, needed] = scan.may_define(needed)
+        if self._defines[language, needed](data):
+            return False, talks
+        if talks is None:
+            talks = scan.talks(data)
+        if not talks:
+            return True, False
+        if len(effects) > FEW_NAMES:
+            return False, True
+        if effects not in self._words:
+            self._words[effects] = [n.encode() for n in effects]
+        return not any(w in data for w in self._words[effects]), True
 
 
 class _Workers:

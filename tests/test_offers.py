@@ -155,3 +155,24 @@ def test_what_that_rests_on_a_file_that_only_sets_the_option_finds_nothing():
     rules = {"NGL001", "NGL002", "NGL003", "NGL004", "NGL005"}
     assert raw_findings([Prepared("net/run.c", caller, {}, 0)], project, rules) == []
     assert "NGL002" in {f.rule for f in raw_findings([Prepared("net/helper.c", helper, {}, 0)], project, rules)}
+
+
+def test_many_functions_that_send_still_let_a_quiet_file_be_ruled_out(tmp_path, monkeypatch):
+    """Too many names of functions that send to look for one by one (the
+    10k corpus has a thousand): a file that does not talk, and defines no
+    needed name, is still ruled out without its facts; one that talks has
+    its facts worked out."""
+    from nagle_lint import runner
+    from nagle_lint.project import Wanted
+
+    quiet = tmp_path / "quiet.py"
+    quiet.write_bytes(b"def parse(text):\n    return text.split()\n")
+    talking = tmp_path / "talking.py"
+    talking.write_bytes(b"import socket\ndef serve(s):\n    s.recv(1)\n    report(s)\n")
+    monkeypatch.setattr(runner, "_SKIPPED", runner._Skipped())
+    many = frozenset(f"send_{i}" for i in range(runner.FEW_NAMES + 1)) | {"report"}
+    out = runner._scan_many(([str(quiet), str(talking)], Wanted(frozenset({"connect_to"}), many)))
+    by_path = {p: (facts, offer, talks) for p, facts, offer, _, talks in out}
+    assert by_path[str(quiet)] == (None, None, False)
+    facts, offer, talks = by_path[str(talking)]
+    assert facts is not None and talks is None and offer[3] == {"report"}

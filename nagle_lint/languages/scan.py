@@ -402,17 +402,21 @@ class Scanner:
 
     def may_define(self, names):
         """A test of a file's bytes that holds wherever `defines` finds one of
-        `names` (and may hold elsewhere): the words of a definition before
-        one of them, in one pattern per word, led by its literal (searched
-        fast); else one of them written anywhere."""
+        `names` (and may hold elsewhere): one of them written, and, where a
+        definition is told by the words before its name, those words before
+        one of them (one pattern per word, led by its literal: searched fast)."""
         if not names:
             return lambda data: False
+        words = [n.encode() for n in names]
         if self.definition_before is None:
-            words = [n.encode() for n in names]
             return lambda data: any(w in data for w in words)
         either = b"|".join(re.escape(n.encode()) for n in sorted(names))
         patterns = [re.compile(re.escape(w) + rb"\s+(?:" + either + rb")(?!\w)") for w in self.declaration_words]
-        return lambda data: any(p.search(data) for p in patterns)
+        if len(words) > len(patterns):
+            return lambda data: any(p.search(data) for p in patterns)
+        # As few names as words: the names first (a pass each, as a pattern
+        # is), as most files write none of them.
+        return lambda data: any(w in data for w in words) and any(p.search(data) for p in patterns)
 
     def has_evidence(self, data: bytes) -> bool:
         """Words that make a connection at least medium-sure."""
