@@ -148,7 +148,7 @@ class PythonScanner(Scanner):
     def top_level(self, data: bytes, names) -> set[str]:
         # A `def` at the margin (not a method, not nested): its name is the function's qualified name.
         return {n for n in names if any(_AT_MARGIN.fullmatch(data, data.rfind(b"\n", 0, m.start()) + 1, m.start())
-                                        for m in re.finditer(rb"def[ \t]+" + n.encode() + rb"[ \t]*\(", data))}
+                                        for m in re.finditer(rb"def[ \t]+" + re.escape(n.encode()) + rb"[ \t]*\(", data))}
 
     def check_nesting(self, data: bytes) -> None:
         """Python nested more than 100 indentation levels deep (CPython's own
