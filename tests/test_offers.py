@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from nagle_lint.languages import frontend, scanner
+from nagle_lint.model import Call, walk
 from nagle_lint.project import Project
 
 PYTHON = {
@@ -176,3 +177,27 @@ def test_many_functions_that_send_still_let_a_quiet_file_be_ruled_out(tmp_path, 
     assert by_path[str(quiet)] == (None, None, False)
     facts, offer, talks = by_path[str(talking)]
     assert facts is not None and talks is None and offer[3] == {"report"}
+
+
+THROUGH_ATTRIBUTES = {
+    # The lowering follows a call to another file by a bare name only: `SSL.Connection(...)` is not followed.
+    "through a module": (b"import socket\nfrom OpenSSL import SSL\ndef f(s):\n    c = SSL.Connection(ctx, s)\n    s.recv(1)\n",
+                         set()),
+    "through an object": (b"import socket\ndef f(s, pool):\n    pool.Connection(s)\n    s.recv(1)\n", set()),
+    "a bare call": (b"import socket\nfrom tcp import Connection\ndef f():\n    s = socket.create_connection(('h', 1))\n"
+                    b"    c = Connection(s)\n    s.recv(1)\n", {"Connection"}),
+    "an object made here": (b"import socket\nclass A:\n    def __init__(self, s):\n        self.c = Connection(s)\n"
+                            b"    def go(self, s):\n        self.c.write(b'x')\n        s.recv(1)\n", {"Connection"}),
+}
+
+
+@pytest.mark.parametrize("case", THROUGH_ATTRIBUTES)
+def test_a_python_call_through_an_attribute_is_not_followed_to_another_file(case):
+    data, called = THROUGH_ATTRIBUTES[case]
+    scan = scanner("python")
+    _, _, found = scan.offers(data, frozenset(), frozenset({"Connection"}), scan.facts(data))
+    assert found == called
+    # What that rests on: the lowering makes no call named after it where the offer is empty.
+    model = frontend("python").lower("f.py", data, frozenset({"Connection"}), own=False)
+    calls = {c.callee.split(".")[0] for fn in model.functions for c in walk(fn.body) if isinstance(c, Call)}
+    assert ("Connection" in calls) == bool(called)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .scan import AnyOf, Scanner
+from .scan import WORD_BYTES, AnyOf, Scanner
 
 
 # Words that make `.write()`/`.read()` events: the file has socket streams.
@@ -15,6 +15,7 @@ _BEFORE_DEF = re.compile(rb"[ \t\f]*(?:async[ \t]+)?")
 _INDENT = re.compile(rb"[ \t\f]*")
 _DEF_NAME = re.compile(rb"[ \t\f]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)")  # at a line `_definitions` found
 _DEF_LINE = re.compile(rb"([ \t\f]*)(?:(?:async[ \t]+)?def|class)[ \t]")  # a line `_definitions` finds
+_NOT_BEFORE_A_CALL = WORD_BYTES | frozenset(b".")  # a call of a longer name, or through an attribute
 _AT_MARGIN = re.compile(rb"(?:async[ \t]+)?")  # what may stand before a module-level `def` on its line
 # What a file nested over 100 levels deep has: a line indented 100
 # characters, or a tab in an indentation (a tab counts up to 8, so 13
@@ -144,6 +145,13 @@ class PythonScanner(Scanner):
                 if events.search(data, line, defs[j][0] if j < len(defs) else len(data)):
                     worth.add(name)
         return worth | (set(names) - seen)
+
+    def followed(self, data: bytes, names) -> set[str]:
+        # A call of a bare name (`f(...)`, `Client(...)`) is followed by its
+        # name; one made through an attribute (`mod.f(...)`) only on an
+        # object made in the file by a bare call of its class, or on self.
+        return {n for n in names if any(m.start() == 0 or data[m.start() - 1] not in _NOT_BEFORE_A_CALL
+                                        for m in re.finditer(re.escape(n.encode()) + rb"\s*\(", data))}
 
     def top_level(self, data: bytes, names) -> set[str]:
         # A `def` at the margin (not a method, not nested): its name is the function's qualified name.

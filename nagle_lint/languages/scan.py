@@ -488,7 +488,7 @@ class Scanner:
         called = names & effects
         called = called if called and (self.talks(data) if talks is None else talks) else set()
         if called:  # a call resolves in its own file first: one it defines calls no other file's function
-            called -= self.top_level(data, called & definable)
+            called = self.followed(data, called - self.top_level(data, called & definable))
         if called and called <= option_only and not self.send_calls.search(data):
             called = set()
         spans = self.functions_of(data) if called or defined else None
@@ -508,6 +508,12 @@ class Scanner:
         """Those of `names` (defined in the file) whose definition may hold
         an event, where the bytes tell a definition's text without telling
         every function's (see `offers`); else all of them."""
+        return set(names)
+
+    def followed(self, data: bytes, names) -> set[str]:
+        """Those of `names` (of functions the file calls) whose calls, as
+        written here, the lowering may follow to another file: all of them,
+        where the language does not say otherwise."""
         return set(names)
 
     def top_level(self, data: bytes, names) -> set[str]:
