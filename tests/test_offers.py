@@ -159,10 +159,10 @@ def test_what_that_rests_on_a_file_that_only_sets_the_option_finds_nothing():
 
 
 def test_many_functions_that_send_still_let_a_quiet_file_be_ruled_out(tmp_path, monkeypatch):
-    """Too many names of functions that send to look for one by one (the
-    10k corpus has a thousand): a file that does not talk, and defines no
-    needed name, is still ruled out without its facts; one that talks has
-    its facts worked out."""
+    """Many functions that send (the 10k corpus has a thousand): a file that
+    does not talk, or talks and calls none of them, and defines no needed
+    name, is still ruled out without its facts; one that talks and calls
+    one has its facts worked out."""
     from nagle_lint import runner
     from nagle_lint.project import Wanted
 
@@ -170,11 +170,14 @@ def test_many_functions_that_send_still_let_a_quiet_file_be_ruled_out(tmp_path, 
     quiet.write_bytes(b"def parse(text):\n    return text.split()\n")
     talking = tmp_path / "talking.py"
     talking.write_bytes(b"import socket\ndef serve(s):\n    s.recv(1)\n    report(s)\n")
+    elsewhere = tmp_path / "elsewhere.py"  # talks, and calls one only through a module
+    elsewhere.write_bytes(b"import socket, log\ndef serve(s):\n    s.recv(1)\n    log.report(s)\n")
     monkeypatch.setattr(runner, "_SKIPPED", runner._Skipped())
     many = frozenset(f"send_{i}" for i in range(runner.FEW_NAMES + 1)) | {"report"}
-    out = runner._scan_many(([str(quiet), str(talking)], Wanted(frozenset({"connect_to"}), many)))
+    out = runner._scan_many(([str(quiet), str(talking), str(elsewhere)], Wanted(frozenset({"connect_to"}), many)))
     by_path = {p: (facts, offer, talks) for p, facts, offer, _, talks in out}
     assert by_path[str(quiet)] == (None, None, False)
+    assert by_path[str(elsewhere)] == (None, None, True)
     facts, offer, talks = by_path[str(talking)]
     assert facts is not None and talks is None and offer[3] == {"report"}
 

@@ -461,14 +461,16 @@ class Scanner:
             for m in self.send_calls.finditer(data):
                 yield data[m.end():m.end() + 160].split(b";", 1)[0]
 
-    def facts(self, data: bytes, talks: bool | None = None) -> tuple[frozenset[str], frozenset[str], bool | None]:
+    def facts(self, data: bytes, talks: bool | None = None, called=None) -> tuple[frozenset[str], frozenset[str], bool | None]:
         """What every later round asks of a file the byte scan skipped, worked
         out once: (the names it calls or defines, those it may define (see
         `definable`), whether it `talks`: None, unless told, as it matters
         only to the few that call a function that sends).  Interned: many
-        files name the same functions, and a worker sends each name once."""
+        files name the same functions, and a worker sends each name once.
+        `called`: the file's `called_names`, where found already."""
         definable = frozenset(map(sys.intern, self.definable(data)))
-        return frozenset(map(sys.intern, called_names(data))) | definable, definable, talks
+        called = called_names(data) if called is None else called
+        return frozenset(map(sys.intern, called)) | definable, definable, talks
 
     def offers(self, data: bytes, needed, effects, facts, option_only=frozenset()) -> tuple[set[str], set[str], set[str]]:
         """What a file the byte scan skipped offers a later round: those of
