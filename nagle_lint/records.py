@@ -1,7 +1,8 @@
 """Record classes: the fields are the class's annotations, and `record`
-writes their `__init__`, `__eq__`, `__hash__` (frozen records only),
-`__repr__`, `replace` and `__reduce__` (for pickling) as one short piece
-of source per class, with `__slots__`.  What `dataclasses` gives the model
+writes their `__init__`, `__eq__`, `__hash__` (frozen records only) and
+`__reduce__` (for pickling) as one short piece of source per class, with
+`__slots__`; `__repr__`, `replace` and the frozen records' refusals are
+defined once, over the field names.  What `dataclasses` gives the model
 and the checks, without its import and its way of making a class (several
 `exec`s and a second class each): about 35 ms that every run lowering a
 file paid before its workers started."""
@@ -48,34 +49,26 @@ def _make(cls, frozen: bool):
             params.append(f"{n}=_default_{n}")
             value = n
         body.append(f"    _set(self, {n!r}, {value})" if frozen else f"    self.{n} = {value}")
+    # The methods that run often are written as source (as fast as written
+    # by hand); the others share one definition each: compiling them for
+    # every class cost most of the time it took to make it.
     fields = "".join(f"self.{n}, " for n in names)
     other = "".join(f"other.{n}, " for n in names)
-    shown = ", ".join(f"{n}={{self.{n}!r}}" for n in names)
     source = [
         f"def __init__(self, {', '.join(params)}):",
         *(body or ["    pass"]),
         "def __eq__(self, other):",
         f"    return ({fields}) == ({other}) if other.__class__ is self.__class__ else NotImplemented",
-        "def __repr__(self):",
-        f"    return f'{{type(self).__qualname__}}({shown})'",
-        "def replace(self, **changes):",
-        f"    return type(self)(**{{**{{n: getattr(self, n) for n in {tuple(names)!r}}}, **changes}})",
         # A pickle holds the fields' values only, and unpickling calls
         # __init__ (models come back from the workers this way).
         "def __reduce__(self):",
         f"    return (type(self), ({fields}))",
     ]
     if frozen:
-        source += [
-            "def __hash__(self):",
-            f"    return hash(({fields}))",
-            "def __setattr__(self, name, value):",
-            "    raise FrozenError(f'cannot assign to field {name!r}')",
-            "def __delattr__(self, name):",
-            "    raise FrozenError(f'cannot delete field {name!r}')",
-        ]
+        source += ["def __hash__(self):", f"    return hash(({fields}))"]
     methods: dict = {}
     exec("\n".join(source), env, methods)  # noqa: S102 - our own source, made from the field names above
+    methods.update(_shared_methods(tuple(names), frozen))
     for name, function in methods.items():
         function.__qualname__ = f"{cls.__qualname__}.{name}"
     namespace.update(methods)
@@ -86,3 +79,22 @@ def _make(cls, frozen: bool):
 
 
 _MISSING = object()
+
+
+def _shared_methods(names: tuple, frozen: bool) -> dict:
+    def __repr__(self):
+        return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+
+    def replace(self, **changes):
+        return type(self)(**{**{n: getattr(self, n) for n in names}, **changes})
+
+    def __setattr__(self, name, value):
+        raise FrozenError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise FrozenError(f"cannot delete field {name!r}")
+
+    methods = {"__repr__": __repr__, "replace": replace}
+    if frozen:
+        methods.update(__setattr__=__setattr__, __delattr__=__delattr__)
+    return methods
