@@ -215,20 +215,41 @@ DEF_TOKENS = st.sampled_from([b"def", b"class", b"async", b" ", b"\t", b"\f", b"
 
 
 def reference_definitions(data: bytes) -> list[tuple[int, int]]:
-    """What `_definitions` stands for: a regex anchored at each line's start."""
+    """(start of its line, indentation width) of every line that starts a
+    definition: a regex anchored at each line's start."""
     return [(m.start(), python_scan._width(m.group(1))) for m in PYTHON_DEF.finditer(data)]
 
 
+def reference_with_events(data: bytes, names) -> set[str]:
+    """What `with_events` stands for: each definition of a name, to the next
+    definition indented no deeper, from every definition of the file."""
+    defs, events, worth, seen = reference_definitions(data), scanner("python").events_in(data), set(), set()
+    for i, (line, width) in enumerate(defs):
+        name = re.match(rb"[ \t\f]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)", data[line:])
+        name = name.group(1).decode() if name else None
+        if name in names:
+            seen.add(name)
+            end = next((start for start, w in defs[i + 1:] if w <= width), len(data))
+            if events.search(data, line, end):
+                worth.add(name)
+    return worth | (set(names) - seen)
+
+
 @pytest.mark.parametrize("path", [p for p in SOURCES if p.suffix == ".py"], ids=lambda p: p.name)
-def test_python_definitions_are_the_regex_they_stand_for(path: Path):
+def test_python_definitions_with_events_are_those_every_definition_gives(path: Path):
     data = path.read_bytes()
-    assert python_scan._definitions(data) == reference_definitions(data)
+    names = {n.decode() for n in re.findall(rb"(?:def|class)\s+(\w+)", data)} | {"absent"}
+    assert scanner("python").with_events(data, names) == reference_with_events(data, names)
+
+
+WITH_EVENTS_TOKENS = st.sampled_from([b"def f", b"class f", b"async def f", b"def g", b"s.close()", b" ", b"\t",
+                                      b"\n", b"x", b":", b"#", b"undef f", b"def ff"])
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(DEF_TOKENS, max_size=30).map(b"".join))
-def test_python_definitions_on_generated_text(data: bytes):
-    assert python_scan._definitions(data) == reference_definitions(data)
+@given(st.lists(WITH_EVENTS_TOKENS, max_size=30).map(b"".join))
+def test_python_definitions_with_events_on_generated_text(data: bytes):
+    assert scanner("python").with_events(data, {"f", "g"}) == reference_with_events(data, {"f", "g"})
 
 
 def reference_spans(data: bytes, positions) -> list[tuple[int, int]]:

@@ -10,11 +10,10 @@ from .scan import WORD_BYTES, AnyOf, Scanner
 # Words that make `.write()`/`.read()` events: the file has socket streams.
 STREAM_WORDS = (b"makefile", b"asyncio", b"RequestHandler", b"data_received", b"start_server")
 DEFINING = (b"def", b"class")  # the keywords that start a definition
-_DEF_WORDS = tuple(re.compile(word + rb"[ \t]") for word in DEFINING)
-_BEFORE_DEF = re.compile(rb"[ \t\f]*(?:async[ \t]+)?")
 _INDENT = re.compile(rb"[ \t\f]*")
-_DEF_NAME = re.compile(rb"[ \t\f]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)")  # at a line `_definitions` found
-_DEF_LINE = re.compile(rb"([ \t\f]*)(?:(?:async[ \t]+)?def|class)[ \t]")  # a line `_definitions` finds
+# A line that starts a definition (`def`, `async def` or `class`), and the name it defines.
+_DEF_LINE = re.compile(rb"([ \t\f]*)(?:(?:async[ \t]+)?def|class)[ \t]")
+_DEF_NAME = re.compile(rb"[ \t\f]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)")
 _NOT_BEFORE_A_CALL = WORD_BYTES | frozenset(b".")  # a call of a longer name, or through an attribute
 _AT_MARGIN = re.compile(rb"(?:async[ \t]+)?")  # what may stand before a module-level `def` on its line
 # What a file nested over 100 levels deep has: a line indented 100
@@ -36,22 +35,6 @@ def _width(indent: bytes) -> int:
     return width
 
 
-def _definitions(data: bytes) -> list[tuple[int, int]]:
-    """(start of its line, indentation width) of every line that starts a
-    `def`, `async def` or `class`.  Found from the keywords, literals the
-    regex engine finds fast (a pattern anchored at each line start is tried
-    at every position: several times slower)."""
-    found = []
-    for word in _DEF_WORDS:
-        for m in word.finditer(data):
-            line = data.rfind(b"\n", 0, m.start()) + 1
-            before = _BEFORE_DEF.match(data, line, m.start())
-            if before.end() == m.start() and (word is _DEF_WORDS[0] or b"async" not in before.group()):
-                found.append((line, _width(_INDENT.match(data, line).group())))
-    found.sort()
-    return found
-
-
 def _enclosing_spans(data: bytes, positions):
     """For each position, a byte span holding the whole text of the function
     the position is in: from the nearest `def` (or `class`) above it indented
@@ -59,8 +42,8 @@ def _enclosing_spans(data: bytes, positions):
     definition gets the whole file (module-level code is one function).
 
     Found by looking up and down from each position for the keywords (a
-    file asks about few positions: finding all its definitions, as
-    `_definitions` does, costs more); the same spans as those definitions give."""
+    file asks about few positions: finding all its definitions first costs
+    more); the same spans as all its definitions give."""
     for pos in positions:
         line = data.rfind(b"\n", 0, pos) + 1
         indent = _width(_INDENT.match(data, line, pos).group())
@@ -131,19 +114,18 @@ class PythonScanner(Scanner):
         # indented no deeper (as `_enclosing_spans` reads it: it may hold
         # module-level code after it too).  A name whose definition is not
         # found so is kept.
-        if not names:
-            return set()
-        defs, events, worth, seen = _definitions(data), self.events_in(data), set(), set()
-        for i, (line, width) in enumerate(defs):
-            name = _DEF_NAME.match(data, line)
-            name = name.group(1).decode() if name else None
-            if name in names:
+        events, worth, seen = self.events_in(data), set(), set()
+        for name in names:
+            for m in re.finditer(rb"(?:def|class)[ \t]+" + re.escape(name.encode()) + rb"(?!\w)", data):
+                line = data.rfind(b"\n", 0, m.start()) + 1
+                width, named = _definition_line(data, line), _DEF_NAME.match(data, line)
+                if width is None or named.group(1) != name.encode():
+                    continue  # not the definition its line starts
                 seen.add(name)
-                j = i + 1
-                while j < len(defs) and defs[j][1] > width:
-                    j += 1
-                if events.search(data, line, defs[j][0] if j < len(defs) else len(data)):
+                after = data.find(b"\n", m.end()) + 1
+                if events.search(data, line, _definition_below(data, after, width) if after else len(data)):
                     worth.add(name)
+                    break
         return worth | (set(names) - seen)
 
     def followed(self, data: bytes, names) -> set[str]:
