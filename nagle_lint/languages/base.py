@@ -285,7 +285,7 @@ class Frontend(Scanner):
                 relevant, stubs, left_out = self._relevant([(q, n.start_byte, n.end_byte, c) for q, n, c in found],
                                                            data, names, needed, own)
             unit = Unit(self, Source(data), trees[0])
-            unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed}
+            unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed} | {fn.qualname for _, fn in reused}
             too_deep: dict[str, int] = {}
 
             def lower_one(q, n, c):

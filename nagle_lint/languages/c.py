@@ -255,7 +255,7 @@ class CFrontend(CScanner, Frontend):
             low.evaluate(args)
             return None
         name = text(func)
-        if name in low.unit.function_names and name != low.qualname or (name == low.qualname and False):
+        if name in low.unit.function_names and name != low.qualname:
             return low.local_call(name, args, node)
         if name == "socket":
             low.evaluate(args)
