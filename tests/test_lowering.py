@@ -155,6 +155,27 @@ def test_a_time_budget_changes_no_model():
         assert dump(budgeted) == dump(plain) and budgeted == plain, data[:80]
 
 
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+@pytest.mark.parametrize("fixture, idle", [
+    ("c/reply_read_two_helpers_down.c", "poll_status"),
+    ("python/reply_read_two_helpers_down.py", "is_ready"),
+    ("java/reply_read_two_helpers_down.java", "ReplyReadTwoHelpersDown.poll"),
+])
+def test_what_is_worth_lowering(fixture, idle):
+    """The function that sends, and every function of the file it calls
+    that leads to the read (the helper without an event of its own too),
+    are lowered; a function that calls the same helpers but neither sends
+    nor calls a function that does is kept without a body: nothing in it
+    can start a finding."""
+    path = FIXTURES / fixture
+    model = frontend(path.parent.name).lower(str(path), path.read_bytes())
+    bodies = {fn.qualname for fn in model.functions if fn.body}
+    assert idle not in bodies and idle in {fn.qualname for fn in model.functions}
+    assert len(bodies - {"<module>"}) == 3, sorted(bodies)  # ask and the two helpers down to the read
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_language_has_enough_cases(language):
     cases = [c for lang, c in (p.values for p in CASES) if lang == language]

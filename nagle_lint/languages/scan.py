@@ -241,6 +241,29 @@ class FunctionTexts:
         return placed
 
     @cached_property
+    def _callers(self) -> dict[str, set[str]]:
+        """Name -> the functions whose text calls it."""
+        callers: dict[str, set[str]] = {}
+        for q, names in self.calls.items():
+            for name in names:
+                callers.setdefault(name, set()).add(q)
+        return callers
+
+    def calling(self, functions) -> set[str]:
+        """`functions` and those calling one of them (by its name, as the
+        file's own calls resolve), directly or through others of the file."""
+        found, todo = set(functions), list(functions)
+        while todo:
+            q = todo.pop()
+            if n_is_root(q):  # module-level code has no name to call it by
+                continue
+            for caller in self._callers.get(q.rsplit(".", 1)[-1], ()):
+                if caller not in found:
+                    found.add(caller)
+                    todo.append(caller)
+        return found
+
+    @cached_property
     def _gaps(self) -> list[tuple[int, int]]:
         """The ranges no function holds: module-level code."""
         gaps, at = [], 0
@@ -501,9 +524,9 @@ class Scanner:
             called &= set().union(*texts.calls.values())
         worth = defined
         if defined and not names & effects:
-            with_events = texts.matching(self.events_in(data))
+            reaching = texts.calling(texts.matching(self.events_in(data)))
             told = {q for q, _, _ in texts.spans}
-            worth = {n for n in defined if n not in told or n in with_events}
+            worth = {n for n in defined if n not in told or n in reaching}
         return defined, worth, called
 
     def with_events(self, data: bytes, names) -> set[str]:
