@@ -6,4 +6,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def pytest_configure(config):
+    import os
+
+    from hypothesis import settings
+
+    # CI draws the same examples on every run, so that a red build names a
+    # change, not a draw; elsewhere each run draws new ones.
+    settings.register_profile("ci", derandomize=True, print_blob=True)
+    if os.environ.get("CI"):
+        settings.load_profile("ci")
     config.addinivalue_line("markers", "live: runs small programs on 127.0.0.1 and measures the stall")
