@@ -217,9 +217,8 @@ class FileModel:
     # How this language spells each fix ("join", "gather", "buffer", "cork"),
     # so that messages suggest code the reader can type.
     idioms: dict[str, str] = Factory(dict)
-    # Functions kept without a body (nothing in them can start a finding)
-    # that may reach an event (one of their own, or one of a function of the
-    # file they call): lowered when another file turns out to call one.
+    # Functions kept without a body (nothing in them can start a finding) but
+    # with events: lowered when another file turns out to call one.
     stubs: frozenset = frozenset()
     # The names called by the functions left without a body: one of them may
     # turn out to be another file's function that sends (lowered then too).

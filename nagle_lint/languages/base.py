@@ -479,34 +479,34 @@ class Frontend(Scanner):
 
     def _relevant(self, spans, data: bytes, outside: frozenset = frozenset(),
                   needed: frozenset = frozenset(), own: bool = True) -> tuple[set[str], set[str], set[str]]:
-        """(the functions worth lowering, those left out that may reach an
-        event, the names those left out call), of the functions at `spans`:
-        (qualified name, start, end, class or None).
+        """(the functions worth lowering, those left out that have events, the
+        names those left out call), of the functions at `spans`: (qualified
+        name, start, end, class or None).
 
         Every finding starts where a function may send or set an option (a
         start): worth lowering are the starts and the functions calling them
         (they may read after the call); then, to a fixpoint, the functions of
         the file called by any of these that may reach an event (one has an
-        event, or calls one of the file's that may: a factory, a read helper,
-        and those in between), and those with events sharing a class with one
-        (a constructor setting up fields).  A function that neither starts
-        nor leads to a start is not worth lowering for calling one that was
-        lowered: nothing it does can start a finding.  `outside`: functions of
-        other files that send (calling one is a start); `needed`: names other
-        files call (lowered when they may reach an event); `own`: whether the
-        file's own sends are starts.  Module-level code is always lowered.
-        Each pattern is matched once over the file; a match belongs to every
-        function whose text holds it."""
+        event, or calls by its bare name one of the file's that may: a
+        factory, a read helper, and those in between), and those with events
+        sharing a class with one (a constructor setting up fields).  A
+        function that neither starts nor leads to a start is not lowered for
+        calling one that was: nothing it does can start a finding.
+        `outside`: functions of other files that send (calling one is a
+        start); `needed`: names other files call (lowered when they have
+        events); `own`: whether the file's own sends are starts.
+        Module-level code is always lowered.  Each pattern is matched once
+        over the file; a match belongs to every function whose text holds it."""
         texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)
         classes = {q: c for q, _, _, c in spans if c is not None}
         with_events = texts.matching(self.events_in(data))
-        reaching = texts.calling(with_events)
+        reaching = texts.calling(with_events, bare=True)
         starts = with_events & texts.matching(self.sends_or_options) if own else set()
         if outside:
             starts |= {q for q, called in texts.calls.items() if called & outside}
         relevant = texts.calling(starts) | {q for q, _, _, _ in spans if n_is_root(q)}
         if needed:
-            relevant |= {q for q in reaching if q in needed or _short(q) in needed or classes.get(q) in needed}
+            relevant |= {q for q in with_events if q in needed or _short(q) in needed or classes.get(q) in needed}
         while True:
             called = set().union(*(texts.calls[q] for q in relevant))
             mates = {classes[q] for q in relevant if q in classes}
@@ -514,7 +514,7 @@ class Frontend(Scanner):
             more |= {q for q in with_events - relevant if classes.get(q) in mates}
             if not more:
                 left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
-                return relevant, reaching - relevant, left_out
+                return relevant, with_events - relevant, left_out
             relevant |= more
 
     # -- to be supplied by each language --------------------------------

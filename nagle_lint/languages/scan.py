@@ -243,21 +243,35 @@ class FunctionTexts:
     @cached_property
     def _callers(self) -> dict[str, set[str]]:
         """Name -> the functions whose text calls it."""
+        return self._index(self.calls)
+
+    @cached_property
+    def _bare_callers(self) -> dict[str, set[str]]:
+        """Name -> the functions whose text calls it by its bare name (not
+        as a member: `x.name(`, `p->name(`)."""
+        data = self.data
+        bare = [(at, name) for at, name in self.sites if data[at - 1:at] not in (b".", b">")]
+        return self._index(self._place(bare))
+
+    @staticmethod
+    def _index(calls: dict) -> dict[str, set[str]]:
         callers: dict[str, set[str]] = {}
-        for q, names in self.calls.items():
+        for q, names in calls.items():
             for name in names:
                 callers.setdefault(name, set()).add(q)
         return callers
 
-    def calling(self, functions) -> set[str]:
+    def calling(self, functions, bare: bool = False) -> set[str]:
         """`functions` and those calling one of them (by its name, as the
-        file's own calls resolve), directly or through others of the file."""
+        file's own calls resolve; `bare`: by its bare name only), directly
+        or through others of the file."""
+        callers = self._bare_callers if bare else self._callers
         found, todo = set(functions), list(functions)
         while todo:
             q = todo.pop()
             if n_is_root(q):  # module-level code has no name to call it by
                 continue
-            for caller in self._callers.get(q.rsplit(".", 1)[-1], ()):
+            for caller in callers.get(q.rsplit(".", 1)[-1], ()):
                 if caller not in found:
                     found.add(caller)
                     todo.append(caller)
@@ -524,9 +538,9 @@ class Scanner:
             called &= set().union(*texts.calls.values())
         worth = defined
         if defined and not names & effects:
-            reaching = texts.calling(texts.matching(self.events_in(data)))
+            with_events = texts.matching(self.events_in(data))
             told = {q for q, _, _ in texts.spans}
-            worth = {n for n in defined if n not in told or n in reaching}
+            worth = {n for n in defined if n not in told or n in with_events}
         return defined, worth, called
 
     def with_events(self, data: bytes, names) -> set[str]:
