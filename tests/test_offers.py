@@ -105,31 +105,22 @@ WORTH = {
 }
 
 
-@pytest.mark.parametrize("case", WORTH)
-def test_a_python_definition_without_events_is_not_worth_lowering(case):
-    data, worth = WORTH[case]
-    scan = scanner("python")
+C_WORTH = {
+    "no event": (b"int Factory(int fd) { return check(fd) ? 0 : 1; }\n", set()),
+    "an event of its own": (b"int Factory(int fd) { char c; return recv(fd, &c, 1, 0); }\n", {"Factory"}),
+}
+WORTH_CASES = [("python", case, *WORTH[case]) for case in WORTH] + [("c", case, *C_WORTH[case]) for case in C_WORTH]
+
+
+@pytest.mark.parametrize("lang, case, data, worth", WORTH_CASES, ids=[f"{c[0]}-{c[1]}" for c in WORTH_CASES])
+def test_a_definition_without_events_is_not_worth_lowering(lang, case, data, worth):
+    scan = scanner(lang)
     defined, found, _ = scan.offers(data, frozenset({"Factory"}), frozenset({"send_all"}), scan.facts(data))
     assert defined == {"Factory"} and found == worth
     if not worth:  # what the lowering confirms: nothing of it would be lowered
-        model = frontend("python").lower("f.py", data, frozenset({"send_all"}), frozenset({"Factory"}), own=False)
+        model = frontend(lang).lower("f." + {"python": "py", "c": "c"}[lang], data, frozenset({"send_all"}),
+                                     frozenset({"Factory"}), own=False)
         assert [fn.qualname for fn in model.functions if fn.body and fn.qualname != "<module>"] == []
-
-
-C_WORTH = {
-    "no event": (b"int get_status(int fd) { return check(fd) ? 0 : 1; }\n", set()),
-    "an event of its own": (b"int get_status(int fd) { char c; return recv(fd, &c, 1, 0); }\n", {"get_status"}),
-}
-
-
-@pytest.mark.parametrize("case", C_WORTH)
-def test_a_c_definition_without_an_event_is_not_worth_lowering(case):
-    data, worth = C_WORTH[case]
-    scan = scanner("c")
-    defined, found, _ = scan.offers(data, frozenset({"get_status"}), frozenset({"send_all"}), scan.facts(data))
-    assert defined == {"get_status"} and found == worth
-    model = frontend("c").lower("f.c", data, frozenset({"send_all"}), frozenset({"get_status"}), own=False)
-    assert ("get_status" in {fn.qualname for fn in model.functions if fn.body}) == bool(worth)
 
 
 NODELAY_HELPER = b"""#include <netinet/tcp.h>
