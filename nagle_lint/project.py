@@ -142,6 +142,8 @@ class Project:
         where the file has two, in a language where they are alternatives),
         else the only one of that name among the linted files of the language
         (or, when several have it, the only one in the caller's folder)."""
+        if callee in caller.params:  # a parameter's name calls the value passed, whatever it is
+            return None
         key = (caller.path, callee)
         if key not in self._resolved:
             self._resolved[key] = self._resolve(caller, callee)
@@ -199,7 +201,7 @@ class Project:
                 target = self.resolve(fn, ev.callee)
                 if target is None:
                     name = _entry_name(ev.callee)
-                    if name not in frontend(self.models[fn.path].language).builtins:
+                    if ev.callee not in fn.params and name not in frontend(self.models[fn.path].language).builtins:
                         needed.add(name)
                         callers.setdefault(name, set()).add(os.path.dirname(fn.path))
                 elif target.qualname in self.models[target.path].stubs:
