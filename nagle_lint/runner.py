@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 import time
 from types import SimpleNamespace
 
@@ -223,14 +224,17 @@ class _Skipped:
     found back, and the workers of the next round, forked from here, have
     it); bounded (names in all), as memory is.  A file whose facts were not
     worked out, as it could offer nothing, is kept with what it was looked
-    at for (`ruled_out`): the next round looks only for the names new to it."""
+    at for (`ruled_out`): the next round looks only for the names new to it,
+    and where it talks, with the names it calls, where they were found (a
+    new function that sends is looked for among those, without a read)."""
 
     BUDGET = 200_000
 
     def __init__(self):
         self.by_path: dict[str, tuple] = {}
         self.kept = 0
-        self.ruled_out: dict[str, tuple] = {}  # path -> (the Wanted it offered nothing to, whether it talks)
+        # path -> (the Wanted it offered nothing to, whether it talks, the names it calls or None)
+        self.ruled_out: dict[str, tuple] = {}
 
     def keep(self, path: str, facts: tuple) -> bool:
         """Whether the facts are kept (a worker sends back only those)."""
@@ -239,6 +243,19 @@ class _Skipped:
             self.kept += len(facts[0])
             return True
         return False
+
+    def rule_out(self, path: str, wanted: Wanted, talks: bool, called: frozenset | None) -> None:
+        """The file offered nothing to `wanted`; `called`: the names it
+        calls where found now (those found earlier are kept)."""
+        earlier = self.ruled_out.get(path)
+        if called is None and earlier is not None:
+            called = earlier[2]
+        elif called is not None and (earlier is None or earlier[2] is None):
+            if self.kept + len(called) > self.BUDGET:
+                called = None
+            else:
+                self.kept += len(called)
+        self.ruled_out[path] = (wanted, talks, called)
 
     def clear(self) -> None:
         self.by_path.clear()
@@ -252,8 +269,9 @@ FEW_NAMES = 32  # needed names looked for in a file one by one (or in one patter
 
 def _scan_many(args):
     """(path, its facts when they were not known, what it offers or None,
-    the spans worked out for it, whether it talks where it was ruled out
-    without its facts, else None) of each skipped file, for a later round."""
+    the spans worked out for it, where it was ruled out without its facts
+    (whether it talks, the names it calls where found now) else None) of
+    each skipped file, for a later round (see `_learn`)."""
     from .languages import scanner
     from .languages.scan import SPANS
 
@@ -268,18 +286,19 @@ def _scan_many(args):
         if facts is None:
             ruled_out = _SKIPPED.ruled_out.get(p)
             new_needed, new_effects = look.new_names(ruled_out)
-            talks = ruled_out[1] if ruled_out is not None else None
-            if ruled_out is not None and not (new_needed or new_effects):
-                out.append((p, None, None, {}, talks))  # nothing new to it: not read
+            talks, called = ruled_out[1:] if ruled_out is not None else (None, None)
+            if ruled_out is not None and not (new_needed or new_effects and (called is None or called & new_effects)):
+                out.append((p, None, None, {}, (talks, None)))  # nothing new to it: not read
                 continue
             data = _reread(p)
             if data is None:
                 continue
-            ruled, talks, called = look.rules_out(scan, language, data, new_needed, new_effects, talks)
+            known = called
+            ruled, talks, called = look.rules_out(scan, language, data, new_needed, new_effects, talks, called)
             if ruled:
-                out.append((p, None, None, SPANS.handed(), talks))
+                out.append((p, None, None, SPANS.handed(), (talks, called if known is None else None)))
                 continue
-            facts = scan.facts(data, talks, called)
+            facts = scan.facts(data, talks, called if called is not None else known)
             found = facts if _SKIPPED.keep(p, facts) else None
         names, definable, talks = facts
         offer = None
@@ -292,6 +311,22 @@ def _scan_many(args):
         if found is not None or offer is not None or spans:
             out.append((p, found, offer, spans, None))
     return out
+
+
+def _learn(scanned, wanted: Wanted) -> list:
+    """What `_scan_many` found kept for the next round; the offers made."""
+    from .languages.scan import SPANS
+
+    offers = []
+    for path, facts, offer, spans, ruled_out in scanned:
+        SPANS.learn(spans)
+        if facts is not None:
+            _SKIPPED.keep(path, facts)
+        elif ruled_out is not None:
+            _SKIPPED.rule_out(path, wanted, *ruled_out)
+        if offer is not None:
+            offers.append(offer)
+    return offers
 
 
 class _FirstLook:
@@ -309,21 +344,21 @@ class _FirstLook:
 
     def new_names(self, ruled_out) -> tuple[frozenset, frozenset]:
         """(needed, effects) to look for in a file, ruled out earlier
-        (`ruled_out`: the Wanted it was ruled out for and whether it
-        talks) or not (None)."""
+        (`ruled_out`: see `_Skipped.ruled_out`) or not (None)."""
         if ruled_out is None:
             return self.wanted.needed, self.wanted.effects
-        before, talks = ruled_out
+        before, talks, _ = ruled_out
         if id(before) not in self._since:
             self._since[id(before)] = self.wanted.needed - before.needed, self.wanted.effects - before.effects
         needed, effects = self._since[id(before)]
         return needed, effects if talks else frozenset()  # a call counts only in a file that talks
 
-    def rules_out(self, scan, language: str, data: bytes, needed: frozenset, effects: frozenset, talks):
+    def rules_out(self, scan, language: str, data: bytes, needed: frozenset, effects: frozenset, talks,
+                  called: frozenset | None = None):
         """(whether the file is ruled out, whether it talks: None where not
-        worked out, the names it calls where worked out); `talks`: what an
-        earlier round found.  The names a file calls are found in one pass
-        (faster than a look for each of a few names)."""
+        worked out, the names it calls where worked out); `talks`, `called`:
+        what an earlier round found.  The names a file calls are found in one
+        pass (faster than a look for each of a few names)."""
         from .languages.scan import called_names
 
         if len(needed) > FEW_NAMES:
@@ -336,7 +371,8 @@ class _FirstLook:
             talks = scan.talks(data)
         if not talks:
             return True, False, None
-        called = called_names(data)
+        # Interned, as facts are: a worker sends each name once a chunk.
+        called = frozenset(map(sys.intern, called_names(data))) if called is None else called
         return not scan.followed(data, called & effects), True, called
 
 
@@ -496,15 +532,8 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         wanted = project.wanted()
         if not (wanted.again or skipped and wanted):
             break
-        offers = []
-        for path, facts, offer, spans, talks in workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else ():
-            SPANS.learn(spans)
-            if facts is not None:
-                _SKIPPED.keep(path, facts)
-            elif talks is not None:
-                _SKIPPED.ruled_out[path] = (wanted, talks)
-            if offer is not None:
-                offers.append(offer)
+        offers = _learn(workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else (),
+                        wanted)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
         before = len(prepared)
         items = [(p, prepared[p].model if p in wanted.again and p in prepared else None) for p in chosen]

@@ -67,12 +67,8 @@ def test_a_later_round_looks_at_a_file_ruled_out_before_for_the_new_names_only(t
     def scan_round(wanted):
         read.clear()
         out = runner._scan_many((paths, wanted))
-        for path, facts, _, _, talks in out:
-            if facts is not None:
-                runner._SKIPPED.keep(path, facts)
-            elif talks is not None:
-                runner._SKIPPED.ruled_out[path] = (wanted, talks)
-        return {path: (offer, talks) for path, _, offer, _, talks in out}
+        runner._learn(out, wanted)
+        return {path: (offer, ruled_out[0] if ruled_out else None) for path, _, offer, _, ruled_out in out}
 
     first = Wanted(frozenset({"connect_to"}), frozenset({"send_all"}))
     assert scan_round(first) == {str(talking): (None, True), str(quiet): (None, False)}
@@ -80,6 +76,11 @@ def test_a_later_round_looks_at_a_file_ruled_out_before_for_the_new_names_only(t
     # Nothing new: neither is read again.
     assert scan_round(first) == {str(talking): (None, True), str(quiet): (None, False)}
     assert read == []
+    # A new function that sends, which the talking file does not call (it is
+    # known what it calls): neither is read again.
+    assert scan_round(Wanted(frozenset({"connect_to"}), frozenset({"send_all", "flush_all"}))) == \
+        {str(talking): (None, True), str(quiet): (None, False)}
+    assert read == [] and runner._SKIPPED.ruled_out[str(talking)][2] >= {"recv", "report"}
     # A new function that sends: only the file that talks is read, and it calls it.
     second = Wanted(frozenset({"connect_to"}), frozenset({"send_all", "report"}))
     found = scan_round(second)
@@ -182,11 +183,12 @@ def test_many_functions_that_send_still_let_a_quiet_file_be_ruled_out(tmp_path, 
     monkeypatch.setattr(runner, "_SKIPPED", runner._Skipped())
     many = frozenset(f"send_{i}" for i in range(runner.FEW_NAMES + 1)) | {"report"}
     out = runner._scan_many(([str(quiet), str(talking), str(elsewhere)], Wanted(frozenset({"connect_to"}), many)))
-    by_path = {p: (facts, offer, talks) for p, facts, offer, _, talks in out}
-    assert by_path[str(quiet)] == (None, None, False)
-    assert by_path[str(elsewhere)] == (None, None, True)
-    facts, offer, talks = by_path[str(talking)]
-    assert facts is not None and talks is None and offer[3] == {"report"}
+    by_path = {p: (facts, offer, ruled_out) for p, facts, offer, _, ruled_out in out}
+    assert by_path[str(quiet)] == (None, None, (False, None))
+    facts, offer, (talks, called) = by_path[str(elsewhere)]
+    assert (facts, offer, talks) == (None, None, True) and called >= {"recv", "report"}
+    facts, offer, ruled_out = by_path[str(talking)]
+    assert facts is not None and ruled_out is None and offer[3] == {"report"}
 
 
 THROUGH_ATTRIBUTES = {
