@@ -136,3 +136,29 @@ def test_a_project_built_on_an_earlier_one_answers_as_a_fresh_one():
     replaced = Project([again, b], later)
     assert _seen(replaced) == _seen(Project([again, b]))
     assert "a.c:first" not in _seen(replaced)[0]
+
+
+def test_a_call_of_a_parameter_s_name_calls_the_value_passed():
+    """`def run(send_both, s): send_both(s)` calls what was passed, not the
+    file's send_both: the call resolves to no function, starts no finding,
+    and no other file is asked for a definition of it."""
+    from nagle_lint.lint import raw_findings
+    from nagle_lint.prepared import Prepared
+
+    cases = {
+        "t.py": b"import socket\ndef send_both(s):\n    s.sendall(b'a')\n    s.sendall(b'b')\n"
+                b"def run(send_both, s):\n    send_both(s)\n    s.recv(1)\n"
+                b"def later(handler, s):\n    handler(s)\n    s.recv(1)\n",
+        "t.c": b"#include <sys/socket.h>\nvoid send_both(int fd) { send(fd, \"a\", 1, 0); send(fd, \"b\", 1, 0); }\n"
+               b"void run(void (*send_both)(int), int fd) { char c; send_both(fd); recv(fd, &c, 1, 0); }\n"
+               b"void later(void (*handler)(int), int fd) { char c; handler(fd); recv(fd, &c, 1, 0); }\n",
+    }
+    for path, data in cases.items():
+        model = frontend("python" if path.endswith(".py") else "c").lower(path, data)
+        project = Project([model])
+        fns = {fn.qualname: fn for fn in model.functions}
+        assert project.resolve(fns["run"], "send_both") is None
+        assert project.resolve(fns["later"], "send_both") is fns["send_both"]  # where it is no parameter
+        assert "handler" not in project.wanted().needed
+        found = raw_findings([Prepared(path, model, {}, 0)], project, {"NGL001"})
+        assert [f.line for f in found if f.rule == "NGL001"] == [], path
