@@ -293,12 +293,12 @@ def _scan_many(args):
             data = _reread(p)
             if data is None:
                 continue
-            known = called
+            known = called is not None
             ruled, talks, called = look.rules_out(scan, language, data, new_needed, new_effects, talks, called)
-            if ruled:
-                out.append((p, None, None, SPANS.handed(), (talks, called if known is None else None)))
+            if ruled:  # the names it calls are sent back once
+                out.append((p, None, None, SPANS.handed(), (talks, None if known else called)))
                 continue
-            facts = scan.facts(data, talks, called if called is not None else known)
+            facts = scan.facts(data, talks, called)
             found = facts if _SKIPPED.keep(p, facts) else None
         names, definable, talks = facts
         offer = None
@@ -356,17 +356,18 @@ class _FirstLook:
     def rules_out(self, scan, language: str, data: bytes, needed: frozenset, effects: frozenset, talks,
                   called: frozenset | None = None):
         """(whether the file is ruled out, whether it talks: None where not
-        worked out, the names it calls where worked out); `talks`, `called`:
-        what an earlier round found.  The names a file calls are found in one
-        pass (faster than a look for each of a few names)."""
+        worked out, the names it calls: None where not worked out);
+        `talks`, `called`: what an earlier round found.  The names a file
+        calls are found in one pass (faster than a look for each of a few
+        names)."""
         from .languages.scan import called_names
 
         if len(needed) > FEW_NAMES:
-            return False, talks, None
+            return False, talks, called
         if (language, needed) not in self._defines:
             self._defines[language, needed] = scan.may_define(needed)
         if self._defines[language, needed](data):
-            return False, talks, None
+            return False, talks, called
         if talks is None:
             talks = scan.talks(data)
         if not talks:

@@ -249,8 +249,8 @@ class FunctionTexts:
     def _bare_callers(self) -> dict[str, set[str]]:
         """Name -> the functions whose text calls it by its bare name (not
         as a member: `x.name(`, `p->name(`)."""
-        data = self.data
-        bare = [(at, name) for at, name in self.sites if data[at - 1:at] not in (b".", b">")]
+        data, member = self.data, PlainCalls._NOT_BEFORE  # a call site's name is whole: only `.` or `>` can stand before it
+        bare = [(at, name) for at, name in self.sites if not (at and data[at - 1] in member)]
         return self._index(self._place(bare))
 
     @staticmethod
