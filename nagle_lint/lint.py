@@ -25,7 +25,9 @@ def prepare(path: str, data: bytes, language: str | None = None, wanted: Wanted 
     if wanted is None:
         model = fe.lower(path, data)
     else:  # a file the byte scan skipped is lowered for what others need of it, not for its own sends
-        model = fe.lower(path, data, wanted.effects, wanted.needed, own=path in wanted.again, before=before)
+        needed = wanted.needed | wanted.called.get(path, frozenset())
+        model = fe.lower(path, data, wanted.effects, needed, own=path in wanted.again, before=before,
+                         option_only=wanted.option_only)
     return Prepared(path, model, parse_suppressions(data), model.error_count)
 
 

@@ -227,6 +227,14 @@ class FileModel:
     # the file was parsed whole): a later round lowering the file again
     # takes these from this model (see Frontend.lower).
     lowered: frozenset | None = None
+    # Functions kept without a body that set a socket option through another
+    # file's function (or call one that does), in a file that cannot send
+    # after it: they count as setting an option, and are lowered (as stubs
+    # are) when another file turns out to call one.
+    quiet_setters: frozenset = frozenset()
+    # The functions of other files that set an option and send nothing,
+    # called by those: with no other, lowering the file again changes nothing.
+    quiet_options: frozenset = frozenset()
 
 
 

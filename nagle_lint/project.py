@@ -37,6 +37,9 @@ class Wanted:
     # callee either: a file that calls only these and sends nothing itself
     # has nothing for the option to act on.
     option_only: frozenset = frozenset()
+    # File lowered already -> its functions without a body that functions of
+    # other files call: needed there, when it is lowered again.
+    called: dict = Factory(dict)
 
     def __bool__(self):
         return bool(self.needed or self.effects or self.again)
@@ -191,7 +194,7 @@ class Project:
         functions that send or set an option (it may call one and read after).
         Only calls that can change what is known of a connection count: those
         passing one, made on an object, or whose result is used as one."""
-        needed, again, callers = set(), set(), {}
+        needed, again, callers, called = set(), set(), {}, {}
         for fn in self._bodied:
             facts = self.facts(fn)
             for ev in facts.calls:
@@ -207,15 +210,23 @@ class Project:
                 elif target.qualname in self.models[target.path].stubs:
                     needed.update((target.qualname, _entry_name(target.qualname)))
                     again.add(target.path)
+                elif not target.body and target.path != fn.path:
+                    called.setdefault(target.path, set()).add(target.qualname)
         starts = {_entry_name(fn.qualname) for fn in self._bodied
                   if id(fn) in self.sending and not n_is_root(fn.qualname)}
+        starts.update(_entry_name(q) for m in self.models.values() for q in m.quiet_setters)
         sends = self._with_effects((Send,))
         senders = {_entry_name(fn.qualname) for fn in self._bodied if id(fn) in sends}
+        option_only = starts - senders
+        # A file is lowered again where a function left out calls one that
+        # starts a finding, unless it was left out for calling one that only
+        # sets an option in a file that cannot send, and still only does.
         again.update(m.path for m in self.models.values()
-                     if any(self.reaches(m.path, m.language, n) for n in m.left_out_calls & starts))
+                     if any(self.reaches(m.path, m.language, n)
+                            for n in (m.left_out_calls & starts) - (m.quiet_options & option_only)))
         keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731
         return Wanted(keep(needed), keep(starts), frozenset(again), {n: frozenset(f) for n, f in callers.items()},
-                      keep(starts - senders))
+                      keep(option_only), {p: frozenset(names) for p, names in called.items() if p in again})
 
     def definers(self, language: str, name: str) -> set[str]:
         """The linted files of a language that define `name` (a function, or a class by its methods)."""
@@ -229,7 +240,10 @@ class Project:
         """Whether a call to `name` (a function, or a class by its methods)
         from the file `path` resolves to another file's function that sends."""
         where = _only(sorted(self.definers(language, name) - {path}), path, lambda p: p)
-        return where is not None and any(id(fn) in self.sending and _entry_name(fn.qualname) == name
+        if where is None:
+            return False
+        quiet = self.models[where].quiet_setters
+        return any((id(fn) in self.sending or fn.qualname in quiet) and _entry_name(fn.qualname) == name
                    for fn in self.models[where].functions)
 
     def live_body(self, fn: Function) -> tuple:

@@ -166,6 +166,88 @@ def test_what_that_rests_on_a_file_that_only_sets_the_option_finds_nothing():
     assert "NGL002" in {f.rule for f in raw_findings([Prepared("net/helper.c", helper, {}, 0)], project, rules)}
 
 
+# A file that calls the option helper through a chain of its own functions, and cannot send.
+QUIET_CHAIN = b"""int prepare(void) { int conn = open_conn(); set_nodelay(conn); return conn; }
+int start(void) { return prepare(); }
+int serve(void) { int c = start(); log_line(c); return c; }
+void note(void) { log_line(0); }
+"""
+EFFECTS, OPTION_ONLY = frozenset({"set_nodelay", "send_both"}), frozenset({"set_nodelay"})
+
+
+def _bodied(model) -> set[str]:
+    return {fn.qualname for fn in model.functions if fn.body}
+
+
+def test_where_nothing_can_send_after_the_option_its_callers_are_quiet_stubs():
+    model = frontend("c").lower("net/run.c", QUIET_CHAIN, EFFECTS, option_only=OPTION_ONLY)
+    assert _bodied(model) == set()
+    assert model.quiet_setters == {"prepare", "start", "serve"} and model.quiet_options == {"set_nodelay"}
+    assert model.stubs >= model.quiet_setters  # lowered when another file turns out to call one
+    # Not told which effects only set an option: every caller is lowered, as each is a start.
+    assert _bodied(frontend("c").lower("net/run.c", QUIET_CHAIN, EFFECTS)) == {"prepare", "start", "serve"}
+
+
+def test_a_quiet_setter_another_file_needs_is_lowered_with_those_it_calls():
+    model = frontend("c").lower("net/run.c", QUIET_CHAIN, EFFECTS, frozenset({"start"}), option_only=OPTION_ONLY)
+    assert _bodied(model) == {"start", "prepare"} and model.quiet_setters == {"serve"}
+
+
+@pytest.mark.parametrize("more", [
+    b"void flush_log(int fd) { write(fd, \"x\", 1); }\n",  # a send of its own, in any function
+    b"void both(int fd) { send_both(fd); }\n",  # a call of a function that sends
+])
+def test_where_the_file_may_send_every_caller_of_the_option_is_lowered(more):
+    model = frontend("c").lower("net/run.c", QUIET_CHAIN + more, EFFECTS, option_only=OPTION_ONLY)
+    assert _bodied(model) >= {"prepare", "start", "serve"} and model.quiet_setters == frozenset()
+
+
+CLIENT = b"""#include <sys/socket.h>
+int ask(void) { char r[8]; int sock = prepare(); send(sock, "a", 1, 0); send(sock, "b", 1, 0); return recv(sock, r, 8, 0); }
+"""
+
+
+def test_quiet_setters_count_as_setting_an_option_for_the_files_that_call_them():
+    helper = frontend("c").lower("net/helper.c", NODELAY_HELPER)
+    quiet = frontend("c").lower("net/run.c", QUIET_CHAIN, EFFECTS, option_only=OPTION_ONLY)
+    wanted = Project([helper, quiet]).wanted()
+    assert wanted.effects >= {"prepare", "start", "serve"} and wanted.option_only >= {"prepare", "start", "serve"}
+    # Lowering it again would leave them out again: it is not.
+    assert "net/run.c" not in wanted.again
+    # Unless what they call now sends.
+    loud = frontend("c").lower("net/helper.c", NODELAY_HELPER.replace(b"sizeof on);", b"sizeof on); send_both(fd);"))
+    assert "net/run.c" in Project([loud, quiet]).wanted().again
+
+
+def test_a_function_another_file_calls_is_needed_where_its_file_is_lowered_again():
+    """The file was lowered before any function was known to set an option
+    (its functions bodiless); a lowered function of another file calls one:
+    when the file is lowered again, that one is needed there."""
+    helper = frontend("c").lower("net/helper.c", NODELAY_HELPER)
+    first = frontend("c").lower("net/run.c", QUIET_CHAIN)
+    client = frontend("c").lower("net/client.c", CLIENT)
+    assert _bodied(first) == set() and _bodied(client) == {"ask"}
+    wanted = Project([helper, first, client]).wanted()
+    assert "net/run.c" in wanted.again and wanted.called == {"net/run.c": frozenset({"prepare"})}
+    again = frontend("c").lower("net/run.c", QUIET_CHAIN, wanted.effects, wanted.needed | wanted.called["net/run.c"],
+                                option_only=wanted.option_only, before=first)
+    assert _bodied(again) == {"prepare"} and again.quiet_setters == {"start", "serve"}
+
+
+def test_through_a_quiet_setter_the_option_still_hides_the_split(tmp_path):
+    """End to end: the client's split sends are the band-aid's, through the
+    file that cannot send, lowered first before the option was known."""
+    from nagle_lint import runner
+    from nagle_lint.config import Settings
+
+    (tmp_path / "opts.c").write_bytes(NODELAY_HELPER + b"int open_conn(void) { return socket(AF_INET, SOCK_STREAM, 0); }\n")
+    (tmp_path / "run.c").write_bytes(b"/* connections come out of prepare() with TCP_NODELAY on */\n" + QUIET_CHAIN)
+    (tmp_path / "client.c").write_bytes(CLIENT)
+    found = runner.run([str(tmp_path)], Settings(), jobs=1).findings
+    assert [(f.rule, f.path.rsplit("/", 1)[-1], f.site.line, f.extra.get("strength")) for f in found] == \
+        [("NGL002", "opts.c", 2, "band-aid")]
+
+
 def test_many_functions_that_send_still_let_a_quiet_file_be_ruled_out(tmp_path, monkeypatch):
     """Many functions that send (the 10k corpus has a thousand): a file that
     does not talk, or talks and calls none of them, and defines no needed

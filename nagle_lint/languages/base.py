@@ -56,6 +56,17 @@ class Fresh:
     confidence: str
 
 
+@record
+class Relevance:
+    """What `Frontend._relevant` tells of a file's functions."""
+
+    worth: set  # the functions worth lowering
+    stubs: set  # left out, with events (see `FileModel.stubs`)
+    left_out_calls: set  # the names the functions left out call
+    quiet: frozenset = frozenset()  # see `FileModel.quiet_setters`
+    quiet_options: frozenset = frozenset()  # the option-only functions of other files those call
+
+
 @record(frozen=False)
 class Returned:
     """What a call to a function of the linted files gives back: maybe a
@@ -237,11 +248,13 @@ class Frontend(Scanner):
             raise
 
     def lower(self, path: str, data: bytes, names: frozenset = frozenset(),
-              needed: frozenset = frozenset(), own: bool = True, before: FileModel | None = None) -> FileModel:
+              needed: frozenset = frozenset(), own: bool = True, before: FileModel | None = None,
+              option_only: frozenset = frozenset()) -> FileModel:
         """The file's model.  `names`: functions of other files that touch a
         connection (a function calling one of them is lowered too); `needed`:
         names other files call (lowered when they have events); `own`: the
-        file's own sends start findings.  A function not worth lowering is
+        file's own sends start findings; `option_only`: those of `names`
+        that set an option and send nothing.  A function not worth lowering is
         kept as a stub (see `FileModel.stubs`).  `before`: the file's model
         from an earlier round; where both tell the functions from the bytes,
         the functions it lowered are taken from it, not parsed again (a
@@ -277,13 +290,14 @@ class Frontend(Scanner):
             return deepest
 
         def work() -> FileModel:
-            trees, found, relevant, stubs, left_out, unparsed, reused = self._partial(data, names, needed, own, before)
-            lowered = frozenset(relevant) if trees is not None else None
+            trees, found, chosen, unparsed, reused = self._partial(data, names, needed, own, before, option_only)
+            lowered = frozenset(chosen.worth) if trees is not None else None
             if trees is None:
                 trees = [self.parse(data)]
                 found = list(self.functions(trees[0].root_node))
-                relevant, stubs, left_out = self._relevant([(q, n.start_byte, n.end_byte, c) for q, n, c in found],
-                                                           data, names, needed, own)
+                chosen = self._relevant([(q, n.start_byte, n.end_byte, c) for q, n, c in found],
+                                        data, names, needed, own, option_only)
+            relevant = chosen.worth
             unit = Unit(self, Source(data), trees[0])
             unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed} | {fn.qualname for _, fn in reused}
             too_deep: dict[str, int] = {}
@@ -334,8 +348,8 @@ class Frontend(Scanner):
             # together hold the errors of their stitching too: count only in functions.
             errors = _count_errors(trees[0].root_node) if len(trees) == 1 else \
                 sum(_count_errors(n) for _, n, _ in found)
-            return FileModel(path, self.name, functions, errors, dict(self.idioms), frozenset(stubs),
-                             frozenset(left_out), lowered)
+            return FileModel(path, self.name, functions, errors, dict(self.idioms), frozenset(chosen.stubs),
+                             frozenset(chosen.left_out_calls), lowered, chosen.quiet, chosen.quiet_options)
 
         outcome: list = []
         lock = threading.Lock()
@@ -402,10 +416,10 @@ class Frontend(Scanner):
         return value
 
     def _partial(self, data: bytes, names: frozenset, needed: frozenset, own: bool,
-                 before: FileModel | None = None):
+                 before: FileModel | None = None, option_only: frozenset = frozenset()):
         """Where the language can tell the file's functions from the bytes,
-        parse only where the ones worth lowering are: (trees, found, relevant,
-        stubs, left-out calls, the functions not parsed as (name, position),
+        parse only where the ones worth lowering are: (trees, found, the
+        `Relevance` of its functions, the functions not parsed as (name, position),
         the functions taken from `before` as (start, function)), or Nones
         when the file is to be parsed whole (as it is when the trees do not
         have the functions expected, where they were expected).  The first
@@ -414,8 +428,9 @@ class Frontend(Scanner):
         are taken from it where they are still worth lowering."""
         spans = self.functions_of(data)
         if spans is None:
-            return None, None, None, None, None, (), ()
-        relevant, stubs, left_out = self._relevant(spans, data, names, needed, own)
+            return None, None, None, (), ()
+        chosen = self._relevant(spans, data, names, needed, own, option_only)
+        relevant = chosen.worth
         point = Points(data)
         reused = []
         kept = before.lowered if before is not None else None
@@ -433,11 +448,11 @@ class Frontend(Scanner):
         if not self.partial_ok(tree, found, spans, todo):
             found = self._parsed_apart(data, point, spans, todo, found, trees)
             if found is None:
-                return None, None, None, None, None, (), ()
+                return None, None, None, (), ()
         parsed = {q for q, _, _ in found} | {fn.qualname for _, fn in reused}
         unparsed = [(q, SimpleNamespace(start_point=point(a), end_point=point(b)))
                     for q, a, b, _ in spans if q not in parsed]
-        return trees, found, relevant, stubs, left_out, unparsed, reused
+        return trees, found, chosen, unparsed, reused
 
     def _parsed_apart(self, data: bytes, point, spans, relevant, found, trees):
         """The functions worth lowering, when parsing the ranges together lost
@@ -477,11 +492,10 @@ class Frontend(Scanner):
         the bytes said they are."""
         return {(q, n.end_byte) for q, n, _ in found} == {(q, b) for q, a, b, _ in spans if q in relevant}
 
-    def _relevant(self, spans, data: bytes, outside: frozenset = frozenset(),
-                  needed: frozenset = frozenset(), own: bool = True) -> tuple[set[str], set[str], set[str]]:
-        """(the functions worth lowering, those left out that have events, the
-        names those left out call), of the functions at `spans`: (qualified
-        name, start, end, class or None).
+    def _relevant(self, spans, data: bytes, outside: frozenset = frozenset(), needed: frozenset = frozenset(),
+                  own: bool = True, option_only: frozenset = frozenset()) -> Relevance:
+        """Which of the functions at `spans` (qualified name, start, end,
+        class or None) are worth lowering, and what is known of the others.
 
         Every finding starts where a function may send or set an option (a
         start): worth lowering are the starts and the functions calling them
@@ -494,27 +508,46 @@ class Frontend(Scanner):
         calling one that was: nothing it does can start a finding.
         `outside`: functions of other files that send (calling one is a
         start); `needed`: names other files call (lowered when they have
-        events); `own`: whether the file's own sends are starts.
+        events); `own`: whether the file's own sends are starts;
+        `option_only`: those of `outside` that set an option and send
+        nothing.  In a file that cannot send (no send in its text, no call
+        of an outside function that sends), a call of one of those starts
+        nothing here: the functions making one, and their callers, are kept
+        as `quiet` setters, lowered only where another file needs one or a
+        function lowered calls one.
         Module-level code is always lowered.  Each pattern is matched once
         over the file; a match belongs to every function whose text holds it."""
         texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)
         classes = {q: c for q, _, _, c in spans if c is not None}
+
+        def is_needed(q: str) -> bool:
+            return q in needed or _short(q) in needed or classes.get(q) in needed
+
         with_events = texts.matching(self.events_in(data))
         reaching = texts.calling(with_events, bare=True)
         starts = with_events & texts.matching(self.sends_or_options) if own else set()
+        quiet, quiet_options = set(), set()
         if outside:
-            starts |= {q for q, called in texts.calls.items() if called & outside}
+            starts |= {q for q, called in texts.calls.items() if called & (outside - option_only)}
+            setters = {q for q, called in texts.calls.items() if called & option_only}
+            if setters and not starts and not texts.matching(self.send_calls):
+                quiet = texts.calling(setters)
+                quiet_options = set().union(*(texts.calls[q] for q in setters)) & option_only
+            else:
+                starts |= setters
         relevant = texts.calling(starts) | {q for q, _, _, _ in spans if n_is_root(q)}
         if needed:
-            relevant |= {q for q in with_events if q in needed or _short(q) in needed or classes.get(q) in needed}
+            relevant |= {q for q in with_events | quiet if is_needed(q)}
         while True:
             called = set().union(*(texts.calls[q] for q in relevant))
             mates = {classes[q] for q in relevant if q in classes}
-            more = {q for q in reaching - relevant if _short(q) in called}
+            more = {q for q in (reaching | quiet) - relevant if _short(q) in called}
             more |= {q for q in with_events - relevant if classes.get(q) in mates}
             if not more:
                 left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
-                return relevant, with_events - relevant, left_out
+                quiet -= relevant
+                return Relevance(relevant, (with_events - relevant) | quiet, left_out, frozenset(quiet),
+                                 frozenset(quiet_options) if quiet else frozenset())
             relevant |= more
 
     # -- to be supplied by each language --------------------------------
