@@ -206,6 +206,10 @@ class Function:
     # handler table): an event loop calls it, once per event.
     callback: bool = False
     path: str = ""  # the file it is in
+    # The connection keys that name its local variables (a C static, a
+    # global, a parameter or a field is none): bound anew at every call,
+    # they are nothing to its callers.
+    locals: frozenset = frozenset()
 
 
 @record(frozen=False)

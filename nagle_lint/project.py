@@ -13,7 +13,7 @@ from functools import cached_property
 
 from .languages import frontend
 from .languages.scan import n_is_root
-from .model import Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Send, SetOption, Switch, Try, walk
+from .model import Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send, SetOption, Switch, Try, walk
 from .records import Factory, record
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
@@ -78,23 +78,33 @@ def _mentioned(key: str, used: set[str]) -> bool:
 
 class _Facts:
     """What the project asks of a function's body, found in one walk: its
-    calls (in source order), the kinds of its events, and (asked of few)
-    the keys it uses as connections."""
+    calls (in source order), the kinds of its events (`outward`: those on a
+    connection its callers can see: not a local variable, or one returned),
+    and (asked of few) the keys it uses as connections."""
 
-    __slots__ = ("fn", "calls", "kinds", "_used")
+    __slots__ = ("fn", "calls", "kinds", "outward", "_used")
 
     def __init__(self, fn: Function):
-        self.fn, calls, kinds = fn, [], set()
+        self.fn, calls, kinds, local, seen = fn, [], set(), {}, []
         for ev in walk(fn.body):
             if isinstance(ev, Call):
                 calls.append(ev)
+            elif isinstance(ev, Return) and ev.value in fn.locals:
+                local[ev.value] = False  # returned: its caller has it
+            elif fn.locals and isinstance(ev, EVENTS):
+                seen.append(ev)
             kinds.add(type(ev))
         self.calls: tuple[Call, ...] = tuple(calls)
         self.kinds = frozenset(kinds)
+        if fn.locals:
+            outward = {type(ev) for ev in seen if local.get(ev.conn, ev.conn in fn.locals) is False}
+            self.outward = frozenset(outward | {kind for kind in kinds if not issubclass(kind, EVENTS)})
+        else:
+            self.outward = self.kinds
         self._used: set[str] | None = None
 
-    def has(self, events) -> bool:
-        return any(issubclass(kind, events) for kind in self.kinds)
+    def has(self, events, outward: bool = False) -> bool:
+        return any(issubclass(kind, events) for kind in (self.outward if outward else self.kinds))
 
     @property
     def used(self) -> set[str]:
@@ -177,8 +187,9 @@ class Project:
         return callers
 
     def _with_effects(self, events=EVENTS) -> set[int]:
-        """ids of the functions with one of `events`, directly or through callees."""
-        found = [id(fn) for fn in self._bodied if self.facts(fn).has(events)]
+        """ids of the functions with one of `events` that their callers see
+        (see `_Facts.outward`), directly or through callees."""
+        found = [id(fn) for fn in self._bodied if self.facts(fn).has(events, outward=True)]
         callers = self._callers
         reached = set(found)
         while found:  # up the calls, from the functions with events
@@ -294,11 +305,15 @@ class Project:
     @cached_property
     def sending(self) -> set[int]:
         """ids of the functions that send or set an option, directly or
-        through callees: where every finding starts."""
+        through callees (as their callers see it): where every finding
+        starts; see `may_find`."""
         return self._with_effects((Send, SetOption))
 
     def may_find(self, fn: Function) -> bool:
-        return id(fn) in self.sending
+        """Whether a finding can start in the function's own analysis: it
+        sends or sets an option (on its local variables too), or calls one
+        that does."""
+        return id(fn) in self.sending or self.facts(fn).has((Send, SetOption))
 
     def event_at(self, path: str, site):
         """The event at a site of a file (to tell a flush from a send)."""

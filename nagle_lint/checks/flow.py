@@ -182,8 +182,10 @@ class _Run:
         frame = _Frame(self.root, {}, (), frozenset({id(self.root)}))
         flow = self.block(self.project.live_body(self.root), state, frame)
         end = _join_all([flow.normal, *flow.returns])
-        if end is not None and self.is_entry:
-            self.at_exit(end)
+        if end is not None:
+            # A function called in its file ends where its caller goes on,
+            # but its local variables end with it: they are checked here.
+            self.at_exit(end if self.is_entry else {k: v for k, v in end.items() if k in self.root.locals})
 
     # -- helpers ---------------------------------------------------------
 
@@ -384,7 +386,13 @@ class _Run:
             inner = _Frame(callee, keys, frame.stack + ((frame.fn.path, s.site),), frame.active | {id(callee)},
                            consts, receiver)
             out = self.block(self.project.live_body(callee), flow.normal, inner)
-            self.memo[memo_key] = (_join_all([out.normal, *out.returns]), frozenset(inner.returned))
+            after = _join_all([out.normal, *out.returns])
+            # The callee's local variables end with the call (its own
+            # analysis checks them at its end), but for the one it returns.
+            ended = {self.key(inner, k) for k in callee.locals} - inner.returned
+            if after is not None and ended & after.keys():
+                after = {k: v for k, v in after.items() if k not in ended}
+            self.memo[memo_key] = (after, frozenset(inner.returned))
         after, returned = self.memo[memo_key]
         if after is not None and s.result is not None and len(returned) == 1:
             # `s = connect()`: the connection the callee made (and set up) is now `s`.

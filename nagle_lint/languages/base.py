@@ -168,6 +168,9 @@ class Frontend(Scanner):
     # compiled): a call to that name is then as unknown as a call to a name
     # two files define.
     same_name_alternatives = False
+    # Binding a name makes it a local variable (Python), else only a
+    # declaration does (see `Lowering.declared`).
+    binding_declares = False
     comment_query = "(comment) @c"
     idioms: dict[str, str] = {}
 
@@ -717,8 +720,9 @@ class Unit:
         body = self.fe.body(node)
         stmts = low.block_of(body) if body is not None else ()
         prologue = tuple(low._out[0])
+        local = low.declared - low.params - low.not_local
         return Function(qualname, self.src.site(node), params, prologue + stmts, low.conns,
-                        self.fe.is_callback(qualname))
+                        self.fe.is_callback(qualname), locals=frozenset(k for k in low.conns if _base_name(k) in local))
 
 
 class Lowering:
@@ -734,6 +738,8 @@ class Lowering:
         self.conns: dict[str, ConnInfo] = {}
         self.params: set[str] = set()
         self.types: dict[str, str] = {}  # declared type of a local or parameter, where the language says
+        self.declared: set[str] = set()  # local variables declared (C, Java) or bound (Python)
+        self.not_local: set[str] = set()  # names declared global or nonlocal (Python)
         self._out: list[list] = [[]]
         self._assigned: list[set[str]] = []
         if cls is not None:
@@ -920,8 +926,10 @@ class Lowering:
 
     def assign(self, name: str, value) -> None:
         """Bind `name` (a variable or a field path) to `value`."""
+        if self.fe.binding_declares and name.isidentifier():
+            self.declared.add(name)
         if self._assigned:
-            self._assigned[-1].add(name.split(".")[0].split("->")[0].split("[")[0])
+            self._assigned[-1].add(_base_name(name))
             self._assigned[-1].add(name)
         if value is None:
             self.env.pop(name, None)
@@ -1098,6 +1106,11 @@ class Lowering:
             if isinstance(v.value, int):
                 return v.value != 0
         return None
+
+
+def _base_name(key: str) -> str:
+    """The variable a key starts from: `c` of `c->fd`, `self` of `self.sock`."""
+    return key.split(".")[0].split("->")[0].split("[")[0]
 
 
 def result_used(node) -> bool:

@@ -196,7 +196,11 @@ class CFrontend(CScanner, Frontend):
 
     def _declare(self, low, node):
         typ = compact(node.child_by_field_name("type"))
+        # A static keeps its value from call to call; an extern is a global.
+        local = not any(c.type == "storage_class_specifier" and text(c) in ("static", "extern") for c in node.children)
         for d in node.children_by_field_name("declarator"):
+            if local:
+                low.declared.add(_declared_name(d.child_by_field_name("declarator") if d.type == "init_declarator" else d))
             if d.type == "init_declarator":
                 target = d.child_by_field_name("declarator")
                 name = _declared_name(target)

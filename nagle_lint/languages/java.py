@@ -234,6 +234,7 @@ class JavaFrontend(JavaScanner, Frontend):
         typ = text(node.child_by_field_name("type"))
         for d in node.children_by_field_name("declarator"):
             name = d.child_by_field_name("name")
+            low.declared.add(text(name))
             dims = d.child_by_field_name("dimensions")
             low.types[text(name)] = typ + (text(dims) if dims is not None else "")
             value = d.child_by_field_name("value")

@@ -33,6 +33,7 @@ class PythonFrontend(PythonScanner, Frontend):
         "cork": "socket.MSG_MORE on all but the last piece",
         "nodelay-default": "asyncio sets it on its TCP transports",
     }
+    binding_declares = True
     call_types = frozenset({"call"})
     skip_types = frozenset({"function_definition", "class_definition", "decorated_definition", "lambda"})
     wrapper_types = frozenset({"parenthesized_expression", "await"})
@@ -171,8 +172,10 @@ class PythonFrontend(PythonScanner, Frontend):
             low.jump("return", node, node.named_children[0] if node.named_children else None)
         elif t in ("break_statement", "continue_statement"):
             low.jump(t.split("_")[0], node)
+        elif t in ("global_statement", "nonlocal_statement"):
+            low.not_local.update(text(n) for n in node.named_children if n.type == "identifier")
         elif t in self.skip_types or t in ("pass_statement", "import_statement", "import_from_statement", "comment",
-                                            "global_statement", "nonlocal_statement", "future_import_statement"):
+                                            "future_import_statement"):
             return
         else:
             low.evaluate(node.named_children)
