@@ -136,6 +136,7 @@ _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(\w*)")
 _IF_ZERO = re.compile(rb"[ \t]*#[ \t]*if[ \t]+\(?0\)?[ \t]*(?:/[*/].*)?$", re.S)
 _COMMENTS_AND_STRINGS = re.compile(b"|".join((_COMMENT, _STRING, _CHARACTER)), re.S)
 _HEADER_PARTS = re.compile(rb"([A-Za-z_]\w*)?\s*\(|\)")
+_NAME_BEFORE_PARENTHESIS = re.compile(rb"([A-Za-z_]\w*)?\s*\(")
 _NOT_NAMES = {b"__attribute__", b"__declspec", b"alignas", b"_Alignas", b"__asm__", b"asm", b"sizeof"}
 
 
@@ -156,6 +157,9 @@ def _function_name(header: bytes) -> str | None:
     block is not a function's body (a struct, an initializer)."""
     if not header.rstrip().endswith(b")"):
         return None
+    if header.count(b"(") == 1:  # most headers: the name before the only parenthesis (found at once)
+        name = _NAME_BEFORE_PARENTHESIS.search(header).group(1)
+        return name.decode() if name and name not in _NOT_NAMES else None
     outer = first = None
     depth = 0
     for m in _HEADER_PARTS.finditer(header):
