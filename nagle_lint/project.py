@@ -313,7 +313,7 @@ class Project:
         """Whether a finding can start in the function's own analysis: it
         sends or sets an option (on its local variables too), or calls one
         that does."""
-        return id(fn) in self.sending or self.facts(fn).has((Send, SetOption))
+        return id(fn) in self.sending or bool(fn.body) and self.facts(fn).has((Send, SetOption))
 
     def event_at(self, path: str, site):
         """The event at a site of a file (to tell a flush from a send)."""

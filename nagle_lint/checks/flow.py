@@ -389,9 +389,10 @@ class _Run:
             after = _join_all([out.normal, *out.returns])
             # The callee's local variables end with the call (its own
             # analysis checks them at its end), but for the one it returns.
-            ended = {self.key(inner, k) for k in callee.locals} - inner.returned
-            if after is not None and ended & after.keys():
-                after = {k: v for k, v in after.items() if k not in ended}
+            if after is not None and callee.locals:
+                ended = _local_keys(callee) - inner.returned
+                if not ended.isdisjoint(after):
+                    after = {k: v for k, v in after.items() if k not in ended}
             self.memo[memo_key] = (after, frozenset(inner.returned))
         after, returned = self.memo[memo_key]
         if after is not None and s.result is not None and len(returned) == 1:
@@ -503,6 +504,16 @@ def _add_unit(cs: ConnState, p: Point) -> ConnState:
 
 
 _PARTS: dict[int, tuple] = {}
+_LOCALS: dict[int, tuple] = {}
+
+
+def _local_keys(fn: Function) -> frozenset:
+    """The keys a callee's local variables have in its caller's analysis
+    (see `_Run.key`: a callee is never the function analysed), worked out once."""
+    known = _LOCALS.get(id(fn))
+    if known is None or known[0] is not fn:
+        known = _LOCALS[id(fn)] = (fn, frozenset(f"{fn.path}:{fn.qualname}::{k}" for k in fn.locals))
+    return known[1]
 
 
 def _loop_parts(loop: Loop) -> tuple:

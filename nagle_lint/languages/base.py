@@ -531,8 +531,9 @@ class Frontend(Scanner):
         starts = with_events & texts.matching(self.sends_or_options) if own else set()
         quiet, quiet_options = set(), set()
         if outside:
-            starts |= {q for q, called in texts.calls.items() if called & (outside - option_only)}
-            setters = {q for q, called in texts.calls.items() if called & option_only}
+            loud = outside - option_only if option_only else outside
+            starts |= {q for q, called in texts.calls.items() if not loud.isdisjoint(called)}
+            setters = {q for q, called in texts.calls.items() if not option_only.isdisjoint(called)} if option_only else set()
             if setters and not starts and not texts.matching(self.send_calls):
                 quiet = texts.calling(setters)
                 quiet_options = set().union(*(texts.calls[q] for q in setters)) & option_only
@@ -541,10 +542,11 @@ class Frontend(Scanner):
         relevant = texts.calling(starts) | {q for q, _, _, _ in spans if n_is_root(q)}
         if needed:
             relevant |= {q for q in with_events | quiet if is_needed(q)}
+        leading = reaching | quiet if quiet else reaching  # called by a function lowered: lowered too
         while True:
             called = set().union(*(texts.calls[q] for q in relevant))
             mates = {classes[q] for q in relevant if q in classes}
-            more = {q for q in (reaching | quiet) - relevant if _short(q) in called}
+            more = {q for q in leading - relevant if _short(q) in called}
             more |= {q for q in with_events - relevant if classes.get(q) in mates}
             if not more:
                 left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
