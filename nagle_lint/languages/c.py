@@ -13,6 +13,8 @@ NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACK
 NOT_SOCKETS = {"open", "openat", "creat", "fopen", "tmpfile", "memfd_create", "eventfd", "timerfd_create",
                "signalfd", "epoll_create", "epoll_create1", "inotify_init", "inotify_init1", "open_memstream",
                "fmemopen", "popen", "mkstemp"}
+# A wrapper named for what it wraps (curlx_fopen, g_fopen, xfopen) opens a file too.
+FILE_OPENERS = ("fopen", "freopen")
 PAIRS = {"pipe", "pipe2", "socketpair"}  # fill an int[2] with descriptors that have no Nagle
 # name -> (index of the connection argument, index of the byte count or None)
 SENDS = {"write": (0, 2), "send": (0, 2), "sendto": (0, 2), "SSL_write": (0, 2), "sendfile": (0, None),
@@ -277,7 +279,7 @@ class CFrontend(CScanner, Frontend):
             if info is not None and info.tcp is False:
                 return Fresh(False, "high")
             return Fresh(True if info and info.tcp else None, "high" if info and info.tcp else "medium")
-        if name in NOT_SOCKETS:
+        if name in NOT_SOCKETS or name.endswith(FILE_OPENERS):
             low.evaluate(args)
             return NOT_CONN
         if name in PAIRS:
