@@ -533,7 +533,8 @@ class Frontend(Scanner):
         if outside:
             loud = outside - option_only if option_only else outside
             starts |= {q for q, called in texts.calls.items() if not loud.isdisjoint(called)}
-            setters = {q for q, called in texts.calls.items() if not option_only.isdisjoint(called)} if option_only else set()
+            setters = {q for q, called in texts.calls.items() if not option_only.isdisjoint(called)} \
+                if option_only else set()
             if setters and not starts and not texts.matching(self.send_calls):
                 quiet = texts.calling(setters)
                 quiet_options = set().union(*(texts.calls[q] for q in setters)) & option_only
@@ -724,7 +725,8 @@ class Unit:
         prologue = tuple(low._out[0])
         local = low.declared - low.params - low.not_local
         return Function(qualname, self.src.site(node), params, prologue + stmts, low.conns,
-                        self.fe.is_callback(qualname), locals=frozenset(k for k in low.conns if _base_name(k) in local))
+                        self.fe.is_callback(qualname),
+                        locals=frozenset(k for k in low.conns if _base_name(k) in local))
 
 
 class Lowering:
