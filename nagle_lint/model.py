@@ -222,7 +222,8 @@ class FileModel:
     # so that messages suggest code the reader can type.
     idioms: dict[str, str] = Factory(dict)
     # Functions kept without a body (nothing in them can start a finding) but
-    # with events: lowered when another file turns out to call one.
+    # with events, and the quiet setters (below): lowered when another file
+    # turns out to call one.
     stubs: frozenset = frozenset()
     # The names called by the functions left without a body: one of them may
     # turn out to be another file's function that sends (lowered then too).

@@ -85,22 +85,22 @@ class _Facts:
     __slots__ = ("fn", "calls", "kinds", "outward", "_used")
 
     def __init__(self, fn: Function):
-        self.fn, calls, kinds, local, seen = fn, [], set(), {}, []
+        self.fn, calls, kinds, events, returned = fn, [], set(), [], set()
         for ev in walk(fn.body):
             if isinstance(ev, Call):
                 calls.append(ev)
-            elif isinstance(ev, Return) and ev.value in fn.locals:
-                local[ev.value] = False  # returned: its caller has it
+            elif isinstance(ev, Return):
+                returned.add(ev.value)
             elif fn.locals and isinstance(ev, EVENTS):
-                seen.append(ev)
+                events.append(ev)
             kinds.add(type(ev))
         self.calls: tuple[Call, ...] = tuple(calls)
         self.kinds = frozenset(kinds)
+        self.outward = self.kinds
         if fn.locals:
-            outward = {type(ev) for ev in seen if local.get(ev.conn, ev.conn in fn.locals) is False}
-            self.outward = frozenset(outward | {kind for kind in kinds if not issubclass(kind, EVENTS)})
-        else:
-            self.outward = self.kinds
+            hidden = fn.locals - returned  # ended with the call: nothing its callers see
+            self.outward = frozenset({kind for kind in kinds if not issubclass(kind, EVENTS)}
+                                     | {type(ev) for ev in events if ev.conn not in hidden})
         self._used: set[str] | None = None
 
     def has(self, events, outward: bool = False) -> bool:

@@ -235,7 +235,7 @@ class _Run:
             if is_field(k) and k not in self.infos and k in frame.fn.conns:
                 self.infos[k] = frame.fn.conns[k]
             return k
-        mapped = f"{frame.fn.path}:{frame.fn.qualname}::{k}"
+        mapped = _callee_key(frame.fn, k)
         if mapped not in self.infos and k in frame.fn.conns:
             self.infos[mapped] = frame.fn.conns[k]
         return mapped
@@ -507,12 +507,18 @@ _PARTS: dict[int, tuple] = {}
 _LOCALS: dict[int, tuple] = {}
 
 
+def _callee_key(fn: Function, k: str) -> str:
+    """The key, in the analysis of another function, of a connection a
+    called function names `k` that is none of its parameters or fields."""
+    return f"{fn.path}:{fn.qualname}::{k}"
+
+
 def _local_keys(fn: Function) -> frozenset:
     """The keys a callee's local variables have in its caller's analysis
     (see `_Run.key`: a callee is never the function analysed), worked out once."""
     known = _LOCALS.get(id(fn))
     if known is None or known[0] is not fn:
-        known = _LOCALS[id(fn)] = (fn, frozenset(f"{fn.path}:{fn.qualname}::{k}" for k in fn.locals))
+        known = _LOCALS[id(fn)] = (fn, frozenset(_callee_key(fn, k) for k in fn.locals))
     return known[1]
 
 

@@ -61,7 +61,7 @@ class Relevance:
     """What `Frontend._relevant` tells of a file's functions."""
 
     worth: set  # the functions worth lowering
-    stubs: set  # left out, with events (see `FileModel.stubs`)
+    stubs: set  # left out, with events or quiet (see `FileModel.stubs`)
     left_out_calls: set  # the names the functions left out call
     quiet: frozenset = frozenset()  # see `FileModel.quiet_setters`
     quiet_options: frozenset = frozenset()  # the option-only functions of other files those call
