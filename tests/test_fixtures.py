@@ -55,6 +55,18 @@ def test_project_fixture(folder: Path):
     assert not errors, "\n".join(errors)
 
 
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: str(p.relative_to(ROOT / "fixtures")))
+def test_the_byte_scan_hides_no_finding_of_the_confidence_asked(path: Path):
+    """The byte scan skips a file at the default confidence only where the
+    lowering would make nothing there at least medium-sure: the default run
+    reports exactly the medium- and high-confidence findings of a run at
+    `low`, which lets every file with a send through."""
+    settings = settings_for(path.read_text(encoding="utf-8", errors="replace"))
+    _, default, _, _ = lint_file(str(path), settings)
+    _, every, _, _ = lint_file(str(path), settings.replace(min_confidence="low"))
+    assert default == [f for f in every if f.confidence != "low"]
+
+
 def settings_for(source: str) -> Settings:
     # A rule that is off by default runs where the fixture asks: `fixture-select: NGL005`.
     extra = tuple(re.findall(r"fixture-select:\s*(NGL\d{3})", source))

@@ -5,15 +5,13 @@ from __future__ import annotations
 import re
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, raw, text
-from .python_scan import PythonScanner
+from .python_scan import SOCKET_ONLY, PythonScanner
 from ..model import ONE, SMALL, UNKNOWN, Bind
 
 SENDS = {"send", "sendall", "sendto"}
 RECVS = {"recv", "recv_into", "recvfrom", "recvfrom_into", "recvmsg", "recvmsg_into"}
 STREAM_WRITES = {"write", "writelines"}
 STREAM_READS = {"read", "readline", "readlines", "readinto", "read1", "peek", "readexactly", "readuntil"}
-# Methods only sockets have: they make an unknown receiver a likely socket.
-SOCKET_ONLY = {"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"}
 ON_CONNECTION = frozenset(SENDS | RECVS | SOCKET_ONLY | {"sendmsg", "accept", "close", "sendfile"})  # made on the connection itself
 CREATORS = {"socket", "create_connection", "create_server", "fromfd", "socketpair"}
 NO_NAGLE_FAMILIES = ("AF_UNIX", "AF_BLUETOOTH", "AF_NETLINK", "AF_PACKET", "AF_CAN", "SOCK_DGRAM", "SOCK_RAW")

@@ -9,6 +9,8 @@ from .scan import WORD_BYTES, AnyOf, Scanner
 
 # Words that make `.write()`/`.read()` events: the file has socket streams.
 STREAM_WORDS = (b"makefile", b"asyncio", b"RequestHandler", b"data_received", b"start_server")
+# Methods only sockets have: they make an unknown receiver a likely socket.
+SOCKET_ONLY = frozenset({"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"})
 DEFINING = (b"def", b"class")  # the keywords that start a definition
 _INDENT = re.compile(rb"[ \t\f]*")
 # A line that starts a definition (`def`, `async def` or `class`), and the name it defines.
@@ -96,7 +98,14 @@ def _definition_below(data: bytes, start: int, width: int) -> int:
 
 
 class PythonScanner(Scanner):
-    evidence_words = (b"makefile", b"accept", b"socket", b"asyncio", b"RequestHandler", b"data_received")
+    evidence_words = (b"makefile", b"socket", b"asyncio", b"RequestHandler", b"data_received")
+    # The lowering makes a connection medium-sure where it is accepted, or
+    # where a method only sockets have is called on it: calls, not words
+    # ("acceptable" in a mail protocol's text is not evidence).  Each looked
+    # for on its own: a regex that starts with a literal is found fast, an
+    # alternation is tried at every position.
+    accept_call = re.compile(rb"accept\s*\(")
+    socket_only_calls = tuple(re.compile(w.encode() + rb"\s*\(") for w in sorted(SOCKET_ONLY) if w != "makefile")
     definition_before = re.compile(rb"\b(?:def|class)\s+\Z")
     definition_after = re.compile(rb"")
     declaration_words = DEFINING
@@ -108,6 +117,19 @@ class PythonScanner(Scanner):
     stream_events = events.extended(rb"\.(?:write\w*|read\w*|flush)\s*\(")
 
     socket_sends = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile)\s*\(")
+
+    def has_evidence(self, data: bytes) -> bool:
+        return self.own_connection(data) or any(p.search(data) for p in self.socket_only_calls)
+
+    def talks(self, data: bytes) -> bool:
+        # A read, or a connection made or accepted.  Of the other methods
+        # only sockets have, a send lets the file through the byte scan (it is
+        # never asked), and setting an option or shutting down is not talking.
+        return bool(self.read_calls.search(data)) or self.own_connection(data)
+
+    def own_connection(self, data: bytes) -> bool:
+        """A connection the file makes (the words) or accepts."""
+        return super().has_evidence(data) or bool(self.accept_call.search(data))
 
     def with_events(self, data: bytes, names) -> set[str]:
         # A definition's text runs from its line to the next definition
