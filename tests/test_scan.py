@@ -298,3 +298,20 @@ def _lowered_as_sends():
 def test_the_byte_scan_sees_every_call_the_frontend_lowers_as_a_send(language: str, call: bytes):
     """What a later round rests on: a file without a match of `send_calls` sends nothing itself."""
     assert scanner(language).send_calls.search(call)
+
+
+@pytest.mark.parametrize("language, text, may", [
+    # A C or Python file sets TCP_NODELAY only by calling setsockopt() with it.
+    ("c", b"case CURLOPT_TCP_NODELAY: s->tcp_nodelay = on; break;\n", False),
+    ("c", b"setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));\n", True),
+    ("python", b'on = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)\n', False),
+    ("python", b"s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)\n", True),
+    # Java has more ways (setTcpNoDelay, setOption(StandardSocketOptions.TCP_NODELAY, ...)).
+    ("java", b"ch.setOption(StandardSocketOptions.TCP_NODELAY, true);\n", True),
+    # Python: accept() is evidence as a call, not as a word; a method only sockets have is too.
+    ("python", b'"""An acceptable reply."""\ndef f(x):\n    x.write(b"a")\n', False),
+    ("python", b"def f(x):\n    y, _ = x.accept()\n    y.write(b'a')\n", True),
+    ("python", b"def f(x):\n    x.sendall(b'a')\n", True),
+])
+def test_what_lets_a_file_through_the_byte_scan(language: str, text: bytes, may: bool):
+    assert scanner(language).may_find(text) is may

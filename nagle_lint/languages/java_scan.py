@@ -17,6 +17,7 @@ class JavaScanner(Scanner):
     packages = (b"getOutputStream", b"java.nio.channels", b"io.netty")
 
     nodelay_words = (b"TcpNoDelay", b"TCP_NODELAY")
+    nodelay_setter = None
     definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")
     definition_after = re.compile(rb"")
     declaration_words = (b"class", b"interface", b"record", b"enum")

@@ -386,6 +386,11 @@ class Scanner:
     read_calls: re.Pattern = re.compile(rb"$^")
     evidence_words: tuple[bytes, ...] = ()  # what makes a connection at least medium-sure
     nodelay_words: tuple[bytes, ...] = (b"TCP_NODELAY",)
+    # What a file that sets TCP_NODELAY names too: the option is set only by
+    # a setsockopt() call whose option is written TCP_NODELAY.  (A file that
+    # only names it, in a longer name like curl's CURLOPT_TCP_NODELAY, in a
+    # getsockopt() or in prose, sets nothing.)  Java sets it in more ways.
+    nodelay_setter: bytes | None = b"setsockopt"
     events: re.Pattern = re.compile(rb"")  # a call that may lower to an event: functions without one are skipped
 
     def events_in(self, data: bytes) -> re.Pattern:
@@ -476,7 +481,7 @@ class Scanner:
         return bool(self.send_calls.search(data))
 
     def may_find(self, data: bytes, min_confidence: str = "medium") -> bool:
-        if any(w in data for w in self.nodelay_words):
+        if any(w in data for w in self.nodelay_words) and (self.nodelay_setter is None or self.nodelay_setter in data):
             return True
         if not self.sends_in(data, min_confidence):
             return False
