@@ -309,7 +309,7 @@ def test_the_byte_scan_sees_every_call_the_frontend_lowers_as_a_send(language: s
     # Java has more ways (setTcpNoDelay, setOption(StandardSocketOptions.TCP_NODELAY, ...)).
     ("java", b"ch.setOption(StandardSocketOptions.TCP_NODELAY, true);\n", True),
     # Python: accept() is evidence as a call, not as a word; a method only sockets have is too.
-    ("python", b'"""An acceptable reply."""\ndef f(x):\n    x.write(b"a")\n', False),
+    ("python", b'"""An acceptable reply."""\ndef f(x):\n    x.send(b"a")\n', False),
     ("python", b"def f(x):\n    y, _ = x.accept()\n    y.write(b'a')\n", True),
     ("python", b"def f(x):\n    x.sendall(b'a')\n", True),
 ])
