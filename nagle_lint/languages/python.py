@@ -257,6 +257,7 @@ class PythonFrontend(PythonScanner, Frontend):
         if dotted == "asyncio.open_connection":
             return self._open_stream(low, node, args, kwargs)
         if receiver in ("self", "cls") and low.cls and f"{low.cls}.{meth}" in low.unit.function_names:
+            _eval_all(low, [], kwargs)
             return low.local_call(f"{low.cls}.{meth}", args, node)
         target = low.env.get(receiver)
         if isinstance(target, Obj):  # a method of a class that may be defined in a linted file
@@ -336,6 +337,7 @@ class PythonFrontend(PythonScanner, Frontend):
             return NOT_CONN
         for candidate in (f"{low.qualname}.{name}", name):
             if candidate in low.unit.function_names and candidate != "<module>":
+                _eval_all(low, [], kwargs)
                 return low.local_call(candidate, args, node)
         _eval_all(low, [], kwargs)
         if name[:1].isupper():  # a class, by convention: its __init__ may live in another linted file
