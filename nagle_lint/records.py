@@ -34,7 +34,7 @@ def _make(cls, frozen: bool):
     names = list(cls.__dict__.get("__annotations__", {}))
     namespace = {k: v for k, v in cls.__dict__.items() if k not in names and k not in ("__dict__", "__weakref__")}
     defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
-    env = {"_missing": _MISSING, "_set": object.__setattr__, "FrozenError": FrozenError}
+    env = {"_missing": _MISSING, "_set": object.__setattr__}
     params, body = [], []
     for n in names:
         if n not in defaults:

@@ -201,11 +201,11 @@ class CFrontend(CScanner, Frontend):
         # A static keeps its value from call to call; an extern is a global.
         local = not any(c.type == "storage_class_specifier" and text(c) in ("static", "extern") for c in node.children)
         for d in node.children_by_field_name("declarator"):
-            if local:
-                low.declared.add(_declared_name(d.child_by_field_name("declarator") if d.type == "init_declarator" else d))
             if d.type == "init_declarator":
                 target = d.child_by_field_name("declarator")
                 name = _declared_name(target)
+                if local:
+                    low.declared.add(name)
                 low.types[name] = typ + ("*" if target.type == "pointer_declarator" else "[]" if target.type == "array_declarator" else "")
                 value = d.child_by_field_name("value")
                 v = low.expr(value)
@@ -215,6 +215,8 @@ class CFrontend(CScanner, Frontend):
                         low.bind_target(ident, v)
             else:
                 name = _declared_name(d)
+                if local:
+                    low.declared.add(name)
                 if name:
                     low.types[name] = typ + ("*" if d.type == "pointer_declarator" else "[]" if d.type == "array_declarator" else "")
                     low.assign(name, None)

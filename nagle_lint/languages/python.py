@@ -335,11 +335,10 @@ class PythonFrontend(PythonScanner, Frontend):
         if name in NOT_SOCKETS or name == "socketpair":
             _eval_all(low, args, kwargs)
             return NOT_CONN
+        _eval_all(low, [], kwargs)
         for candidate in (f"{low.qualname}.{name}", name):
             if candidate in low.unit.function_names and candidate != "<module>":
-                _eval_all(low, [], kwargs)
                 return low.local_call(candidate, args, node)
-        _eval_all(low, [], kwargs)
         if name[:1].isupper():  # a class, by convention: its __init__ may live in another linted file
             return low.construct(name, args, node, f"{name}.__init__")
         return low.outside_call(name, args, node)
