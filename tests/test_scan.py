@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nagle_lint.languages import python_scan, scanner
-from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, call_sites, called_names
+from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, called_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(p for p in (ROOT / "fixtures").rglob("*") if p.suffix in (".c", ".h", ".java", ".py"))
@@ -119,7 +119,7 @@ def functions_matching(spans, data: bytes, pattern) -> set[str]:
 
 
 EVENT_PATTERNS = [scanner("python").events, scanner("python").stream_events, scanner("python").sends_or_options,
-                  scanner("java").sends_or_options]
+                  scanner("java").sends_or_options, scanner("c").events, scanner("c").sends_or_options]
 
 
 @pytest.mark.parametrize("path", [p for p in SOURCES if p.suffix == ".py"], ids=lambda p: p.name)
@@ -134,14 +134,16 @@ def test_functions_matching_a_union_on_every_python_fixture(path: Path):
 
 
 MATCH_TOKENS = st.sampled_from([b".send(", b".sendall", b".close", b" (", b"(", b".", b"socket", b"sock", b"et",
-                                b"TCP_", b"TCP", b"_", b".write(", b"x", b"\n", b" ", b"TCP_NODELAY"])
+                                b"TCP_", b"TCP", b"_", b".write(", b"x", b"\n", b" ", b"TCP_NODELAY", b"write(", b"->",
+                                b"send", b"2"])
 
 
 @st.composite
 def text_and_spans(draw):
     data = b"".join(draw(st.lists(MATCH_TOKENS, max_size=40)))
     bound = st.integers(0, len(data))
-    spans = [(f"f{i}", *sorted(draw(st.tuples(bound, bound)))) for i in range(draw(st.integers(0, 5)))]
+    # A name may have several ranges, as a C function has in the branches of an `#if`.
+    spans = [(f"f{draw(st.integers(0, 3))}", *sorted(draw(st.tuples(bound, bound)))) for _ in range(draw(st.integers(0, 5)))]
     if draw(st.booleans()):
         spans.append(("<module>", 0, len(data)))
     return data, spans
@@ -170,10 +172,55 @@ def test_java_evidence_is_the_regex_it_stands_for(text: bytes):
     assert java.has_evidence(text) == (gate and bool(JAVA_EVIDENCE.search(text)))
 
 
-def reference_call_sites(data: bytes) -> list[tuple[int, str]]:
-    """What `call_sites` stands for: a name, then blanks, then a parenthesis."""
-    return [(m.start(), m.group(1).decode()) for m in re.finditer(rb"(?<!\w)(\w+)\s*\(", data)
+def reference_call_sites(data: bytes) -> list[tuple[int, int, str]]:
+    """What `called_names` and `FunctionTexts.calls` stand for: a name, then
+    blanks, then a parenthesis (start, end, name)."""
+    return [(m.start(), m.end(), m.group(1).decode()) for m in re.finditer(rb"(?<!\w)(\w+)\s*\(", data)
             if not m.group(1)[:1].isdigit()]
+
+
+def reference_function_calls(spans, data: bytes, bare: bool = False) -> dict[str, set[str]]:
+    """The names each function calls: the call sites its range holds whole
+    (`bare`: only those not of a member, `x.name(` or `p->name(`); of a name
+    given several ranges, those of every one; of the module-level
+    pseudo-function, those no function's range holds."""
+    sites = [(a, b, name) for a, b, name in reference_call_sites(data)
+             if not (bare and a and data[a - 1:a] in (b".", b">"))]
+    inner = [(q, a, b) for q, a, b in spans if not q.startswith("<")]
+    calls: dict[str, set[str]] = {q: set() for q, _, _ in spans}
+    for q, a, b in inner:
+        calls[q] |= {name for start, end, name in sites if a <= start and end <= b}
+    outside = {name for start, end, name in sites
+               if not any(a < end and start < b for _, a, b in inner)}  # in no function's range, not even in part
+    for q, _, _ in spans:
+        if q.startswith("<"):
+            calls[q] = outside
+    return calls
+
+
+def assert_calls_as_referenced(spans, data: bytes):
+    texts = FunctionTexts(spans, data)
+    assert texts.calls == reference_function_calls(spans, data)
+    assert texts._index(texts._bare) == texts._index(reference_function_calls(spans, data, bare=True))
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if p.suffix in (".c", ".h")], ids=lambda p: p.name)
+def test_function_calls_on_every_c_fixture(path: Path):
+    data = path.read_bytes()
+    spans = scanner("c").byte_functions(data)
+    if spans is None:
+        pytest.skip("the braces do not tell this file's functions")
+    spans = [(q, a, b) for q, a, b, _ in spans] + [("<module>", 0, len(data))]
+    assert_calls_as_referenced(spans, data)
+    for pattern in (scanner("c").events, scanner("c").sends_or_options, scanner("c").send_calls):
+        assert FunctionTexts(spans, data).matching(pattern) == functions_matching(spans, data, pattern)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text_and_spans())
+def test_function_calls_on_generated_text(case):
+    data, spans = case
+    assert_calls_as_referenced(spans, data)
 
 
 CALL_EDGES = [
@@ -186,10 +233,8 @@ CALL_TEXTS = [(p.name, p.read_bytes()) for p in SOURCES] + [(f"edge{i}", t) for 
 
 
 @pytest.mark.parametrize("data", [t for _, t in CALL_TEXTS], ids=[n for n, _ in CALL_TEXTS])
-def test_call_sites_are_the_regex_they_stand_for(data: bytes):
-    expected = reference_call_sites(data)
-    assert call_sites(data) == expected
-    assert called_names(data) == {name for _, name in expected}
+def test_called_names_are_the_regex_they_stand_for(data: bytes):
+    assert called_names(data) == {name for _, _, name in reference_call_sites(data)}
 
 
 DECLARATIONS = {"python": rb"\b(?:def|class)\s+([A-Za-z_][A-Za-z_0-9]*)",

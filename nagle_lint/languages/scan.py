@@ -110,16 +110,10 @@ class PlainCalls:
             known = self._known[name] = self._name.fullmatch(name.encode()) is not None
         return known
 
-    def sites_in(self, data: bytes, sites: list[tuple[int, str]]) -> list[int]:
-        """Where in `data` it matches, from the file's call sites (and the words)."""
-        hits = {name for name in {name for _, name in sites} if self.calls(name)}  # most files call few of them
-        found = [at for at, name in sites if name in hits and (at == 0 or data[at - 1] not in b".>")] if hits else []
-        for w in self.words:
-            at = data.find(w)
-            while at >= 0:
-                found.append(at)
-                at = data.find(w, at + 1)
-        return sorted(found)
+    def word_places(self, data: bytes) -> list[tuple[int, int]]:
+        """(start, end) of each match of one of its words, in order."""
+        places = sorted({place for w in self.words for place in self._at(data, w, 0, len(data))})
+        return [m.span() for m in self._matches(data, places, len(data))]
 
 
 def _distinct(places):
@@ -181,26 +175,28 @@ def _socket_like_cached(target: bytes) -> bool:
     return socket_like(target.decode("latin-1"))
 
 
-def call_sites(data: bytes) -> list[tuple[int, str]]:
-    """(offset, name) of every name followed by a parenthesis: calls, and
-    definitions, which look the same.  Searched in the reversed file, where
-    each starts with the parenthesis, a literal the regex engine finds fast
-    (a name first would be tried at every position: several times slower)."""
-    size, found = len(data), []
-    for m in _CALLS_BACKWARDS.finditer(data[::-1]):
-        name = m.group(1)
-        if not name[-1:].isdigit():  # its first character, as read forwards
-            found.append((size - m.end(1), name[::-1].decode()))
-    found.reverse()
-    return found
-
-
 def called_names(data: bytes) -> set[str]:
-    """The names of `call_sites`, without their offsets."""
+    """The names followed by a parenthesis: calls, and definitions, which
+    look the same.  Searched in the reversed file, where each starts with
+    the parenthesis, a literal the regex engine finds fast (a name first
+    would be tried at every position: several times slower)."""
     return {name[::-1].decode() for name in set(_CALLS_BACKWARDS.findall(data[::-1])) if not name[-1:].isdigit()}
 
 
 _CALLS_BACKWARDS = re.compile(rb"\(\s*+(\w++)")
+# With the byte before the name, as read forwards: `.` or `>` for a member's call.
+_SITES_BACKWARDS = re.compile(rb"\(\s*+(\w++)(?=([.>]?))")
+
+
+def _sites_between(data: bytes, backwards: bytes, start: int, end: int) -> set[tuple[bytes, bytes]]:
+    """(name reversed, the byte before it if `.` or `>`) of each call site
+    whose name and parenthesis lie between `start` and `end`; `backwards`:
+    `data` reversed."""
+    while 0 < start < end and data[start - 1] in WORD_BYTES:  # a name begun before the range is not one of its
+        start += 1
+    size = len(data)
+    # The byte before the range is seen too, for a name at its start.
+    return set(_SITES_BACKWARDS.findall(backwards, size - end, size - start + 1 if start else size))
 
 
 def n_is_root(qualname: str) -> bool:
@@ -223,22 +219,21 @@ class FunctionTexts:
         self.inner = [(q, a, b) for q, a, b in spans if not n_is_root(q)]
         self.roots = [q for q, _, _ in spans if n_is_root(q)]
         self._bisect = bisect_left
-        self.sites = call_sites(data)
-        self.calls = {q: set(names) for q, names in self._place(self.sites).items()}
-
-    def _place(self, matches: list[tuple[int, str]]) -> dict[str, list[str]]:
-        starts = [pos for pos, _ in matches]
-        placed: dict[str, list[str]] = {}
-        inside = [False] * len(matches)
-        for q, start, end in self.inner:
-            lo, hi = self._bisect(starts, start), self._bisect(starts, end)
-            placed[q] = [name for _, name in matches[lo:hi]]
-            inside[lo:hi] = [True] * (hi - lo)
+        backwards = data[::-1]  # one reversed copy: each function's call sites are read from it
+        sites = [(q, _sites_between(data, backwards, a, b)) for q, a, b in self.inner]
         if self.roots:
-            outside = [name for (_, name), held in zip(matches, inside) if not held]
-            for q in self.roots:
-                placed[q] = outside
-        return placed
+            outside = set().union(*(_sites_between(data, backwards, a, b) for a, b in self._gaps))
+            sites += [(q, outside) for q in self.roots]
+        names = {n: None if n[-1:].isdigit() else n[::-1].decode()  # its first character, as read forwards
+                 for n in {n for _, found in sites for n, _ in found}}
+        # A name defined more than once (in branches of an `#if`) calls what any of its texts calls.
+        self.calls: dict[str, set[str]] = {}
+        self._bare: dict[str, set[str]] = {}  # those called by their bare name (not as a member: `x.name(`, `p->name(`)
+        for q, found in sites:
+            self.calls.setdefault(q, set()).update(names[n] for n, _ in found)
+            self._bare.setdefault(q, set()).update(names[n] for n, before in found if not before)
+        for called in (*self.calls.values(), *self._bare.values()):
+            called.discard(None)
 
     @cached_property
     def _callers(self) -> dict[str, set[str]]:
@@ -247,11 +242,8 @@ class FunctionTexts:
 
     @cached_property
     def _bare_callers(self) -> dict[str, set[str]]:
-        """Name -> the functions whose text calls it by its bare name (not
-        as a member: `x.name(`, `p->name(`)."""
-        data, member = self.data, PlainCalls._NOT_BEFORE  # a call site's name is whole: only `.` or `>` can stand before it
-        bare = [(at, name) for at, name in self.sites if not (at and data[at - 1] in member)]
-        return self._index(self._place(bare))
+        """Name -> the functions whose text calls it by its bare name."""
+        return self._index(self._bare)
 
     @staticmethod
     def _index(calls: dict) -> dict[str, set[str]]:
@@ -292,9 +284,10 @@ class FunctionTexts:
         """The functions whose text has a match of `pattern` (searched in
         each function's range: one match is enough, where a pass over the
         file would stop at every one)."""
-        if isinstance(pattern, PlainCalls):  # from the call sites already found: no pass over the file
-            hits = [(at, "") for at in pattern.sites_in(self.data, self.sites)]
-            return {q for q, names in self._place(hits).items() if names} if hits else set()
+        if isinstance(pattern, PlainCalls):  # from the call sites already found: no pass over the file for names
+            hits = {n for n in set().union(*self._bare.values()) if pattern.calls(n)}  # most files call few of them
+            found = {q for q, bare in self._bare.items() if not hits.isdisjoint(bare)} if hits else set()
+            return found | self._holding(pattern.word_places(self.data)) if pattern.words else found
         if isinstance(pattern, AnyOf):  # one pass per pattern: a file of many functions has few matches
             return self._holding(pattern.places(self.data))
         data, found = self.data, set()
@@ -417,7 +410,7 @@ class Scanner:
         return [re.compile(re.escape(w) + rb"(?=\s+([A-Za-z_]\w*))") for w in self.declaration_words]
 
     def declared(self, data: bytes) -> set[str]:
-        """The names the file declares that `call_sites` would not see, and
+        """The names the file declares that `called_names` would not see, and
         a few more (after a longer word that ends like a keyword: `undef x`):
         what a later round asks of them is checked on the bytes again."""
         return {name.decode() for pattern in self._declarations for name in set(pattern.findall(data))}
