@@ -175,12 +175,14 @@ def _socket_like_cached(target: bytes) -> bool:
     return socket_like(target.decode("latin-1"))
 
 
-def called_names(data: bytes) -> set[str]:
+def called_names(data: bytes, backwards: bytes | None = None) -> set[str]:
     """The names followed by a parenthesis: calls, and definitions, which
-    look the same.  Searched in the reversed file, where each starts with
-    the parenthesis, a literal the regex engine finds fast (a name first
-    would be tried at every position: several times slower)."""
-    return {name[::-1].decode() for name in set(_CALLS_BACKWARDS.findall(data[::-1])) if not name[-1:].isdigit()}
+    look the same.  Searched in the reversed file (`backwards`, where made
+    already), where each starts with the parenthesis, a literal the regex
+    engine finds fast (a name first would be tried at every position:
+    several times slower)."""
+    backwards = data[::-1] if backwards is None else backwards
+    return {name[::-1].decode() for name in set(_CALLS_BACKWARDS.findall(backwards)) if not name[-1:].isdigit()}
 
 
 _CALLS_BACKWARDS = re.compile(rb"\(\s*+(\w++)")
@@ -415,12 +417,14 @@ class Scanner:
         what a later round asks of them is checked on the bytes again."""
         return {name.decode() for pattern in self._declarations for name in set(pattern.findall(data))}
 
-    def definable(self, data: bytes) -> frozenset[str]:
+    def definable(self, data: bytes, backwards: bytes | None = None) -> frozenset[str]:
         """The names the file may define a function (or class) of, by its
-        bytes: a name in a definition's place, each checked by `defines`."""
+        bytes: a name in a definition's place, each checked by `defines`;
+        `backwards`: the reversed file, where made already."""
         if self.definition_before is not None:  # the words before a definition are the ones `declared` looks for
             return frozenset(self.declared(data))
-        return frozenset(m[::-1].decode() for m in self._definitions_backwards.findall(data[::-1]))
+        backwards = data[::-1] if backwards is None else backwards
+        return frozenset(m[::-1].decode() for m in self._definitions_backwards.findall(backwards))
 
     def defines(self, data: bytes, names, definable: frozenset | None = None) -> set[str]:
         """Those of `names` the file defines a function (or class) of, by its
@@ -503,8 +507,10 @@ class Scanner:
         only to the few that call a function that sends).  Interned: many
         files name the same functions, and a worker sends each name once.
         `called`: the file's `called_names`, where found already."""
-        definable = frozenset(map(sys.intern, self.definable(data)))
-        called = called_names(data) if called is None else called
+        # One reversed copy, where both passes read the file backwards.
+        backwards = data[::-1] if called is None and self.definition_before is None else None
+        definable = frozenset(map(sys.intern, self.definable(data, backwards)))
+        called = called_names(data, backwards) if called is None else called
         return frozenset(map(sys.intern, called)) | definable, definable, talks
 
     def offers(self, data: bytes, needed, effects, facts, option_only=frozenset()) -> tuple[set[str], set[str], set[str]]:
