@@ -162,6 +162,27 @@ def test_the_name_a_header_declares():
     assert ("send_reply", first_end) in tree_functions(NAMED)
 
 
+DIRECTIVE_COMMENT = b"""\
+#include <unistd.h>
+#define MAX 34  /* room for MAX names,
+                   of ten characters each */
+
+static int first(const char * const *names)
+{
+    return (int) write(1, names[0], MAX);
+}
+"""
+
+
+def test_a_directive_ends_after_a_comment_it_starts():
+    """A comment that starts on a preprocessor line and ends on a later one
+    belongs to that line: the header after it starts where its own words do
+    (parsed from its second line, the function was lost to an error)."""
+    ((name, start, end, _),) = FE.byte_functions(DIRECTIVE_COMMENT)
+    assert (name, start, end) == ("first", DIRECTIVE_COMMENT.index(b"static int first"), len(DIRECTIVE_COMMENT) - 1)
+    assert byte_functions(DIRECTIVE_COMMENT) == tree_functions(DIRECTIVE_COMMENT)
+
+
 @pytest.mark.parametrize("source", [
     # a preprocessor branch that opens a block no branch closes
     b"int f(int a)\n{\n#ifdef X\n    if (a) {\n#endif\n    return 0;\n}\n",

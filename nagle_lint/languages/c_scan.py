@@ -129,8 +129,13 @@ _STRING = rb'"(?:\\.|[^"\\\n])*"'
 _CHARACTER = rb"'(?:\\.|[^'\\\n])*'"
 _COMMENTS = re.compile(_COMMENT, re.S)
 _TOKEN_START = re.compile(rb'[/"\'#{}]')
+# A preprocessor line runs on after a backslash, and through a comment that
+# ends on a later line (`#define N 34  /* ... \n ... */`): the next
+# declaration starts after it.
+_DIRECTIVE_LINE = re.compile(rb"#(?:[^\n\\/\"']++|\\\r?\n|\\.|" + _COMMENT + rb"|" + _STRING + rb"|" + _CHARACTER +
+                             rb"|[/\"'\\])*", re.S)
 _TOKEN_REST = {ord("/"): _COMMENTS, ord('"'): re.compile(_STRING), ord("'"): re.compile(_CHARACTER),
-               ord("#"): re.compile(rb"#(?:[^\n]*\\\r?\n)*[^\n]*")}
+               ord("#"): _DIRECTIVE_LINE}
 _BLANKS = re.compile(rb"(?:\s+|" + _COMMENT + rb")*", re.S)
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(\w*)")
 _IF_ZERO = re.compile(rb"[ \t]*#[ \t]*if[ \t]+\(?0\)?[ \t]*(?:/[*/].*)?$", re.S)
