@@ -36,7 +36,8 @@ def test_fixture_functions_are_told_from_the_bytes(path: Path):
 def test_a_partial_parse_gives_the_model_of_a_whole_one(path: Path, monkeypatch):
     data = path.read_bytes()
     partial = FE.lower(str(path), data)
-    monkeypatch.setattr(type(FE), "byte_functions", lambda self, data: None)
+    # Not byte_functions: its answers are kept by the bytes (SPANS), and the partial lowering asked already.
+    monkeypatch.setattr(type(FE), "functions_of", lambda self, data: None)
     whole = FE.lower(str(path), data)
 
     def by_function(model):
@@ -97,17 +98,23 @@ int g(int fd)
 """
 
 
-def test_preprocessor_branches_that_each_open_a_block():
+def test_preprocessor_branches_that_each_open_a_block(monkeypatch):
     """The braces of an #if's first branch count, each other branch starts
     over: the bytes tell both functions.  tree-sitter cannot read the first
     (its tree has an error there), so a partial parse that needs it finds
-    it missing, and the file is parsed whole: the model is the same."""
+    it missing; parsed on its own it is an error from end to end, so it is
+    left out, as a whole parse leaves it out: the model is the same, and
+    the file is not parsed whole."""
     f_end, g_end = BRANCHES.index(b"}\n\nint g") + 1, len(BRANCHES) - 1
     assert byte_functions(BRANCHES) == {("f", f_end), ("g", g_end)}
     assert tree_functions(BRANCHES) == {("g", g_end)}
     whole = type(FE)()
-    whole.byte_functions = lambda data: None
-    assert dump(FE.lower("branches.c", BRANCHES)) == dump(whole.lower("branches.c", BRANCHES))
+    whole.functions_of = lambda data: None
+    expected = dump(whole.lower("branches.c", BRANCHES))
+    parses, parse = [], type(FE).parse
+    monkeypatch.setattr(type(FE), "parse", lambda self, data, *ranges: parses.append(ranges) or parse(self, data, *ranges))
+    assert dump(FE.lower("branches.c", BRANCHES)) == expected
+    assert parses and all(ranges and ranges[0] for ranges in parses)  # each parse of some ranges: none of the whole file
 
 
 INDENTED = b"""\

@@ -448,34 +448,46 @@ class Frontend(Scanner):
         tree = self.parse(data, ranges, point) if ranges else None
         found = list(self.functions(tree.root_node)) if tree is not None else []
         trees = [tree] if tree is not None else [self.parse(b"")]
+        lost = None
         if not self.partial_ok(tree, found, spans, todo):
-            found = self._parsed_apart(data, point, spans, todo, found, trees)
+            found, lost = self._parsed_apart(data, point, spans, todo, found, trees)
             if found is None:
                 return None, None, None, (), ()
         parsed = {q for q, _, _ in found} | {fn.qualname for _, fn in reused}
+        if lost:  # the file as a whole parse has it: without them
+            spans = [span for span in spans if span[:3] not in lost]
+            chosen = self._relevant(spans, data, names, needed, own, option_only)
+            if not chosen.worth <= parsed:  # another function is worth lowering now (rare): all is parsed
+                return None, None, None, (), ()
         unparsed = [(q, SimpleNamespace(start_point=point(a), end_point=point(b)))
                     for q, a, b, _ in spans if q not in parsed]
         return trees, found, chosen, unparsed, reused
 
     def _parsed_apart(self, data: bytes, point, spans, relevant, found, trees):
-        """The functions worth lowering, when parsing the ranges together lost
-        some (an error in one range, such as a brace in a preprocessor branch,
-        can swallow the next): each lost one parsed on its own, its tree
-        added to `trees`.  None when that does not find it either, or when
-        a function was found where the bytes did not say."""
+        """(the functions worth lowering, those lost as (name, start, end)),
+        when parsing the ranges together lost some (an error in one range,
+        such as a brace in a preprocessor branch, can swallow the next):
+        each lost one parsed on its own, its tree added to `trees`.  A
+        function that is an error from end to end on its own is lost to a
+        whole parse too (tree-sitter reads the same bytes from the same
+        state: the top level), and is left out.  (None, None) when a parse
+        on its own finds another function, or when a function was found
+        where the bytes did not say."""
         got = {(q, n.end_byte) for q, n, _ in found}
         wanted = [(a, q, b) for q, a, b, _ in spans if q in relevant]
         if got - {(q, b) for _, q, b in wanted}:
-            return None
-        found = list(found)
+            return None, None
+        found, lost = list(found), set()
         for a, q, b in sorted(w for w in wanted if (w[1], w[2]) not in got):
             tree = self.parse(data, [(a, b)], point)
             alone = list(self.functions(tree.root_node))
-            if [(name, n.end_byte) for name, n, _ in alone] != [(q, b)]:
-                return None
+            if not alone:
+                lost.add((q, a, b))
+            elif [(name, n.end_byte) for name, n, _ in alone] != [(q, b)]:
+                return None, None
             found += alone
             trees.append(tree)
-        return sorted(found, key=lambda f: f[1].start_byte)
+        return sorted(found, key=lambda f: f[1].start_byte), lost
 
     def parse_ranges(self, data: bytes, spans, relevant) -> list[tuple[int, int]]:
         """The byte ranges to parse: the functions worth lowering, those
