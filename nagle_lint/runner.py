@@ -7,7 +7,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import sys
 import time
 from types import SimpleNamespace
 
@@ -372,8 +371,7 @@ class _FirstLook:
             talks = scan.talks(data)
         if not talks:
             return True, False, None
-        # Interned, as facts are: a worker sends each name once a chunk.
-        called = frozenset(map(sys.intern, called_names(data))) if called is None else called
+        called = frozenset(called_names(data)) if called is None else called  # interned, as facts are
         return not scan.followed(data, called & effects), True, called
 
 

@@ -182,12 +182,14 @@ def called_names(data: bytes, backwards: bytes | None = None) -> set[str]:
     engine finds fast (a name first would be tried at every position:
     several times slower)."""
     backwards = data[::-1] if backwards is None else backwards
-    return {name[::-1].decode() for name in set(_CALLS_BACKWARDS.findall(backwards)) if not name[-1:].isdigit()}
+    # Interned: many files name the same functions, and a worker sends each name once.
+    return {sys.intern(name[::-1].decode()) for name in set(_CALLS_BACKWARDS.findall(backwards))}
 
 
-_CALLS_BACKWARDS = re.compile(rb"\(\s*+(\w++)")
+# A name does not start with a digit: its last character, read backwards.
+_CALLS_BACKWARDS = re.compile(rb"\(\s*+(\w++)(?<![0-9])")
 # With the byte before the name, as read forwards: `.` or `>` for a member's call.
-_SITES_BACKWARDS = re.compile(rb"\(\s*+(\w++)(?=([.>]?))")
+_SITES_BACKWARDS = re.compile(rb"\(\s*+(\w++)(?<![0-9])(?=([.>]?))")
 
 
 def _sites_between(data: bytes, backwards: bytes, start: int, end: int) -> set[tuple[bytes, bytes]]:
@@ -226,16 +228,13 @@ class FunctionTexts:
         if self.roots:
             outside = set().union(*(_sites_between(data, backwards, a, b) for a, b in self._gaps))
             sites += [(q, outside) for q in self.roots]
-        names = {n: None if n[-1:].isdigit() else n[::-1].decode()  # its first character, as read forwards
-                 for n in {n for _, found in sites for n, _ in found}}
+        names = {n: n[::-1].decode() for n in {n for _, found in sites for n, _ in found}}
         # A name defined more than once (in branches of an `#if`) calls what any of its texts calls.
         self.calls: dict[str, set[str]] = {}
         self._bare: dict[str, set[str]] = {}  # those called by their bare name (not as a member: `x.name(`, `p->name(`)
         for q, found in sites:
             self.calls.setdefault(q, set()).update(names[n] for n, _ in found)
             self._bare.setdefault(q, set()).update(names[n] for n, before in found if not before)
-        for called in (*self.calls.values(), *self._bare.values()):
-            called.discard(None)
 
     @cached_property
     def _callers(self) -> dict[str, set[str]]:
@@ -420,11 +419,12 @@ class Scanner:
     def definable(self, data: bytes, backwards: bytes | None = None) -> frozenset[str]:
         """The names the file may define a function (or class) of, by its
         bytes: a name in a definition's place, each checked by `defines`;
-        `backwards`: the reversed file, where made already."""
+        `backwards`: the reversed file, where made already.  Interned, as
+        `called_names` are."""
         if self.definition_before is not None:  # the words before a definition are the ones `declared` looks for
-            return frozenset(self.declared(data))
+            return frozenset(map(sys.intern, self.declared(data)))
         backwards = data[::-1] if backwards is None else backwards
-        return frozenset(m[::-1].decode() for m in self._definitions_backwards.findall(backwards))
+        return frozenset([sys.intern(m[::-1].decode()) for m in set(self._definitions_backwards.findall(backwards))])
 
     def defines(self, data: bytes, names, definable: frozenset | None = None) -> set[str]:
         """Those of `names` the file defines a function (or class) of, by its
@@ -504,14 +504,14 @@ class Scanner:
         """What every later round asks of a file the byte scan skipped, worked
         out once: (the names it calls or defines, those it may define (see
         `definable`), whether it `talks`: None, unless told, as it matters
-        only to the few that call a function that sends).  Interned: many
-        files name the same functions, and a worker sends each name once.
-        `called`: the file's `called_names`, where found already."""
+        only to the few that call a function that sends).  Interned (see
+        `called_names`).  `called`: the file's `called_names`, where found
+        already."""
         # One reversed copy, where both passes read the file backwards.
         backwards = data[::-1] if called is None and self.definition_before is None else None
-        definable = frozenset(map(sys.intern, self.definable(data, backwards)))
+        definable = self.definable(data, backwards)
         called = called_names(data, backwards) if called is None else called
-        return frozenset(map(sys.intern, called)) | definable, definable, talks
+        return definable.union(called), definable, talks
 
     def offers(self, data: bytes, needed, effects, facts, option_only=frozenset()) -> tuple[set[str], set[str], set[str]]:
         """What a file the byte scan skipped offers a later round: those of
