@@ -211,8 +211,10 @@ def n_is_root(qualname: str) -> bool:
 class FunctionTexts:
     """Where each function's text lies in the file, to tell which functions a
     pattern matches in (one pass over the file, not one per function), and the
-    names each calls.  A pseudo-function for module-level code holds only
-    what no function holds."""
+    names each calls (read from its range of the reversed file: a set of
+    names each, where placing every call site by its offset cost twice as
+    much).  A pseudo-function for module-level code holds only what no
+    function holds."""
 
     def __init__(self, spans, data: bytes):
         """`spans`: (qualified name, start, end) of each function."""
