@@ -204,7 +204,7 @@ class CFrontend(CScanner, Frontend):
             if d.type == "init_declarator":
                 target = d.child_by_field_name("declarator")
                 name = _declared_name(target)
-                if local:
+                if local and name:
                     low.declared.add(name)
                 low.types[name] = typ + ("*" if target.type == "pointer_declarator" else "[]" if target.type == "array_declarator" else "")
                 value = d.child_by_field_name("value")
@@ -215,7 +215,7 @@ class CFrontend(CScanner, Frontend):
                         low.bind_target(ident, v)
             else:
                 name = _declared_name(d)
-                if local:
+                if local and name:
                     low.declared.add(name)
                 if name:
                     low.types[name] = typ + ("*" if d.type == "pointer_declarator" else "[]" if d.type == "array_declarator" else "")
