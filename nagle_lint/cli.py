@@ -2,98 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
-from . import __version__
-from .config import LEVELS, ConfigError, Settings, check_rule_ids, find_config, load, size_option, timeout_option
-from .site import CONFIDENCES
+from .arguments import UsageError, parse
+from .cache import DIRNAME
+from .config import LEVELS, ConfigError, Settings, check_rule_ids, find_config, load
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 SUBCOMMANDS = ("rules", "explain", "demo", "clean")
-
-
-class UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
-
-
-class _Formatter(argparse.HelpFormatter):
-    """argparse's own, with the terminal's width asked once: argparse makes
-    a formatter for every argument it is given (most of building the parser)."""
-
-    columns: int | None = None
-
-    def __init__(self, prog, **options):
-        if options.get("width") is None:
-            if _Formatter.columns is None:
-                _Formatter.columns = _terminal_columns()
-            options["width"] = _Formatter.columns - 2  # as argparse has it
-        super().__init__(prog, **options)
-
-
-def _terminal_columns() -> int:
-    """The terminal's width as shutil.get_terminal_size tells it (COLUMNS,
-    else the terminal's, else 80), without importing shutil (and the
-    compression modules it imports) on every run."""
-    try:
-        columns = int(os.environ.get("COLUMNS", 0))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
-
-
-def _csv(value: str) -> list[str]:
-    return [v for v in (x.strip() for x in value.split(",")) if v]
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(
-        prog="nagle-lint",
-        formatter_class=_Formatter,
-        description="Find socket code that stalls on Nagle's algorithm and delayed ACKs (Python, Java, C).",
-        epilog="Subcommands: 'nagle-lint rules' lists the rules, 'nagle-lint explain NGL001' prints one rule's "
-               "document, 'nagle-lint demo' measures the stall on this machine's loopback.",
-    )
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to lint (default: .)")
-    p.add_argument("--select", type=_csv, metavar="IDS", help="only these rules (ids or prefixes, comma-separated)")
-    p.add_argument("--ignore", type=_csv, metavar="IDS", help="skip these rules (ids or prefixes)")
-    p.add_argument("--exclude", type=_csv, metavar="GLOBS", help="skip paths matching these patterns (added to the config's)")
-    p.add_argument("--force-exclude", action="store_true", help="apply excludes even to files named on the command line")
-    p.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
-                   help="output format (default: text); github: workflow-command annotations")
-    p.add_argument("--include-suppressed", action="store_true", help="keep suppressed findings in SARIF output")
-    p.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in this baseline")
-    p.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE (then exit 0)")
-    p.add_argument("--diff-base", metavar="REF", help="report only findings on lines added or changed since git REF")
-    p.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE instead of standard output")
-    p.add_argument("--fail-on", choices=LEVELS, help="lowest level that makes the exit code 1 (default: warning)")
-    p.add_argument("--min-confidence", choices=CONFIDENCES, help="hide findings less sure than this (default: medium)")
-    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    p.add_argument("--config", metavar="FILE", help="read settings from FILE instead of the nearest pyproject.toml")
-    p.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: the CPUs available)")
-    p.add_argument("--max-file-size", type=size_option, metavar="SIZE",
-                   help="skip (and report) files bigger than this: bytes, or e.g. 2MB (default: 1MB; 0: no limit)")
-    p.add_argument("--timeout", type=timeout_option, metavar="SECONDS",
-                   help="time budget to parse and model one file (default: 10; 0: no limit)")
-    p.add_argument("--no-cache", action="store_true", help=f"do not read or write the result cache ({cache_dirname()}/)")
-    p.add_argument("--stdin-filename", metavar="PATH",
-                   help="lint standard input as if it were the file PATH (for editors: unsaved buffers)")
-    p.add_argument("--quiet", "-q", action="store_true", help="print findings only: no summary, no warnings")
-    p.add_argument("--verbose", "-v", action="store_true", help="list every file that had syntax errors")
-    p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
-    p.add_argument("--version", action="version", version=f"nagle-lint {__version__}")
-    return p
 
 
 def settings_from(args) -> Settings:
@@ -129,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv and argv[0] in SUBCOMMANDS:
             return subcommand(argv[0], argv[1:])
-        return lint(build_parser().parse_args(argv))
+        return lint(parse(argv))
     except (UsageError, ConfigError) as e:
         print(f"nagle-lint: error: {e}", file=sys.stderr)
         return EXIT_ERROR
@@ -145,7 +62,6 @@ def main(argv: list[str] | None = None) -> int:
 def lint(args) -> int:
     from .languages import language_of
     from .report import render
-    from .report.text import summary
     from .runner import run
 
     settings = settings_from(args)
@@ -158,7 +74,7 @@ def lint(args) -> int:
     if args.stdin_filename:
         result = _lint_stdin(args, settings)
     else:
-        cache_dir = None if args.no_cache else os.path.join(cache_root(settings), cache_dirname())
+        cache_dir = None if args.no_cache else os.path.join(cache_root(settings), DIRNAME)
         result = run(args.paths or ["."], settings, args.jobs, args.force_exclude, cache_dir)
     if args.baseline or args.write_baseline or args.diff_base:
         from .baseline import adopt
@@ -174,6 +90,8 @@ def lint(args) -> int:
     else:
         sys.stdout.write(output)
     if not args.quiet:
+        from .report.text import summary
+
         _warn(result, args.verbose)
         print(summary(result), file=sys.stderr)
     if result.files == 0 and result.problems:
@@ -181,12 +99,6 @@ def lint(args) -> int:
     floor = LEVELS.index(settings.fail_on)
     failing = [f for f in result.shown if LEVELS.index(f.level) >= floor]
     return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
-
-
-def cache_dirname() -> str:
-    from .cache import DIRNAME
-
-    return DIRNAME
 
 
 def cache_root(settings) -> str:
@@ -257,8 +169,8 @@ def subcommand(name: str, rest: list[str]) -> int:
             raise UsageError("'clean' takes no arguments")
         found = find_config(".")
         folders = {os.getcwd()} | ({os.path.dirname(found)} if found else set())
-        removed = [f for f in sorted(folders) if clean(os.path.join(f, cache_dirname()))]
-        print(f"removed {', '.join(os.path.join(f, cache_dirname()) for f in removed)}" if removed
+        removed = [f for f in sorted(folders) if clean(os.path.join(f, DIRNAME))]
+        print(f"removed {', '.join(os.path.join(f, DIRNAME) for f in removed)}" if removed
               else "no cache to remove")
         return EXIT_CLEAN
     if name == "demo":
