@@ -109,6 +109,13 @@ WORTH = {
 C_WORTH = {
     "no event": (b"int Factory(int fd) { return check(fd) ? 0 : 1; }\n", set()),
     "an event of its own": (b"int Factory(int fd) { char c; return recv(fd, &c, 1, 0); }\n", {"Factory"}),
+    "an event in another function": (b"int Factory(int fd) { return fd; }\n"
+                                     b"int other(int fd) { char c; return recv(fd, &c, 1, 0); }\n", set()),
+    "an event's name called as a member": (b"int Factory(struct c *c) { return c->recv(c); }\n", set()),
+    "an option set": (b"int Factory(int fd) { int on = 1;\n"
+                      b"  return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on); }\n", {"Factory"}),
+    # The braces do not tell the functions (a closing brace off the margin): no event in the file tells.
+    "no event, functions not told": (b"int Factory(int fd) {\n  return check(fd);\n  }\n", set()),
 }
 WORTH_CASES = [("python", case, *WORTH[case]) for case in WORTH] + [("c", case, *C_WORTH[case]) for case in C_WORTH]
 

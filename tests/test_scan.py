@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nagle_lint.languages import python_scan, scanner
-from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, called_names
+from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, _may_match, called_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(p for p in (ROOT / "fixtures").rglob("*") if p.suffix in (".c", ".h", ".java", ".py"))
@@ -359,3 +359,42 @@ def test_the_byte_scan_sees_every_call_the_frontend_lowers_as_a_send(language: s
 ])
 def test_what_lets_a_file_through_the_byte_scan(language: str, text: bytes, may: bool):
     assert scanner(language).may_find(text) is may
+
+
+def may_match_agrees(data: bytes) -> int:
+    """`_may_match` holds wherever its pattern matches (it may hold elsewhere):
+    told from a file's names for plain calls.  The number of patterns that
+    matched."""
+    matched = 0
+    for lang in ("python", "java", "c"):
+        scan = scanner(lang)
+        names = scan.facts(data)[0]
+        for pattern in (scan.events, scan.events_in(data), scan.sends_or_options, scan.send_calls):
+            if pattern.search(data) is not None:
+                matched += 1
+                assert _may_match(pattern, data, names), (lang, pattern)
+    return matched
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT / "fixtures")))
+def test_may_match_holds_wherever_the_pattern_matches_on_every_fixture(path: Path):
+    may_match_agrees(path.read_bytes())
+
+
+def test_may_match_is_told_by_the_names_of_plain_calls():
+    events = scanner("c").events
+    assert isinstance(events, PlainCalls)
+    quiet = b"int f(struct conn *c) { return c->recv(c) + check(c); }\n"  # recv only as a member
+    assert events.search(quiet) is None
+    assert not _may_match(events, quiet, {"check", "f"})
+    assert _may_match(events, quiet, {"check", "f", "recv"})  # the names a file calls tell, not its bytes
+
+
+EVENT_TOKENS = st.sampled_from([b"recv", b"send", b"read", b"write", b"(", b")", b"{", b"}", b" ", b"\n", b"->",
+                                b".", b"x", b"fd", b";", b"TCP_NODELAY", b"setsockopt", b"int ", b"def ", b":"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(EVENT_TOKENS, max_size=30).map(b"".join))
+def test_may_match_holds_wherever_the_pattern_matches_on_generated_text(data: bytes):
+    may_match_agrees(data)

@@ -116,6 +116,15 @@ class PlainCalls:
         return [m.span() for m in self._matches(data, places, len(data))]
 
 
+def _may_match(pattern, data: bytes, names) -> bool:
+    """Whether `pattern` may match in `data`, a file that calls (or
+    defines) `names`: plain calls are told from the names, not looked for (a
+    file without any has many places of their anchors)."""
+    if isinstance(pattern, PlainCalls):
+        return any(map(pattern.calls, names)) or any(w in data for w in pattern.words)
+    return pattern.search(data) is not None
+
+
 def _distinct(places):
     """An ordered sequence without its repeats."""
     last = None
@@ -536,6 +545,9 @@ class Scanner:
             called = self.followed(data, called - self.top_level(data, called & definable))
         if called and called <= option_only and not self.send_calls.search(data):
             called = set()
+        if defined and not called and not names & effects and self.tells_functions \
+                and not _may_match(self.events_in(data), data, names):
+            return defined, set(), called  # no event in the whole file: in none of its definitions either
         spans = self.functions_of(data) if called or defined else None
         if spans is None:
             return defined, defined if names & effects else self.with_events(data, defined), called
@@ -577,9 +589,12 @@ class Scanner:
     def functions_of(self, data: bytes):
         """`byte_functions`, worked out once for the same bytes (see `SPANS`),
         where the language has one."""
-        if type(self).byte_functions is Scanner.byte_functions:
-            return None
-        return SPANS.get(data, self.byte_functions)
+        return SPANS.get(data, self.byte_functions) if self.tells_functions else None
+
+    @property
+    def tells_functions(self) -> bool:
+        """Whether the language has a `byte_functions`."""
+        return type(self).byte_functions is not Scanner.byte_functions
 
     def check_nesting(self, data: bytes) -> None:
         """Raise a RecursionError for a file nested too deeply to parse safely."""
