@@ -405,11 +405,12 @@ class Scanner:
     # A function definition around its name: what comes before (matched
     # against the bytes just before it) and after (at the end of the name).
     definition_before: re.Pattern | None = None
-    definition_after: re.Pattern = re.compile(rb"\s*\([^;{}()]*\)\s*(?:throws[^;{()]*)?\{")
+    definition_after: re.Pattern = re.compile(rb"\s*\([^;{}()]*\)\s*\{")
     # The name and `definition_after` read backwards from the brace (where
     # there is no `definition_before`): one pass over the reversed file finds
-    # every name worth the check, each brace a literal the regex engine finds fast.
-    _definitions_backwards = re.compile(rb"\{(?:[^;{()]*sworht)?\s*\)[^;{}()]*\(\s*(\w+)")
+    # every name worth the check, each brace a literal the regex engine finds
+    # fast; possessive, as nothing is given back.
+    _definitions_backwards = re.compile(rb"\{\s*+\)[^;{}()]*+\(\s*+(\w++)")
 
     # The words before the name a definition gives, where it does not look
     # like a call (`class Foo:`).
