@@ -3,7 +3,6 @@ findings, filtered by confidence, rules and suppressions."""
 
 from __future__ import annotations
 
-from .checks import best_of, run_checks
 from .findings import Finding
 from .languages import frontend, language_of
 from .site import CONFIDENCES
@@ -44,6 +43,8 @@ def selected(prepared: list[Prepared], rules_for) -> set[str]:
 
 def raw_findings(prepared: list[Prepared], project, rules: set[str]) -> list[Finding]:
     """What the `rules` find in the prepared files' functions, before `settle`."""
+    from .checks import run_checks  # here, not above: lowering a file (`prepare`) needs no check
+
     found = []
     for p in prepared:
         if p.model is not None:
@@ -56,6 +57,8 @@ def settle(found: list[Finding], prepared: list[Prepared], rules_for, min_confid
     rule is selected for its file, marked when suppressed there: a finding
     may lie in another file than the one analysed (a helper), so `prepared`
     holds every file whose suppressions can apply."""
+    from .checks import best_of
+
     return found_in_place(best_of(found), {p.path: p.marks for p in prepared}, rules_for,
                           CONFIDENCES.index(min_confidence))
 

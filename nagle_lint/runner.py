@@ -481,6 +481,7 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4:
         from . import forks
     if forks is not None and forks.can_fork():
+        _load_checks()
         # The costliest first, so that none is left for last; then each
         # file's findings in the order of the files, as one process has them.
         by_cost = sorted(order, key=lambda p: -_check_cost(prepared[p]))
@@ -580,11 +581,14 @@ def _first_round(files: list[str], settings: Settings, workers: _Workers) -> lis
                         break
             out.append(_scan_one(files[front], settings))
             if out[-1][1] is None and workers.parallel and stream is not False:
-                if stream is None:
+                first = stream is None
+                if first:
                     _load_lowering({language_of(files[front])})  # before the workers are forked: they have it then
                     stream = workers.stream(_lower_many, files, settings) or False
                 if stream:
-                    stream.put(front, out[-1][2])
+                    stream.put(front, out[-1][2])  # the first forks the workers
+                    if first:  # loaded while the workers lower (they never check), not before they start
+                        _load_checks()
             front += 1
         if front < len(files):
             out += workers.map(_scan_many_first, files[front:], settings)
@@ -620,6 +624,13 @@ def _load_lowering(languages) -> None:
     import_module(".lint", __package__)
     for language in sorted(languages):
         _ = frontend(language).parser
+
+
+def _load_checks() -> None:
+    """The checks, loaded here before the workers that run them are forked."""
+    from importlib import import_module
+
+    import_module(".checks", __package__)
 
 
 def _scan_one(path: str, settings: Settings):

@@ -211,3 +211,33 @@ def test_a_suppression_holds_in_the_helper_a_finding_lies_in(tmp_path, jobs):
     in_helper = [f for f in found if f.path.endswith("helper.py")]
     assert [(f.site.line, f.suppressed) for f in in_helper] == [(6, "the peer answers at once")]
     assert sum(1 for f in found if not f.suppressed) == runner.PARALLEL_THRESHOLD // 4 + 4
+
+
+def test_the_checks_are_loaded_after_the_lowering_workers_start(tree, monkeypatch):
+    """The workers that lower never check: the checks are loaded (before the
+    workers that run them fork) once the lowering workers are under way, not
+    while the second core waits for them."""
+    from nagle_lint import forks
+
+    events = []
+    real_fork, real_load = forks._fork, runner._load_checks
+    monkeypatch.setattr(forks, "_fork", lambda *a: events.append("fork") or real_fork(*a))
+    monkeypatch.setattr(runner, "_load_checks", lambda: events.append("checks") or real_load())
+    runner.run([str(tree)], Settings(), jobs=2)
+    assert events[:2] == ["fork", "checks"]
+    assert events.count("fork") >= 2  # and the checks' own workers were forked after they were loaded
+
+
+def test_lowering_a_file_loads_no_check(tmp_path):
+    import subprocess
+    import sys
+
+    source = write(tmp_path, "split.c", C_SPLIT)
+    code = ("import sys\nfrom nagle_lint.config import Settings\nfrom nagle_lint.runner import read_file\n"
+            f"prepared, _ = read_file({str(source)!r}, Settings())\n"
+            "print(prepared.model is not None, 'nagle_lint.checks' in sys.modules)\n")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={"PYTHONPATH": str(root), "PATH": ""})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]
