@@ -2,7 +2,10 @@
 file.  An entry is keyed on the tool's version, the settings and every
 file's path, size, modification time and inode; it holds the run's findings
 and problems as JSON (never pickles: a cache inside a linted repository is
-untrusted input).  Any failure to read or write the cache is ignored."""
+untrusted input).  Beside it, the text a command printed (its report,
+warnings and exit status) for each way of printing it that depends on nothing
+but the result: the same command on an unchanged tree prints it again without
+loading the result.  Any failure to read or write the cache is ignored."""
 
 from __future__ import annotations
 
@@ -89,12 +92,48 @@ def store(folder: str, digest: str, result) -> None:
         with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(data, fh)
         os.replace(tmp, os.path.join(folder, f"{digest}.json"))
-        entries = sorted((e for e in os.scandir(folder) if e.name.endswith(".json")),
-                         key=lambda e: e.stat().st_mtime_ns, reverse=True)
-        for e in entries[KEEP:]:
-            os.unlink(e.path)
+        names = os.listdir(folder)
+        entries = sorted((n for n in names if n.endswith(".json")),
+                         key=lambda n: os.stat(os.path.join(folder, n)).st_mtime_ns, reverse=True)
+        kept = {n[:-len(".json")] for n in entries[:KEEP]}
+        for name in names:
+            if name.endswith((".json", ".out")) and name.partition(".")[0].partition("-")[0] not in kept:
+                os.unlink(os.path.join(folder, name))
     except OSError:
         pass
+
+
+def _printed(folder: str, digest: str, variant: str) -> str:
+    return os.path.join(folder, f"{digest}-{variant}.out")
+
+
+def replay(folder: str, digest: str, variant: str):
+    """(exit status, report, warnings) a command printed for this entry, or None."""
+    try:
+        with open(_printed(folder, digest, variant), encoding="utf-8", errors="surrogatepass", newline="") as fh:
+            status, size = fh.readline().split()
+            text = fh.read()
+        size = int(size)
+        if status not in ("0", "1", "2") or not 0 <= size <= len(text):
+            return None
+        return int(status), text[:size], text[size:]
+    except (OSError, ValueError, UnicodeError):
+        return None
+
+
+def keep_printed(folder: str, digest: str, variant: str, status: int, report: str, warnings: str) -> None:
+    """Store what a command printed, once its result is stored under `digest`."""
+    path = _printed(folder, digest, variant)
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8", errors="surrogatepass", newline="") as fh:
+            fh.write(f"{status} {len(report)}\n{report}{warnings}")
+        os.replace(tmp, path)
+    except (OSError, UnicodeError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def clean(folder: str) -> bool:

@@ -59,10 +59,14 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
 
 
+# Reports that depend on the result alone (SARIF and GitHub's read the files
+# and the environment): what they printed can be printed again.
+REPLAYED_FORMATS = ("text", "json")
+
+
 def lint(args) -> int:
     from .languages import language_of
-    from .report import render
-    from .runner import run
+    from .runner import plan, run_planned
 
     settings = settings_from(args)
     if args.jobs is not None and args.jobs < 1:
@@ -72,33 +76,60 @@ def lint(args) -> int:
     if args.output_file and language_of(args.output_file) and os.path.exists(args.output_file):
         raise UsageError(f"--output-file {args.output_file} is a source file: the report would overwrite it")
     if args.stdin_filename:
-        result = _lint_stdin(args, settings)
-    else:
-        cache_dir = None if args.no_cache else os.path.join(cache_root(settings), DIRNAME)
-        result = run(args.paths or ["."], settings, args.jobs, args.force_exclude, cache_dir)
+        return _print(args, *_report(args, settings, _lint_stdin(args, settings)))
+    cache_dir = None if args.no_cache else os.path.join(cache_root(settings), DIRNAME)
+    planned = plan(args.paths or ["."], settings, args.force_exclude, cache_dir)
+    variant = None
+    if planned.digest is not None and args.format in REPLAYED_FORMATS and not (
+            args.baseline or args.write_baseline or args.diff_base):
+        from .cache import replay
+
+        variant = f"{args.format}-" + "".join(
+            str(int(bool(flag))) for flag in (args.include_suppressed, args.quiet, args.verbose, args.exit_zero))
+        printed = replay(cache_dir, planned.digest, variant)
+        if printed is not None:
+            return _print(args, *printed)
+    printed = _report(args, settings, run_planned(planned, settings, args.jobs))
+    status = _print(args, *printed)
+    if variant is not None:
+        from .cache import keep_printed
+
+        keep_printed(cache_dir, planned.digest, variant, *printed)
+    return status
+
+
+def _report(args, settings, result) -> tuple[int, str, str]:
+    """(exit status, report, warnings) of a run."""
+    from .report import render
+
     if args.baseline or args.write_baseline or args.diff_base:
         from .baseline import adopt
 
         adopt(result, args.baseline, args.write_baseline, args.diff_base, quiet=args.quiet)
-    output = render(args.format, result, include_suppressed=args.include_suppressed)
-    if args.output_file:
-        try:
-            with open(args.output_file, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(output)
-        except OSError as e:
-            raise UsageError(f"cannot write {args.output_file}: {e.strerror}") from None
-    else:
-        sys.stdout.write(output)
+    report = render(args.format, result, include_suppressed=args.include_suppressed)
+    warnings = ""
     if not args.quiet:
         from .report.text import summary
 
-        _warn(result, args.verbose)
-        print(summary(result), file=sys.stderr)
+        warnings = "".join(line + "\n" for line in _warnings(result, args.verbose)) + summary(result) + "\n"
     if result.files == 0 and result.problems:
-        return EXIT_ERROR  # nothing could be linted
+        return EXIT_ERROR, report, warnings  # nothing could be linted
     floor = LEVELS.index(settings.fail_on)
     failing = [f for f in result.shown if LEVELS.index(f.level) >= floor]
-    return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
+    return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN, report, warnings
+
+
+def _print(args, status: int, report: str, warnings: str) -> int:
+    if args.output_file:
+        try:
+            with open(args.output_file, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(report)
+        except OSError as e:
+            raise UsageError(f"cannot write {args.output_file}: {e.strerror}") from None
+    else:
+        sys.stdout.write(report)
+    sys.stderr.write(warnings)
+    return status
 
 
 def cache_root(settings) -> str:
@@ -127,17 +158,19 @@ def _lint_stdin(args, settings):
     return result
 
 
-def _warn(result, verbose: bool) -> None:
+def _warnings(result, verbose: bool) -> list[str]:
     from .report.text import printable
 
+    lines = []
     partial = [(p, m) for p, m in result.problems if m.endswith("analysed what parsed")]
     for path, message in result.problems:
         if (path, message) not in partial or verbose:
-            print(f"nagle-lint: warning: {printable(path)}: {message}", file=sys.stderr)
+            lines.append(f"nagle-lint: warning: {printable(path)}: {message}")
     if partial and not verbose:
         n = len(partial)
-        print(f"nagle-lint: warning: {n} file{'s' if n != 1 else ''} had syntax errors (often macros); "
-              "analysed what parsed (--verbose lists them)", file=sys.stderr)
+        lines.append(f"nagle-lint: warning: {n} file{'s' if n != 1 else ''} had syntax errors (often macros); "
+                     "analysed what parsed (--verbose lists them)")
+    return lines
 
 
 def subcommand(name: str, rest: list[str]) -> int:

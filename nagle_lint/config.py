@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 
@@ -97,6 +96,8 @@ def parse_size(value) -> int:
     if isinstance(value, int):
         number, unit = value, ""
     elif isinstance(value, str):
+        import re  # here: a run that replays its stored output imports no `re` at all
+
         m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*", value)
         if not m or m.group(2).lower() not in _UNITS:
             raise ValueError(value)

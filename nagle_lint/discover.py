@@ -3,7 +3,6 @@ excludes applied, only the languages we read."""
 
 from __future__ import annotations
 
-import fnmatch
 import os
 
 from .languages import language_of
@@ -18,6 +17,8 @@ SKIP_DIRS = {
 def matches(path: str, pattern: str) -> bool:
     """gitignore-like: a pattern with a slash matches the path (from the
     linted root), one without matches any part of it."""
+    import fnmatch  # here: it imports `re`, which a run without excludes may not need
+
     path = path.replace(os.sep, "/")
     while path.startswith("./"):
         path = path[2:]

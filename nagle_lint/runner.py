@@ -437,6 +437,12 @@ def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exc
         cache_dir: str | None = None) -> Result:
     """Lint the files under `paths`.  With `cache_dir`, an unchanged tree
     (same files, sizes and times, same settings) gives the stored result."""
+    return run_planned(plan(paths, settings, force_exclude, cache_dir), settings, jobs)
+
+
+def plan(paths: list[str], settings: Settings, force_exclude: bool = False, cache_dir: str | None = None):
+    """The files to lint, the paths that cannot be, and the cache key of the
+    run (None without a cache, or where a file cannot be looked at)."""
     missing, files = [], []
     for path, error in discover(paths, settings.exclude, force_exclude,
                                   os.path.dirname(os.path.abspath(settings.source)) if settings.source else None):
@@ -445,14 +451,21 @@ def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exc
     if cache_dir:
         from . import cache
 
-        digest = cache.key(files, settings, (tuple(missing), force_exclude))  # None: no caching this run
-        stored = cache.load(cache_dir, digest) if digest is not None else None
+        digest = cache.key(files, settings, (tuple(missing), force_exclude))
+    return SimpleNamespace(files=files, missing=missing, cache_dir=cache_dir, digest=digest)
+
+
+def run_planned(planned, settings: Settings, jobs: int | None = None) -> Result:
+    if planned.digest is not None:
+        from . import cache
+
+        stored = cache.load(planned.cache_dir, planned.digest)
         if stored is not None:
             return stored
-    result = _run(files, settings, jobs)
-    result.problems = sorted(result.problems + missing)
-    if digest is not None:
-        cache.store(cache_dir, digest, result)
+    result = _run(planned.files, settings, jobs)
+    result.problems = sorted(result.problems + planned.missing)
+    if planned.digest is not None:
+        cache.store(planned.cache_dir, planned.digest, result)
     return result
 
 

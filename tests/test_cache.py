@@ -34,34 +34,123 @@ def test_a_warm_run_gives_the_stored_result_and_a_change_invalidates_it(tmp_path
     monkeypatch.chdir(tmp_path)
     (tmp_path / "app.py").write_bytes(SPLIT)
     first = lint(capsys, "app.py")
-    assert first[0] == 1 and "NGL001" in first[1]
+    assert first[0] == 1 and "NGL001" in first[1] and "Found 1 finding" in first[2]
     entries = [e for e in os.listdir(tmp_path / ".nagle_lint_cache") if e.endswith(".json")]
     assert len(entries) == 1
-    assert lint(capsys, "app.py")[:2] == first[:2]  # the stored result, same bytes
+    assert lint(capsys, "app.py") == first  # printed again: same status, report and warnings
 
-    # The stored result is what is printed: tampering with it shows through...
+    # The stored result is what another way of printing it shows: tampering with it shows through...
     path = tmp_path / ".nagle_lint_cache" / entries[0]
     data = json.loads(path.read_text())
     data["findings"][0]["message"] = "from the cache"
     path.write_text(json.dumps(data))
-    assert "from the cache" in lint(capsys, "app.py")[1]
+    assert "from the cache" in lint(capsys, "--format", "json", "app.py")[1]
+    assert lint(capsys, "app.py") == first  # the same command prints what it printed
     # ...until the file changes (size and time are part of the key).
     (tmp_path / "app.py").write_bytes(JOINED)
     assert lint(capsys, "app.py")[0] == 0
 
 
+def printed_entries(folder):
+    return sorted(e.name for e in (folder / ".nagle_lint_cache").iterdir() if e.suffix == ".out")
+
+
+def test_what_a_command_printed_is_printed_again_for_that_command_only(tmp_path, capsys, monkeypatch):
+    """Each way of printing a result (format, --quiet, --verbose, --exit-zero,
+    and the settings) keeps its own text; a replay gives the same status and
+    the same bytes on both streams (and in the output file) as the run that
+    stored it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.py").write_bytes(SPLIT)
+    lines = SPLIT.splitlines(keepends=True)
+    lines[6] = lines[6].replace(b"\n", b"  # nagle-lint: ignore[NGL001] -- header first\n")
+    (tmp_path / "hushed.py").write_bytes(b"".join(lines))
+    (tmp_path / "broken.py").write_bytes(SPLIT + b"def (:\n")  # a syntax error: --verbose names the file
+    files = ("app.py", "hushed.py", "broken.py")
+    commands = [files, ("--format", "json", *files), ("-q", *files), ("--verbose", *files), ("--exit-zero", *files),
+                ("--ignore", "NGL001", "--format", "json", *files), ("-o", "report.txt", *files)]
+    fresh = {}
+    for argv in commands:
+        fresh[argv] = lint(capsys, "--no-cache", *argv), (tmp_path / "report.txt").read_text() \
+            if "-o" in argv else None
+    assert len(set(fresh.values())) == len(commands)  # each prints something of its own
+    for argv in commands:
+        lint(capsys, *argv)  # stores
+    assert len(printed_entries(tmp_path)) == len(commands) - 1  # a report written to a file is the same text
+    monkeypatch.setattr("nagle_lint.runner.run_planned", None)  # nothing may be linted or loaded now
+    monkeypatch.setattr("nagle_lint.cache.load", None)
+    for argv in reversed(commands):
+        if "-o" in argv:
+            (tmp_path / "report.txt").unlink()
+        assert (lint(capsys, *argv), (tmp_path / "report.txt").read_text() if "-o" in argv else None) == fresh[argv]
+
+
+def test_reports_that_read_more_than_the_result_are_not_replayed(tmp_path, capsys, monkeypatch):
+    """SARIF reads the files and GitHub's format the environment; a baseline
+    changes the result after it is stored: these are rendered every run."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.py").write_bytes(SPLIT)
+    lint(capsys, "--write-baseline", "base.json", "app.py")
+    for argv in (("--format", "sarif", "app.py"), ("--format", "github", "app.py"),
+                 ("--baseline", "base.json", "app.py"), ("--write-baseline", "base.json", "app.py")):
+        lint(capsys, *argv)
+        lint(capsys, *argv)
+    assert printed_entries(tmp_path) == []
+    assert lint(capsys, "--baseline", "base.json", "app.py")[0] == 0  # the baseline still applies to a stored result
+
+
+def test_a_damaged_printed_entry_is_ignored(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.py").write_bytes(SPLIT)
+    first = lint(capsys, "app.py")
+    [name] = printed_entries(tmp_path)
+    entry = tmp_path / ".nagle_lint_cache" / name
+    for damaged in ("", "7 3\nabc", "0 99\nshort", "x\n", "1 -1\n", b"1 2\n\xff\xfe"):
+        (entry.write_bytes if isinstance(damaged, bytes) else entry.write_text)(damaged)
+        assert lint(capsys, "app.py") == first
+    entry.write_text("0 4\nNEWSand this")  # a well-formed entry is believed: the cache is ours to write
+    assert lint(capsys, "app.py") == (0, "NEWS", "and this")
+
+
+def test_printed_entries_go_with_their_result(tmp_path, monkeypatch):
+    """Only the newest KEEP results are kept, and what was printed for them."""
+    from nagle_lint.report import Result
+
+    folder = str(tmp_path / "c")
+    for n in range(cache.KEEP + 3):
+        digest = f"{n:064x}"
+        cache.store(folder, digest, Result([], 1))
+        cache.keep_printed(folder, digest, "text-0000", 0, "report", "")
+        os.utime(os.path.join(folder, f"{digest}.json"), ns=(n * 10**9, n * 10**9))
+    cache.store(folder, f"{99:064x}", Result([], 1))
+    names = os.listdir(folder)
+    kept = {n.split(".")[0] for n in names if n.endswith(".json")}
+    assert len(kept) == cache.KEEP and f"{99:064x}" in kept and f"{0:064x}" not in kept
+    assert {n.split("-")[0] for n in names if n.endswith(".out")} == kept - {f"{99:064x}"}
+    assert cache.replay(folder, f"{cache.KEEP + 2:064x}", "text-0000") == (0, "report", "")
+    assert cache.replay(folder, f"{cache.KEEP + 2:064x}", "json-0000") is None
+
+
 def test_a_warm_run_loads_neither_parser_nor_dataclasses(tmp_path):
     """What a run served from the cache imports: no grammar, no model, no
-    dataclasses (their import alone was a sixth of such a run)."""
+    dataclasses (their import alone was a sixth of such a run); a command
+    run before loads not even the result or `re`, only what it printed."""
     import subprocess
 
     (tmp_path / "app.py").write_bytes(SPLIT)
-    command = [sys.executable, "-X", "importtime", "-m", "nagle_lint", "--format", "json", "app.py"]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, check=False)
-    warm = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
-    assert warm.returncode == 1 and '"NGL001"' in warm.stdout
-    loaded = {line.split("|")[-1].strip() for line in warm.stderr.splitlines() if line.startswith("import time:")}
+
+    def imports(*argv):
+        command = [sys.executable, "-X", "importtime", "-m", "nagle_lint", *argv, "app.py"]
+        warm = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+        assert warm.returncode == 1 and "NGL001" in warm.stdout
+        return {line.split("|")[-1].strip() for line in warm.stderr.splitlines() if line.startswith("import time:")}
+
+    imports("--format", "json")  # fills the cache
+    replayed = imports("--format", "json")
+    assert "nagle_lint.runner" in replayed
+    assert not replayed & {"json", "re", "nagle_lint.findings", "dataclasses", "tree_sitter", "nagle_lint.model"}
+    loaded = imports("--format", "text")  # the same result, printed another way
     assert "nagle_lint.findings" in loaded
     assert not loaded & {"dataclasses", "tree_sitter", "nagle_lint.model", "nagle_lint.lint"}
 
@@ -84,8 +173,8 @@ def test_a_broken_cache_entry_is_ignored(tmp_path, capsys, monkeypatch):
     lint(capsys, "app.py")
     for entry in (tmp_path / ".nagle_lint_cache").glob("*.json"):
         entry.write_text("{not json")
-    code, out, err = lint(capsys, "app.py")
-    assert code == 1 and "NGL001" in out and "Traceback" not in err
+    code, out, err = lint(capsys, "--format", "json", "app.py")  # printed another way: the result is loaded
+    assert code == 1 and '"NGL001"' in out and "Traceback" not in err
 
 
 def test_no_cache_writes_nothing_and_clean_removes_the_cache(tmp_path, capsys, monkeypatch):

@@ -702,7 +702,7 @@ def _boom(*args, **kwargs):
 def test_internal_error_is_one_line_without_traceback(capsys, isolated, monkeypatch):
     import nagle_lint.runner
 
-    monkeypatch.setattr(nagle_lint.runner, "run", _boom)
+    monkeypatch.setattr(nagle_lint.runner, "run_planned", _boom)
     write(isolated, "split.py", SPLIT)
     code, out, err = run(capsys, "split.py")
     assert code == 2
@@ -714,7 +714,7 @@ def test_internal_error_is_one_line_without_traceback(capsys, isolated, monkeypa
 def test_internal_error_with_debug_shows_the_exception(capsys, isolated, monkeypatch):
     import nagle_lint.runner
 
-    monkeypatch.setattr(nagle_lint.runner, "run", _boom)
+    monkeypatch.setattr(nagle_lint.runner, "run_planned", _boom)
     write(isolated, "split.py", SPLIT)
     with pytest.raises(RuntimeError, match="something broke inside"):
         main(["--debug", "split.py"])
