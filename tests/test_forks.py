@@ -203,3 +203,22 @@ def test_a_stream_closed_on_an_error_lets_its_workers_go():
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
     stream.close()  # a second close does nothing
+
+
+def test_workers_done_are_reaped_later_and_none_is_left_behind():
+    """fork_map returns once every worker has sent its last result, without
+    waiting for its exit; a later call reaps the ones that have exited."""
+    import time
+
+    pids = set()
+    for _ in range(4):
+        pids |= {pid for _, pid in forks.fork_map(squares, list(range(60)), (0,), 3, 1)} - {PARENT}
+    assert pids
+    deadline = time.monotonic() + 30
+    while forks._EXITING and time.monotonic() < deadline:
+        time.sleep(0.01)
+        forks._reap_exited()
+    assert forks._EXITING == []
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
