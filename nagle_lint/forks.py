@@ -40,7 +40,7 @@ def _map(work, chunks: list, extra: tuple, jobs: int) -> list:
         _write_all(write_end, b"".join(i.to_bytes(_INDEX, "little") for i in range(len(chunks))))
     finally:
         os.close(write_end)  # the workers see the end of the pipe once it is empty
-    kids: list[tuple[int, int, bytearray]] = []  # (pid, read end of its results, what came so far)
+    kids: list[_Kid] = []
     try:
         _fork(kids, min(jobs, len(chunks)) - 1, work, chunks.__getitem__, extra, tasks)
     except BaseException:
@@ -64,11 +64,10 @@ class Stream:
     def __init__(self, work, items: list, extra: tuple, jobs: int):
         self.work, self.extra, self.jobs = work, extra, jobs
         self.chunk = lambda i: [items[i]]
-        self.kids: list[tuple[int, int, bytearray]] = []
+        self.kids: list[_Kid] = []
         self.put_in: list[int] = []
         self.waiting: list[tuple[float, int]] = []  # a heap of (-weight, number)
         self.handed = 0
-        self.read_to: dict[int, tuple[int, int]] = {}  # a worker's pipe -> (offset of its next record, records so far)
         self.tasks = self.feed = None
 
     def put(self, i: int, weight: float = 0) -> None:
@@ -90,22 +89,11 @@ class Stream:
         if self.feed is None:
             return
         _drain(self.kids, wait=False)
-        room = 2 * len(self.kids) - (self.handed - self._done())
+        room = 2 * len(self.kids) - (self.handed - sum(len(k.outputs) for k in self.kids))
         picked = [heapq.heappop(self.waiting)[1] for _ in range(min(room, len(self.waiting)))]
         if picked:
             _write_all(self.feed, b"".join(i.to_bytes(_INDEX, "little") for i in picked))
             self.handed += len(picked)
-
-    def _done(self) -> int:
-        """Records the workers have sent back whole."""
-        total = 0
-        for _, back, got in self.kids:
-            at, count = self.read_to.get(back, (0, 0))
-            while at + _LENGTH <= len(got) and at + _LENGTH + int.from_bytes(got[at:at + _LENGTH], "little") <= len(got):
-                at, count = at + _LENGTH + int.from_bytes(got[at:at + _LENGTH], "little"), count + 1
-            self.read_to[back] = (at, count)
-            total += count
-        return total
 
     def results(self) -> dict:
         """Item number -> its output (a list, as for a chunk), for every item
@@ -172,7 +160,38 @@ def _fork(kids: list, n: int, work, chunk, extra: tuple, tasks: int, feed: int |
                 os._exit(code)
         os.close(out)
         os.set_blocking(back, False)
-        kids.append((pid, back, bytearray()))
+        kids.append(_Kid(pid, back))
+
+
+class _Kid:
+    """A worker: its pid, the read end of its results, the outputs it sent
+    (chunk number -> output) and the bytes of the record coming."""
+
+    __slots__ = ("pid", "back", "outputs", "got", "broken")
+
+    def __init__(self, pid: int, back: int):
+        self.pid, self.back, self.outputs, self.got, self.broken = pid, back, {}, bytearray(), False
+
+    def take(self, data: bytes) -> None:
+        """Each record whole now unpickled as it comes (while the others still
+        work), not all at the end; a record that does not load (a worker that
+        died while sending it) ends what is taken from this worker."""
+        got = self.got
+        got += data
+        at = 0
+        with memoryview(got) as view:
+            while not self.broken and at + _LENGTH <= len(got):
+                size = int.from_bytes(view[at:at + _LENGTH], "little")
+                if at + _LENGTH + size > len(got):
+                    break
+                try:
+                    i, output = pickle.loads(view[at + _LENGTH:at + _LENGTH + size])
+                except Exception:
+                    self.broken = True
+                    break
+                self.outputs[i] = output
+                at += _LENGTH + size
+        del got[:at]
 
 
 def _served(kids: list, work, chunk, extra: tuple, tasks: int, expected) -> dict:
@@ -189,8 +208,8 @@ def _served(kids: list, work, chunk, extra: tuple, tasks: int, expected) -> dict
         _closed(kids, tasks)
         raise
     _closed(kids, tasks, wait=False)  # each has sent its last result; its exit goes on without us
-    for _, _, got in kids:
-        results.update(_unpacked(got))
+    for kid in kids:
+        results.update(kid.outputs)
     for i in expected:
         if i not in results:
             results[i] = work((chunk(i), *extra))
@@ -202,12 +221,12 @@ def _closed(kids: list, tasks: int, wait: bool = True) -> None:
     `wait` (workers that said they are done), the ones still exiting are
     reaped by a later call."""
     os.close(tasks)
-    for pid, back, _ in kids:
-        os.close(back)
+    for kid in kids:
+        os.close(kid.back)
         if wait:
-            _reap(pid)
+            _reap(kid.pid)
         else:
-            _EXITING.append(pid)
+            _EXITING.append(kid.pid)
     _reap_exited()
 
 
@@ -238,7 +257,7 @@ def _drain(kids, wait: bool) -> None:
     """Read what the workers have sent; with `wait`, until every one is done."""
     import select
 
-    open_ends = {back: got for _, back, got in kids}
+    open_ends = {kid.back: kid for kid in kids}
     while open_ends:
         ready, _, _ = select.select(list(open_ends), [], [], None if wait else 0)
         if not ready:
@@ -249,26 +268,11 @@ def _drain(kids, wait: bool) -> None:
             except BlockingIOError:
                 continue
             if data:
-                open_ends[back] += data
+                open_ends[back].take(data)
             else:  # the worker is done
                 del open_ends[back]
         if not wait:
             return
-
-
-def _unpacked(got: bytearray):
-    """(chunk number, result) of each whole record; a record cut short (a
-    worker that died while sending it) ends the list."""
-    at = 0
-    while at + _LENGTH <= len(got):
-        size = int.from_bytes(got[at:at + _LENGTH], "little")
-        if at + _LENGTH + size > len(got):
-            return
-        try:
-            yield pickle.loads(got[at + _LENGTH:at + _LENGTH + size])
-        except Exception:
-            return
-        at += _LENGTH + size
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -196,7 +196,7 @@ def test_a_stream_closed_on_an_error_lets_its_workers_go():
     stream = forks.Stream(weighed, list(range(100)), (), 3)
     for i in range(100):
         stream.put(i)
-    pids = [pid for pid, _, _ in stream.kids]
+    pids = [kid.pid for kid in stream.kids]
     stream.close()
     assert len(pids) == 2
     for pid in pids:  # ended and reaped: no process is left behind
