@@ -227,20 +227,30 @@ def _closed(kids: list, tasks: int, wait: bool = True) -> None:
             _reap(kid.pid)
         else:
             _EXITING.append(kid.pid)
+    global _exit_hook
+    if _EXITING and _exit_hook is None:
+        import atexit
+
+        _exit_hook = atexit.register(_reap_exited, True)
     _reap_exited()
 
 
 _EXITING: list[int] = []  # workers done but maybe still exiting, not reaped yet
 
 
-def _reap_exited() -> None:
+def _reap_exited(wait: bool = False) -> None:
+    """Reap the workers that have exited; with `wait`, all of them (done at
+    exit: none is left to the system, and their time counts as this run's)."""
     for pid in list(_EXITING):
         try:
-            done = os.waitpid(pid, os.WNOHANG)[0]
+            done = os.waitpid(pid, 0 if wait else os.WNOHANG)[0]
         except ChildProcessError:  # reaped already
             done = pid
         if done:
             _EXITING.remove(pid)
+
+
+_exit_hook = None  # set once a worker is left to be reaped
 
 
 def _widen(fd: int) -> None:

@@ -222,3 +222,32 @@ def test_workers_done_are_reaped_later_and_none_is_left_behind():
     for pid in pids:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
+
+
+def test_workers_left_exiting_are_waited_for_at_exit():
+    """A process that ends right after fork_map reaps its workers first: none
+    is left to the system, and their CPU time counts in the process's own
+    (what a benchmark reads from wait4)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import os, time\n"
+        "from nagle_lint import forks\n"
+        "parent, held = os.getpid(), []\n"
+        "def busy(args):\n"
+        "    start = time.process_time()\n"
+        "    if os.getpid() != parent and not held:\n"
+        "        held.append(b'x' * (300 << 20))  # freeing it makes the worker's exit take a while\n"
+        "    while time.process_time() - start < 0.1:\n"
+        "        pass\n"
+        "    return [time.process_time() - start]\n"
+        "print(sum(forks.fork_map(busy, list(range(6)), (), 3, 1)))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(proc.pid, 0)
+    burned = float(proc.stdout.read())
+    proc.stdout.close()
+    assert os.waitstatus_to_exitcode(status) == 0 and burned >= 0.6
+    assert usage.ru_utime + usage.ru_stime >= 0.9 * burned  # the workers' share included
