@@ -17,6 +17,7 @@ import pickle
 _INDEX = 4  # bytes per chunk number in the pipe
 _MOST = 15_000  # chunks: their numbers fit in a pipe's 64 kB before any reader exists
 _LENGTH = 8  # bytes of a result's length, before its pickle
+_ROOM = 4_000  # items a stream writes into its pipe at the end: they fit beside the few handed over before
 
 
 def can_fork() -> bool:
@@ -57,9 +58,9 @@ class Stream:
     pipe; `results` takes what is left here too, and gives each item's
     output.  `work` is called as fork_map calls it, with a chunk of one item.
 
-    The pipe holds two items a worker at most (so that handing one over
-    never waits); the others wait here, and the heaviest is taken first, so
-    that no heavy item is left for last."""
+    While items are put, the pipe holds two items a worker at most (so that
+    handing one over never waits); the others wait here, and the heaviest is
+    handed over first, so that no heavy item is left for last."""
 
     def __init__(self, work, items: list, extra: tuple, jobs: int):
         self.work, self.extra, self.jobs = work, extra, jobs
@@ -97,23 +98,25 @@ class Stream:
 
     def results(self) -> dict:
         """Item number -> its output (a list, as for a chunk), for every item
-        put.  This process takes the heaviest waiting item while the workers
-        are handed theirs, then what is left in the pipe."""
+        put.  The items still waiting go into the pipe, the heaviest first,
+        and this process takes them from it with the workers (none then waits
+        for this one to hand over more); beyond what the pipe holds, this
+        process takes the heaviest while the workers are handed theirs."""
         if self.feed is None:
             return {}
         here = {}
-        while self.waiting:
+        while len(self.waiting) > _ROOM:
             self.hand_over()
-            if self.waiting:
-                i = heapq.heappop(self.waiting)[1]
-                here[i] = self.work((self.chunk(i), *self.extra))
+            i = heapq.heappop(self.waiting)[1]
+            here[i] = self.work((self.chunk(i), *self.extra))
+        rest = [heapq.heappop(self.waiting)[1] for _ in range(len(self.waiting))]
+        _write_all(self.feed, b"".join(i.to_bytes(_INDEX, "little") for i in rest))
         os.close(self.feed)
         self.feed = None
         results = _served(self.kids, self.work, self.chunk, self.extra, self.tasks,
                           [i for i in self.put_in if i not in here])
         results.update(here)
         return results
-
 
     def close(self) -> None:
         """Let the workers go without waiting for their results (an error
