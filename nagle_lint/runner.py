@@ -596,12 +596,12 @@ def _first_round(files: list[str], settings: Settings, workers: _Workers) -> lis
             if out[-1][1] is None and workers.parallel and stream is not False:
                 first = stream is None
                 if first:
-                    _load_lowering({language_of(files[front])})  # before the workers are forked: they have it then
                     stream = workers.stream(_lower_many, files, settings) or False
                 if stream:
                     stream.put(front, out[-1][2])  # the first forks the workers
-                    if first:  # loaded while the workers lower (they never check), not before they start
-                        _load_checks()
+                    if first:  # loaded while the workers start lowering, not before
+                        _load_lowering({language_of(files[front])})
+                        _load_checks()  # the workers that lower never check
             front += 1
         if front < len(files):
             out += workers.map(_scan_many_first, files[front:], settings)
@@ -628,8 +628,10 @@ def _first_round(files: list[str], settings: Settings, workers: _Workers) -> lis
 
 
 def _load_lowering(languages) -> None:
-    """What lowering files of these languages loads, loaded here before the
-    workers are forked (they have it then, instead of each loading it)."""
+    """What lowering files of these languages loads, loaded here: before the
+    workers of a round are forked (they have it then, instead of each loading
+    it), or, for the first round's, while they start (the first loads what it
+    needs as this process scans on, instead of the second core waiting)."""
     from importlib import import_module
 
     from .languages import frontend

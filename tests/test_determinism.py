@@ -213,18 +213,20 @@ def test_a_suppression_holds_in_the_helper_a_finding_lies_in(tmp_path, jobs):
     assert sum(1 for f in found if not f.suppressed) == runner.PARALLEL_THRESHOLD // 4 + 4
 
 
-def test_the_checks_are_loaded_after_the_lowering_workers_start(tree, monkeypatch):
-    """The workers that lower never check: the checks are loaded (before the
-    workers that run them fork) once the lowering workers are under way, not
-    while the second core waits for them."""
+def test_lowering_and_checks_are_loaded_after_the_lowering_workers_start(tree, monkeypatch):
+    """The first lowering worker is forked at the first file to lower and
+    loads the lowering itself, while this process scans on and loads it and
+    the checks (which the workers that lower never run, and the workers that
+    run them are forked after): the second core never waits for them."""
     from nagle_lint import forks
 
     events = []
-    real_fork, real_load = forks._fork, runner._load_checks
+    real_fork, real_checks, real_lowering = forks._fork, runner._load_checks, runner._load_lowering
     monkeypatch.setattr(forks, "_fork", lambda *a: events.append("fork") or real_fork(*a))
-    monkeypatch.setattr(runner, "_load_checks", lambda: events.append("checks") or real_load())
+    monkeypatch.setattr(runner, "_load_checks", lambda: events.append("checks") or real_checks())
+    monkeypatch.setattr(runner, "_load_lowering", lambda languages: events.append("lowering") or real_lowering(languages))
     runner.run([str(tree)], Settings(), jobs=2)
-    assert events[:2] == ["fork", "checks"]
+    assert events[:3] == ["fork", "lowering", "checks"]
     assert events.count("fork") >= 2  # and the checks' own workers were forked after they were loaded
 
 
