@@ -88,10 +88,7 @@ def store(folder: str, digest: str, result) -> None:
                 fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# nagle-lint's cache; safe to delete.\n")
             with open(os.path.join(folder, ".gitignore"), "w", encoding="ascii") as fh:
                 fh.write("*\n")
-        tmp = os.path.join(folder, f"{digest}.json.tmp{os.getpid()}")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(data, fh)
-        os.replace(tmp, os.path.join(folder, f"{digest}.json"))
+        _write(os.path.join(folder, f"{digest}.json"), json.dumps(data))
         names = os.listdir(folder)
         entries = sorted((n for n in names if n.endswith(".json")),
                          key=lambda n: os.stat(os.path.join(folder, n)).st_mtime_ns, reverse=True)
@@ -123,17 +120,26 @@ def replay(folder: str, digest: str, variant: str):
 
 def keep_printed(folder: str, digest: str, variant: str, status: int, report: str, warnings: str) -> None:
     """Store what a command printed, once its result is stored under `digest`."""
-    path = _printed(folder, digest, variant)
+    try:
+        _write(_printed(folder, digest, variant), f"{status} {len(report)}\n{report}{warnings}")
+    except OSError:
+        pass
+
+
+def _write(path: str, text: str) -> None:
+    """Write `text` whole or not at all (another run may be reading the
+    entry): a file of its own, renamed into place; none left on failure."""
     tmp = f"{path}.tmp{os.getpid()}"
     try:
         with open(tmp, "w", encoding="utf-8", errors="surrogatepass", newline="") as fh:
-            fh.write(f"{status} {len(report)}\n{report}{warnings}")
+            fh.write(text)
         os.replace(tmp, path)
-    except (OSError, UnicodeError):
+    except (OSError, UnicodeError) as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        raise OSError(f"cannot write {path}") from e
 
 
 def clean(folder: str) -> bool:

@@ -235,3 +235,19 @@ def test_the_key_follows_settings_and_files(tmp_path):
     assert k1 != cache.key([str(f)], Settings(min_confidence="low"))
     f.write_text("x = 22\n")
     assert k1 != cache.key([str(f)], Settings())
+
+
+def test_a_write_that_fails_leaves_nothing_behind(tmp_path):
+    """An entry is written whole or not at all: a failed rename (here, a
+    folder where the entry would go) leaves no half-written file."""
+    folder = tmp_path / "c"
+    digest = f"{7:064x}"
+    (folder / f"{digest}-text-0000.out").mkdir(parents=True)
+    cache.keep_printed(str(folder), digest, "text-0000", 0, "report", "")  # fails, quietly
+    assert sorted(p.name for p in folder.iterdir()) == [f"{digest}-text-0000.out"]
+    assert cache.replay(str(folder), digest, "text-0000") is None
+    from nagle_lint.report import Result
+
+    (folder / f"{digest}.json").mkdir()
+    cache.store(str(folder), digest, Result([], 1))
+    assert not [p.name for p in folder.iterdir() if ".tmp" in p.name]
