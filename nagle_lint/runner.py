@@ -209,12 +209,10 @@ def _size(path: str) -> int:
 
 
 def _reread(path: str) -> bytes | None:
-    """A skipped file read again for a later round (it is in the page cache)."""
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError:
-        return None
+    """A skipped file read again for a later round (it is in the page cache),
+    as the first round read it (`_as_text`); None where it cannot be now."""
+    data = _read_bytes(path, 0)[0]
+    return None if data is None else _as_text(data)[0]
 
 
 class _Skipped:

@@ -302,3 +302,19 @@ def test_a_python_call_through_an_attribute_is_not_followed_to_another_file(case
     model = frontend("python").lower("f.py", data, frozenset({"Connection"}), own=False)
     calls = {c.callee.split(".")[0] for fn in model.functions for c in walk(fn.body) if isinstance(c, Call)}
     assert ("Connection" in calls) == bool(called)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig", "utf-8"])
+def test_a_later_round_reads_a_skipped_file_as_the_first_round_did(tmp_path, monkeypatch, encoding):
+    """A skipped file is read again as text, as the first round read it (a
+    byte-order mark dropped, UTF-16 made UTF-8): a later round finds the
+    function it defines whatever its encoding."""
+    from nagle_lint import runner
+    from nagle_lint.project import Wanted
+
+    helper = tmp_path / "helper.c"
+    helper.write_bytes("int put_all(int fd, const char *s) {\n  return fd;\n}\n".encode(encoding))
+    monkeypatch.setattr(runner, "_SKIPPED", runner._Skipped())
+    wanted = Wanted(frozenset({"put_all"}), frozenset())
+    offers = runner._learn(runner._scan_many(([str(helper)], wanted)), wanted)
+    assert [(path, defined) for path, defined, _, _ in offers] == [(str(helper), {"put_all"})]
