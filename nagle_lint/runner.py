@@ -273,8 +273,8 @@ def _scan_many(args):
     from .languages.scan import SPANS
 
     paths, wanted = args
-    needed, effects = wanted.needed, wanted.effects
     look = _FirstLook(wanted)
+    needed, effects = look.keys(wanted.needed), look.keys(wanted.effects)  # as facts hold names
     out = []
     for p in paths:
         facts, data, found = _SKIPPED.by_path.get(p), None, None
@@ -284,7 +284,7 @@ def _scan_many(args):
             ruled_out = _SKIPPED.ruled_out.get(p)
             new_needed, new_effects = look.new_names(ruled_out)
             talks, called = ruled_out[1:] if ruled_out is not None else (None, None)
-            if ruled_out is not None and not (new_needed or new_effects and (called is None or called & new_effects)):
+            if ruled_out is not None and not (new_needed or new_effects and (called is None or called & look.keys(new_effects))):
                 out.append((p, None, None, {}, (talks, None)))  # nothing new to it: not read
                 continue
             data = _reread(p)
@@ -301,7 +301,7 @@ def _scan_many(args):
         offer = None
         if names & needed & definable or talks is not False and names & effects:  # else it offers nothing: not read again
             data = data if data is not None else _reread(p) or b""
-            defined, worth, called = scan.offers(data, needed, effects, facts, wanted.option_only)
+            defined, worth, called = scan.offers(data, wanted.needed, wanted.effects, facts, wanted.option_only)
             if defined or called:
                 offer = (p, defined, worth, called)
         spans = SPANS.handed()
@@ -338,6 +338,15 @@ class _FirstLook:
         self.wanted = wanted
         self._defines: dict = {}  # (language, names) -> whether a file may define one (see `Scanner.may_define`)
         self._since: dict = {}  # id of a Wanted files were ruled out for -> (needed, effects) new since
+        self._keys: dict = {}  # names -> their keys (see `scan.name_key`)
+
+    def keys(self, names: frozenset) -> frozenset:
+        """The keys of `names` (see `scan.name_key`), as facts hold names."""
+        if names not in self._keys:
+            from .languages.scan import keys_of
+
+            self._keys[names] = keys_of(names)
+        return self._keys[names]
 
     def new_names(self, ruled_out) -> tuple[frozenset, frozenset]:
         """(needed, effects) to look for in a file, ruled out earlier
@@ -353,11 +362,11 @@ class _FirstLook:
     def rules_out(self, scan, language: str, data: bytes, needed: frozenset, effects: frozenset, talks,
                   called: frozenset | None = None):
         """(whether the file is ruled out, whether it talks: None where not
-        worked out, the names it calls: None where not worked out);
-        `talks`, `called`: what an earlier round found.  The names a file
-        calls are found in one pass (faster than a look for each of a few
-        names)."""
-        from .languages.scan import called_names
+        worked out, the keys of the names it calls (see `scan.name_key`):
+        None where not worked out); `talks`, `called`: what an earlier round
+        found.  The names a file calls are found in one pass (faster than a
+        look for each of a few names)."""
+        from .languages.scan import called_keys, names_of
 
         if len(needed) > FEW_NAMES:
             return False, talks, called
@@ -369,8 +378,8 @@ class _FirstLook:
             talks = scan.talks(data)
         if not talks:
             return True, False, None
-        called = frozenset(called_names(data)) if called is None else called  # interned, as facts are
-        return not scan.followed(data, called & effects), True, called
+        called = called_keys(data) if called is None else called
+        return not scan.followed(data, names_of(called & self.keys(effects))), True, called
 
 
 class _Workers:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nagle_lint.languages import python_scan, scanner
-from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, _may_match, called_names
+from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, _may_match, called_keys, name_key, names_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(p for p in (ROOT / "fixtures").rglob("*") if p.suffix in (".c", ".h", ".java", ".py"))
@@ -173,7 +173,7 @@ def test_java_evidence_is_the_regex_it_stands_for(text: bytes):
 
 
 def reference_call_sites(data: bytes) -> list[tuple[int, int, str]]:
-    """What `called_names` and `FunctionTexts.calls` stand for: a name, then
+    """What `called_keys` and `FunctionTexts.calls` stand for: a name, then
     blanks, then a parenthesis (start, end, name)."""
     return [(m.start(), m.end(), m.group(1).decode()) for m in re.finditer(rb"(?<!\w)(\w+)\s*\(", data)
             if not m.group(1)[:1].isdigit()]
@@ -233,7 +233,9 @@ CALL_TEXTS = [(p.name, p.read_bytes()) for p in SOURCES] + [(f"edge{i}", t) for 
 
 @pytest.mark.parametrize("data", [t for _, t in CALL_TEXTS], ids=[n for n, _ in CALL_TEXTS])
 def test_called_names_are_the_regex_they_stand_for(data: bytes):
-    assert called_names(data) == {name for _, _, name in reference_call_sites(data)}
+    names = {name for _, _, name in reference_call_sites(data)}
+    assert names_of(called_keys(data)) == names
+    assert called_keys(data) == {name_key(n) for n in names}
 
 
 DECLARATIONS = {"python": rb"\b(?:def|class)\s+([A-Za-z_][A-Za-z_0-9]*)",
@@ -368,7 +370,7 @@ def may_match_agrees(data: bytes) -> int:
     matched = 0
     for lang in ("python", "java", "c"):
         scan = scanner(lang)
-        names = scan.facts(data)[0]
+        names = names_of(scan.facts(data)[0])
         for pattern in (scan.events, scan.events_in(data), scan.sends_or_options, scan.send_calls):
             if pattern.search(data) is not None:
                 matched += 1

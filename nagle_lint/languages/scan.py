@@ -6,7 +6,6 @@ a scan of each file, and nothing else."""
 from __future__ import annotations
 
 import re
-import sys
 from functools import cached_property, lru_cache
 
 
@@ -184,15 +183,27 @@ def _socket_like_cached(target: bytes) -> bool:
     return socket_like(target.decode("latin-1"))
 
 
-def called_names(data: bytes, backwards: bytes | None = None) -> set[str]:
-    """The names followed by a parenthesis: calls, and definitions, which
-    look the same.  Searched in the reversed file (`backwards`, where made
-    already), where each starts with the parenthesis, a literal the regex
-    engine finds fast (a name first would be tried at every position:
-    several times slower)."""
-    backwards = data[::-1] if backwards is None else backwards
-    # Interned: many files name the same functions, and a worker sends each name once.
-    return {sys.intern(name[::-1].decode()) for name in set(_CALLS_BACKWARDS.findall(backwards))}
+def name_key(name: str) -> bytes:
+    """A name as a skipped file's facts hold it: its bytes, reversed (as the
+    scan finds it in the reversed file: no decoding of every name found)."""
+    return name.encode()[::-1]
+
+
+def keys_of(names) -> frozenset[bytes]:
+    return frozenset(map(name_key, names))
+
+
+def names_of(keys) -> set[str]:
+    return {key[::-1].decode() for key in keys}
+
+
+def called_keys(data: bytes, backwards: bytes | None = None) -> frozenset[bytes]:
+    """The names followed by a parenthesis (calls, and definitions, which
+    look the same), as keys (see `name_key`).  Searched in the reversed file
+    (`backwards`, where made already), where each starts with the
+    parenthesis, a literal the regex engine finds fast (a name first would
+    be tried at every position: several times slower)."""
+    return frozenset(_CALLS_BACKWARDS.findall(data[::-1] if backwards is None else backwards))
 
 
 # A name does not start with a digit: its last character, read backwards.
@@ -428,24 +439,25 @@ class Scanner:
         what a later round asks of them is checked on the bytes again."""
         return {name.decode() for pattern in self._declarations for name in set(pattern.findall(data))}
 
-    def definable(self, data: bytes, backwards: bytes | None = None) -> frozenset[str]:
-        """The names the file may define a function (or class) of, by its
-        bytes: a name in a definition's place, each checked by `defines`;
-        `backwards`: the reversed file, where made already.  Interned, as
-        `called_names` are."""
+    def definable(self, data: bytes, backwards: bytes | None = None) -> frozenset[bytes]:
+        """The keys (see `name_key`) of the names the file may define a
+        function (or class) of, by its bytes: a name in a definition's place,
+        each checked by `defines`; `backwards`: the reversed file, where made
+        already."""
         if self.definition_before is not None:  # the words before a definition are the ones `declared` looks for
-            return frozenset(map(sys.intern, self.declared(data)))
-        backwards = data[::-1] if backwards is None else backwards
-        return frozenset([sys.intern(m[::-1].decode()) for m in set(self._definitions_backwards.findall(backwards))])
+            return keys_of(self.declared(data))
+        return frozenset(self._definitions_backwards.findall(data[::-1] if backwards is None else backwards))
 
     def defines(self, data: bytes, names, definable: frozenset | None = None) -> set[str]:
         """Those of `names` the file defines a function (or class) of, by its
         bytes: checked where each stands, for the names a pass over the file
-        finds in a definition's place (`definable`, when known already: most
-        files call many of the names a later round asks for, and define none)."""
+        finds in a definition's place (`definable`, their keys when known
+        already: most files call many of the names a later round asks for,
+        and define none)."""
         if not names:
             return set()
-        names = set(names) & (self.definable(data) if definable is None else definable)
+        definable = self.definable(data) if definable is None else definable
+        names = {name for name in names if name_key(name) in definable}
         before, after = self.definition_before, self.definition_after
         return {name for name in names if any(
             (before is None or before.search(data, max(0, at - 64), at)) and after.match(data, at + len(name))
@@ -512,18 +524,18 @@ class Scanner:
             for m in self.send_calls.finditer(data):
                 yield data[m.end():m.end() + 160].split(b";", 1)[0]
 
-    def facts(self, data: bytes, talks: bool | None = None, called=None) -> tuple[frozenset[str], frozenset[str], bool | None]:
+    def facts(self, data: bytes, talks: bool | None = None, called=None) -> tuple[frozenset[bytes], frozenset[bytes], bool | None]:
         """What every later round asks of a file the byte scan skipped, worked
         out once: (the names it calls or defines, those it may define (see
-        `definable`), whether it `talks`: None, unless told, as it matters
-        only to the few that call a function that sends).  Interned (see
-        `called_names`).  `called`: the file's `called_names`, where found
-        already."""
+        `definable`), both as keys (see `name_key`), whether it `talks`:
+        None, unless told, as it matters only to the few that call a
+        function that sends).  `called`: the file's `called_keys`, where
+        found already."""
         # One reversed copy, where both passes read the file backwards.
         backwards = data[::-1] if called is None and self.definition_before is None else None
         definable = self.definable(data, backwards)
-        called = called_names(data, backwards) if called is None else called
-        return definable.union(called), definable, talks
+        called = called_keys(data, backwards) if called is None else called
+        return definable | called, definable, talks
 
     def offers(self, data: bytes, needed, effects, facts, option_only=frozenset()) -> tuple[set[str], set[str], set[str]]:
         """What a file the byte scan skipped offers a later round: those of
@@ -538,8 +550,8 @@ class Scanner:
         definition without any event is not worth lowering (it would be a
         stub, which a call treats as it treats an unknown function), unless
         the file calls a function that sends (its callers are lowered then)."""
-        names, definable, talks = facts
-        defined = self.defines(data, names & needed, definable)
+        names, definable, talks = names_of(facts[0]), names_of(facts[1]), facts[2]
+        defined = self.defines(data, names & needed, facts[1])
         called = names & effects
         called = called if called and (self.talks(data) if talks is None else talks) else set()
         if called:  # a call resolves in its own file first: one it defines calls no other file's function
