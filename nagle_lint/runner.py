@@ -230,7 +230,7 @@ class _Skipped:
     def __init__(self):
         self.by_path: dict[str, tuple] = {}
         self.kept = 0
-        # path -> (the Wanted it offered nothing to, whether it talks, the names it calls or None)
+        # path -> (the Wanted it offered nothing to, whether it talks, the keys of the names it calls or None)
         self.ruled_out: dict[str, tuple] = {}
 
     def keep(self, path: str, facts: tuple) -> bool:
@@ -267,8 +267,8 @@ FEW_NAMES = 32  # needed names looked for in a file one by one (or in one patter
 def _scan_many(args):
     """(path, its facts when they were not known, what it offers or None,
     the spans worked out for it, where it was ruled out without its facts
-    (whether it talks, the names it calls where found now) else None) of
-    each skipped file, for a later round (see `_learn`)."""
+    (whether it talks, the keys of the names it calls where found now)
+    else None) of each skipped file, for a later round (see `_learn`)."""
     from .languages import scanner
     from .languages.scan import SPANS
 
@@ -463,6 +463,7 @@ def plan(paths: list[str], settings: Settings, force_exclude: bool = False, cach
 
 
 def run_planned(planned, settings: Settings, jobs: int | None = None) -> Result:
+    """Lint what `plan` found: the stored result where the cache has it."""
     if planned.digest is not None:
         from . import cache
 

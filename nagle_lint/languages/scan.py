@@ -434,7 +434,7 @@ class Scanner:
         return [re.compile(re.escape(w) + rb"(?=\s+([A-Za-z_]\w*))") for w in self.declaration_words]
 
     def declared(self, data: bytes) -> set[str]:
-        """The names the file declares that `called_names` would not see, and
+        """The names the file declares that `called_keys` would not see, and
         a few more (after a longer word that ends like a keyword: `undef x`):
         what a later round asks of them is checked on the bytes again."""
         return {name.decode() for pattern in self._declarations for name in set(pattern.findall(data))}
