@@ -223,7 +223,9 @@ class _Skipped:
     worked out, as it could offer nothing, is kept with what it was looked
     at for (`ruled_out`): the next round looks only for the names new to it,
     and where it talks, with the names it calls, where they were found (a
-    new function that sends is looked for among those, without a read)."""
+    new function that sends is looked for among those, without a read).
+    What a file with facts offered is kept with what it was asked
+    (`offered`): asked the same again, it offers the same, without a read."""
 
     BUDGET = 200_000
 
@@ -232,6 +234,8 @@ class _Skipped:
         self.kept = 0
         # path -> (the Wanted it offered nothing to, whether it talks, the keys of the names it calls or None)
         self.ruled_out: dict[str, tuple] = {}
+        # path -> (what it was asked (see `_FirstLook.asked`), its offer or None)
+        self.offered: dict[str, tuple] = {}
 
     def keep(self, path: str, facts: tuple) -> bool:
         """Whether the facts are kept (a worker sends back only those)."""
@@ -257,26 +261,55 @@ class _Skipped:
     def clear(self) -> None:
         self.by_path.clear()
         self.ruled_out.clear()
+        self.offered.clear()
         self.kept = 0
 
 
 _SKIPPED = _Skipped()
 FEW_NAMES = 32  # needed names looked for in a file one by one (or in one pattern), before working out its facts (see _FirstLook)
+_READ = object()  # what earlier rounds kept does not settle the file: it is read
+
+
+def _from_memory(path: str, look: _FirstLook):
+    """What `_scan_many` answers for a file from what earlier rounds kept of
+    it, without a read: its answer, None (nothing to say), or _READ."""
+    facts = _SKIPPED.by_path.get(path)
+    if facts is None:
+        ruled_out = _SKIPPED.ruled_out.get(path)
+        if ruled_out is None:
+            return _READ
+        new_needed, new_effects = look.new_names(ruled_out)
+        called = ruled_out[2]
+        if new_needed or new_effects and (called is None or called & look.keys(new_effects)):
+            return _READ
+        return path, None, None, {}, (ruled_out[1], None), None  # nothing new to it
+    asked = look.asked(facts)
+    if asked is None:  # it offers nothing
+        return None
+    earlier = _SKIPPED.offered.get(path)
+    if earlier is None or earlier[0] != asked:
+        return _READ
+    return None if earlier[1] is None else (path, None, earlier[1], {}, None, None)
 
 
 def _scan_many(args):
     """(path, its facts when they were not known, what it offers or None,
     the spans worked out for it, where it was ruled out without its facts
     (whether it talks, the keys of the names it calls where found now)
-    else None) of each skipped file, for a later round (see `_learn`)."""
+    else None, what it was asked for its offer (see `_FirstLook.asked`)
+    where it was) of each skipped file, for a later round (see `_learn`)."""
     from .languages import scanner
     from .languages.scan import SPANS
 
     paths, wanted = args
     look = _FirstLook(wanted)
-    needed, effects = look.keys(wanted.needed), look.keys(wanted.effects)  # as facts hold names
     out = []
     for p in paths:
+        answer = _from_memory(p, look)
+        if answer is not _READ:
+            if answer is not None:
+                out.append(answer)
+            continue
         facts, data, found = _SKIPPED.by_path.get(p), None, None
         language = language_of(p)
         scan = scanner(language)
@@ -284,30 +317,44 @@ def _scan_many(args):
             ruled_out = _SKIPPED.ruled_out.get(p)
             new_needed, new_effects = look.new_names(ruled_out)
             talks, called = ruled_out[1:] if ruled_out is not None else (None, None)
-            if ruled_out is not None and not (new_needed or new_effects and (called is None or called & look.keys(new_effects))):
-                out.append((p, None, None, {}, (talks, None)))  # nothing new to it: not read
-                continue
             data = _reread(p)
             if data is None:
                 continue
             known = called is not None
             ruled, talks, called = look.rules_out(scan, language, data, new_needed, new_effects, talks, called)
             if ruled:  # the names it calls are sent back once
-                out.append((p, None, None, SPANS.handed(), (talks, None if known else called)))
+                out.append((p, None, None, SPANS.handed(), (talks, None if known else called), None))
                 continue
             facts = scan.facts(data, talks, called)
             found = facts if _SKIPPED.keep(p, facts) else None
-        names, definable, talks = facts
-        offer = None
-        if names & needed & definable or talks is not False and names & effects:  # else it offers nothing: not read again
+        offer, asked = None, look.asked(facts)
+        if asked is not None:  # else it offers nothing: not read again
             data = data if data is not None else _reread(p) or b""
             defined, worth, called = scan.offers(data, wanted.needed, wanted.effects, facts, wanted.option_only)
             if defined or called:
                 offer = (p, defined, worth, called)
         spans = SPANS.handed()
-        if found is not None or offer is not None or spans:
-            out.append((p, found, offer, spans, None))
+        if found is not None or asked is not None or spans:
+            out.append((p, found, offer, spans, None, asked))
     return out
+
+
+def _scan_later(skipped: list[str], wanted: Wanted, workers: _Workers) -> list:
+    """`_scan_many` over the skipped files: the ones that what earlier rounds
+    kept settles are answered here (see `_from_memory`), the others read by
+    the workers, or here alone where they are few (a fork costs more than
+    a few reads)."""
+    look = _FirstLook(wanted)
+    here, todo = [], []
+    for p in skipped:
+        answer = _from_memory(p, look)
+        if answer is _READ:
+            todo.append(p)
+        elif answer is not None:
+            here.append(answer)
+    if len(todo) < PARALLEL_THRESHOLD:
+        return here + _scan_many((todo, wanted))
+    return here + workers.map(_scan_many, todo, wanted)
 
 
 def _learn(scanned, wanted: Wanted) -> list:
@@ -315,12 +362,14 @@ def _learn(scanned, wanted: Wanted) -> list:
     from .languages.scan import SPANS
 
     offers = []
-    for path, facts, offer, spans, ruled_out in scanned:
+    for path, facts, offer, spans, ruled_out, asked in scanned:
         SPANS.learn(spans)
         if facts is not None:
             _SKIPPED.keep(path, facts)
         elif ruled_out is not None:
             _SKIPPED.rule_out(path, wanted, *ruled_out)
+        if asked is not None and path in _SKIPPED.by_path:
+            _SKIPPED.offered[path] = (asked, offer)
         if offer is not None:
             offers.append(offer)
     return offers
@@ -347,6 +396,18 @@ class _FirstLook:
 
             self._keys[names] = keys_of(names)
         return self._keys[names]
+
+    def asked(self, facts: tuple):
+        """What a file with these facts (see `Scanner.facts`) is asked for
+        its offer: the needed names it may define, the effects it calls and
+        those of them that only set an option (`Scanner.offers` answers the
+        same to the same); None where it offers nothing."""
+        names, definable, talks = facts
+        needed = definable & self.keys(self.wanted.needed)
+        effects = names & self.keys(self.wanted.effects)  # asked of a file that does not talk too: its worth rests on them
+        if not (needed or effects and talks is not False):
+            return None
+        return needed, effects, effects & self.keys(self.wanted.option_only)
 
     def new_names(self, ruled_out) -> tuple[frozenset, frozenset]:
         """(needed, effects) to look for in a file, ruled out earlier
@@ -553,7 +614,7 @@ def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result
         wanted = project.wanted()
         if not (wanted.again or skipped and wanted):
             break
-        offers = _learn(workers.map(_scan_many, skipped, wanted) if skipped and (wanted.needed or wanted.effects) else (),
+        offers = _learn(_scan_later(skipped, wanted, workers) if skipped and (wanted.needed or wanted.effects) else (),
                         wanted)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
         before = len(prepared)

@@ -69,7 +69,7 @@ def test_a_later_round_looks_at_a_file_ruled_out_before_for_the_new_names_only(t
         read.clear()
         out = runner._scan_many((paths, wanted))
         runner._learn(out, wanted)
-        return {path: (offer, ruled_out[0] if ruled_out else None) for path, _, offer, _, ruled_out in out}
+        return {path: (offer, ruled_out[0] if ruled_out else None) for path, _, offer, _, ruled_out, _ in out}
 
     first = Wanted(frozenset({"connect_to"}), frozenset({"send_all"}))
     assert scan_round(first) == {str(talking): (None, True), str(quiet): (None, False)}
@@ -92,6 +92,41 @@ def test_a_later_round_looks_at_a_file_ruled_out_before_for_the_new_names_only(t
     found = scan_round(third)
     assert read == [str(quiet)]  # the talking file's facts are known since the second round, and offer nothing
     assert found[str(quiet)][0][1] == {"factory"}
+
+
+def test_a_file_asked_the_same_again_offers_the_same_without_a_read(tmp_path, monkeypatch):
+    """What a file with facts offered is kept with what it was asked (the
+    needed names it may define, the functions that send it calls): asked
+    the same by the next round, its offer is given again and it is not read;
+    asked something else, it is read again."""
+    from nagle_lint import runner
+    from nagle_lint.project import Wanted
+
+    helper = tmp_path / "helper.py"
+    helper.write_bytes(b"import socket\ndef connect_to(h):\n    s = socket.create_connection(h)\n    return s\n"
+                       b"def serve(s):\n    s.recv(1)\n    report(s)\n    log_it(s)\n")
+    read = []
+    monkeypatch.setattr(runner, "_reread", lambda p: read.append(p) or open(p, "rb").read())
+    monkeypatch.setattr(runner, "_SKIPPED", runner._Skipped())
+    many = frozenset(f"need_{i}" for i in range(runner.FEW_NAMES + 1))  # facts worked out, not a first look
+
+    def scan_round(wanted):
+        read.clear()
+        return [(p, defined, worth, called) for p, defined, worth, called in
+                runner._learn(runner._scan_later([str(helper)], wanted, runner._Workers(2)), wanted)]
+
+    first = Wanted(many | {"connect_to"}, frozenset({"report"}))
+    offered = [(str(helper), {"connect_to"}, {"connect_to"}, {"report"})]
+    assert scan_round(first) == offered and read == [str(helper)]
+    # Other names, none of which it defines or calls: asked the same.
+    assert scan_round(Wanted(many | {"connect_to", "other"}, frozenset({"report", "flush_all"}))) == offered
+    assert read == []
+    # A function that sends it calls, new: asked something else, read again.
+    assert scan_round(Wanted(many | {"connect_to"}, frozenset({"report", "log_it"}))) == \
+        [(str(helper), {"connect_to"}, {"connect_to"}, {"log_it", "report"})]
+    assert read == [str(helper)]
+    # Asked for nothing it has: no offer, no read.
+    assert scan_round(Wanted(many, frozenset({"flush_all"}))) == [] and read == []
 
 
 WORTH = {
@@ -273,7 +308,7 @@ def test_many_functions_that_send_still_let_a_quiet_file_be_ruled_out(tmp_path, 
     monkeypatch.setattr(runner, "_SKIPPED", runner._Skipped())
     many = frozenset(f"send_{i}" for i in range(runner.FEW_NAMES + 1)) | {"report"}
     out = runner._scan_many(([str(quiet), str(talking), str(elsewhere)], Wanted(frozenset({"connect_to"}), many)))
-    by_path = {p: (facts, offer, ruled_out) for p, facts, offer, _, ruled_out in out}
+    by_path = {p: (facts, offer, ruled_out) for p, facts, offer, _, ruled_out, _ in out}
     assert by_path[str(quiet)] == (None, None, (False, None))
     facts, offer, (talks, called) = by_path[str(elsewhere)]
     assert (facts, offer, talks) == (None, None, True) and names_of(called) >= {"recv", "report"}
