@@ -752,3 +752,35 @@ def test_subprocess_version_and_explain(tmp_path):
     p = _subprocess(["explain", "NGL004"], tmp_path)
     assert p.returncode == 0
     assert p.stdout == all_rules()["NGL004"].body
+
+
+def _entry_with(prelude: str, args, cwd):
+    """`entry()` run as the command is, after `prelude` (Python source)."""
+    code = f"import sys\n{prelude}\nsys.argv = ['nagle-lint', *{list(args)!r}]\nfrom nagle_lint.cli import entry\nentry()\n"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # the output buffered, as it usually is
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_the_command_ends_at_once_with_its_output_whole_and_what_is_registered_run(tmp_path):
+    """The command skips the interpreter's freeing of every object, not the
+    output (flushed: a report bigger than any buffer arrives whole), not
+    its exit status, and not what is registered to run at exit."""
+    for i in range(40):
+        write(tmp_path, f"split{i}.py", SPLIT)
+    p = _entry_with("import atexit\natexit.register(print, 'registered ran')", ["--format", "json", "."], tmp_path)
+    assert p.returncode == 1, p.stderr
+    report, _, tail = p.stdout.rpartition("}\n")
+    assert tail == "registered ran\n"
+    assert len(json.loads(report + "}")["findings"]) == 40
+
+
+def test_the_command_ends_as_usual_while_a_thread_still_runs(tmp_path):
+    """A thread still running at the end (one a caller started) is waited
+    for, as the interpreter waits for it, not cut short."""
+    write(tmp_path, "clean.py", JOINED)
+    marker = tmp_path / "done"
+    prelude = (f"import threading, time\nthreading.Thread(target=lambda: (time.sleep(0.3), open({str(marker)!r}, 'w').close())).start()")
+    p = _entry_with(prelude, ["clean.py"], tmp_path)
+    assert (p.returncode, p.stdout) == (0, ""), p.stderr
+    assert marker.exists()
