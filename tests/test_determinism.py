@@ -6,6 +6,7 @@ linted, so that every part of a report is compared."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from pathlib import Path
@@ -243,3 +244,24 @@ def test_lowering_a_file_loads_no_check(tmp_path):
                           env={"PYTHONPATH": str(root), "PATH": ""})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "False"]
+
+
+def test_workers_sharing_a_later_round_do_not_change_the_output(tmp_path, capsys, monkeypatch):
+    """Many skipped files to read for a later round are read by the workers
+    with this process; the helper one of them defines is found as one
+    process finds it (the connection it makes is sure: the finding is of
+    high confidence only with it)."""
+    write(tmp_path, "main.py", "def query(addr):\n    s = connect_to(addr)\n    s.sendall(b'head')\n"
+                               "    s.sendall(b'body')\n    return s.recv(10)\n")
+    write(tmp_path, "lib/helper.py", "import socket\n\n\ndef connect_to(addr):\n    return socket.create_connection(addr)\n")
+    for i in range(runner.PARALLEL_THRESHOLD + 16):
+        write(tmp_path, f"lib/m{i:03}.py", f"def f{i}(x):\n    return g{i}(x) + 1\n")
+    one, _ = report(tmp_path, "json", 1, ["."], capsys, monkeypatch)
+    shared = []
+    share = runner._Workers.map
+    monkeypatch.setattr(runner._Workers, "map", lambda self, work, items, *extra, **kw: (
+        shared.append((work.__name__, len(items))), share(self, work, items, *extra, **kw))[1])
+    two, _ = report(tmp_path, "json", 2, ["."], capsys, monkeypatch)
+    assert one == two
+    assert [(f["rule"], f["confidence"]) for f in json.loads(one)["findings"]] == [("NGL001", "high")]
+    assert any(name == "_scan_many" and size >= runner.PARALLEL_THRESHOLD for name, size in shared)
