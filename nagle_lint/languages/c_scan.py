@@ -132,7 +132,7 @@ _TOKEN_START = re.compile(rb'[/"\'#{}]')
 # A preprocessor line runs on after a backslash, and through a comment that
 # ends on a later line (`#define N 34  /* ... \n ... */`): the next
 # declaration starts after it.
-_DIRECTIVE_LINE = re.compile(rb"#(?:[^\n\\/\"']++|\\\r?\n|\\.|" + _COMMENT + rb"|" + _STRING + rb"|" + _CHARACTER +
+_DIRECTIVE_LINE = re.compile(rb"#(?:[^\n\\/\"']+|\\\r?\n|\\.|" + _COMMENT + rb"|" + _STRING + rb"|" + _CHARACTER +
                              rb"|[/\"'\\])*", re.S)
 _TOKEN_REST = {ord("/"): _COMMENTS, ord('"'): re.compile(_STRING), ord("'"): re.compile(_CHARACTER),
                ord("#"): _DIRECTIVE_LINE}

@@ -206,10 +206,11 @@ def called_keys(data: bytes, backwards: bytes | None = None) -> frozenset[bytes]
     return frozenset(_CALLS_BACKWARDS.findall(data[::-1] if backwards is None else backwards))
 
 
-# A name does not start with a digit: its last character, read backwards.
-_CALLS_BACKWARDS = re.compile(rb"\(\s*+(\w++)(?<![0-9])")
+# A name does not start with a digit: its last character, read backwards
+# (the whole name: `(?!\w)` keeps a digit-led one from matching in part).
+_CALLS_BACKWARDS = re.compile(rb"\(\s*(\w+)(?!\w)(?<![0-9])")
 # With the byte before the name, as read forwards: `.` or `>` for a member's call.
-_SITES_BACKWARDS = re.compile(rb"\(\s*+(\w++)(?<![0-9])(?=([.>]?))")
+_SITES_BACKWARDS = re.compile(rb"\(\s*(\w+)(?!\w)(?<![0-9])(?=([.>]?))")
 
 
 def _sites_between(data: bytes, backwards: bytes, start: int, end: int) -> set[tuple[bytes, bytes]]:
@@ -420,8 +421,8 @@ class Scanner:
     # The name and `definition_after` read backwards from the brace (where
     # there is no `definition_before`): one pass over the reversed file finds
     # every name worth the check, each brace a literal the regex engine finds
-    # fast; possessive, as nothing is given back.
-    _definitions_backwards = re.compile(rb"\{\s*+\)[^;{}()]*+\(\s*+(\w++)")
+    # fast.
+    _definitions_backwards = re.compile(rb"\{\s*\)[^;{}()]*\(\s*(\w+)")
 
     # The words before the name a definition gives, where it does not look
     # like a call (`class Foo:`).
