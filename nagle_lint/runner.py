@@ -71,11 +71,20 @@ def _too_big(size: int, limit: int, more: bool = False) -> str:
             "see max-file-size); skipped")
 
 
+# path -> bytes read instead of the file at that path (an editor's unsaved
+# buffers); forked workers inherit it.
+TEXTS: dict[str, bytes] = {}
+
+
 def _read_bytes(path: str, limit: int):
-    """(bytes, None) or (None, problem).  Reading cannot block or run away:
+    """(bytes, None) or (None, problem): the file's text in `TEXTS`, else
+    what is on disk.  Reading cannot block or run away:
     the file is opened without waiting (a FIFO or a device is refused once
     open, so nothing can be swapped in after a check), only regular files
     are read, and never more than the size limit."""
+    text = TEXTS.get(path)
+    if text is not None:
+        return (None, _too_big(len(text), limit)) if limit and len(text) > limit else (text, None)
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except ValueError:  # a NUL in the name
@@ -541,6 +550,22 @@ def run_planned(planned, settings: Settings, jobs: int | None = None) -> Result:
 def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     result = Result([])
     jobs = jobs or default_jobs()
+    prepared, project = lower_all(files, settings, jobs, result)
+    if not prepared:  # nothing lowered: the checks and the model are never loaded
+        return result
+    from .lint import settle
+
+    per_file = check_each(prepared, project, settings, jobs)
+    files = [prepared[p] for p in sorted(prepared)]
+    result.findings = settle([f for p in sorted(prepared) for f in per_file[p]], files, _rules_for(settings),
+                             settings.min_confidence)
+    return result
+
+
+def lower_all(files: list[str], settings: Settings, jobs: int, result: Result):
+    """Phase one (see `_prepare_all`) with its workers: (path -> Prepared of
+    the files lowered, their Project or None); `result` counts the files and
+    takes the problems, sorted."""
     workers = _Workers(jobs, len(files) >= PARALLEL_THRESHOLD)
     from .languages.scan import SPANS
 
@@ -551,32 +576,29 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
         _SKIPPED.clear()
         SPANS.clear()
     result.problems.sort()
-    if not prepared:  # nothing lowered: the checks and the model are never loaded
-        return result
-    from .lint import raw_findings, selected, settle
+    return prepared, project
+
+
+def check_each(prepared: dict, project, settings: Settings, jobs: int) -> dict:
+    """Phase two: path -> what the checks find analysing that file (before
+    `lint.settle`; a finding may lie in another file, a helper's)."""
+    from .lint import raw_findings, selected
 
     order = sorted(prepared)
-    files = [prepared[p] for p in order]
-    rules_for = _rules_for(settings)
-    rules = selected(files, rules_for)
+    rules = selected([prepared[p] for p in order], _rules_for(settings))
     forks = None  # loaded only where the checks are shared
     if jobs > 1 and len(order) >= PARALLEL_THRESHOLD // 4:
         from . import forks
     if forks is not None and forks.can_fork():
         _load_checks()
-        # The costliest first, so that none is left for last; then each
-        # file's findings in the order of the files, as one process has them.
+        # The costliest first, so that none is left for last.
         by_cost = sorted(order, key=lambda p: -_check_cost(prepared[p]))
         _SHARED.update(prepared=prepared, project=project, rules=rules)  # the forked workers have them
         try:
-            per_file = dict(forks.fork_map(_check_many, by_cost, (), jobs, max(1, len(order) // (jobs * 64))))
+            return dict(forks.fork_map(_check_many, by_cost, (), jobs, max(1, len(order) // (jobs * 64))))
         finally:
             _SHARED.clear()
-        found = [f for p in order for f in per_file[p]]
-    else:
-        found = raw_findings(files, project, rules)
-    result.findings = settle(found, files, rules_for, settings.min_confidence)
-    return result
+    return {p: raw_findings([prepared[p]], project, rules) for p in order}
 
 
 def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result: Result):
