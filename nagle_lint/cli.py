@@ -10,7 +10,7 @@ from .cache import DIRNAME
 from .config import LEVELS, ConfigError, Settings, check_rule_ids, find_config, load
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-SUBCOMMANDS = ("rules", "explain", "demo", "clean")
+SUBCOMMANDS = ("rules", "explain", "demo", "clean", "server")
 
 
 def settings_from(args) -> Settings:
@@ -236,6 +236,10 @@ def subcommand(name: str, rest: list[str]) -> int:
         from .demo import main as demo_main
 
         return demo_main(rest)
+    if name == "server":
+        from .lsp import main as serve
+
+        return serve(rest)
     raise UsageError(name)
 
 

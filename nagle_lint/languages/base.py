@@ -172,6 +172,7 @@ class Frontend(Scanner):
     # declaration does (see `Lowering.declared`).
     binding_declares = False
     comment_query = "(comment) @c"
+    line_comment = "//"  # what starts a comment to the end of the line (a suppression written in)
     idioms: dict[str, str] = {}
 
     # Node names used by the shared expression walk.

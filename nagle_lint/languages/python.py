@@ -23,6 +23,7 @@ NOT_SOCKETS = {"open", "BytesIO", "StringIO", "io.BytesIO", "io.StringIO", "io.o
 class PythonFrontend(PythonScanner, Frontend):
     name = "python"
     grammar_package = "tree_sitter_python"
+    line_comment = "#"
     builtins = frozenset(dir(__import__("builtins")))
     idioms = {
         "join": "sock.sendall(head + body)",

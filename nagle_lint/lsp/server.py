@@ -1,0 +1,397 @@
+"""`nagle-lint server`: the Language Server Protocol over stdio.
+
+The protocol is pygls's; the analysis is the project index's (index.py).
+One thread does the analysis, in the order the editor asked for it (an
+index build, then the edits), so that the protocol is answered meanwhile;
+what it finds is published from the protocol's own loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import queue
+import sys
+import threading
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from .. import __version__
+from ..config import ConfigError, Settings, check_rule_ids, find_config, load
+from ..languages import frontend, language_of
+from ..site import CONFIDENCES
+from .index import Index
+
+DEBOUNCE = 0.15  # seconds without a change before a buffer is analysed again
+CONFIG_FILES = ("pyproject.toml", ".nagle-lint.toml")
+SOURCE_GLOB = "**/*.{py,java,c,h}"
+SEVERITY = {"warning": types.DiagnosticSeverity.Warning, "note": types.DiagnosticSeverity.Information}
+OPTIONS = {"select": "a list of rule ids or prefixes", "ignore": "a list of rule ids or prefixes",
+           "min-confidence": "one of: " + ", ".join(CONFIDENCES)}
+
+log = logging.getLogger(__name__)
+
+
+def read_options(options) -> tuple[dict, list[str]]:
+    """The settings given in `initializationOptions` (select, ignore,
+    min-confidence), and what is wrong with the others: a wrong setting is
+    left out, the rest apply."""
+    good, errors = {}, []
+    if options is None:
+        return good, errors
+    if not isinstance(options, dict):
+        return good, [f"initializationOptions must be an object with keys {', '.join(OPTIONS)}"]
+    for key, value in options.items():
+        name = key.replace("_", "-").replace("minConfidence", "min-confidence")
+        if name not in OPTIONS:
+            errors.append(f"unknown setting '{key}' (expected one of: {', '.join(OPTIONS)})")
+            continue
+        problem = f"setting '{key}' must be {OPTIONS[name]}"
+        if name == "min-confidence":
+            if value not in CONFIDENCES:
+                errors.append(problem)
+            else:
+                good["min_confidence"] = value
+            continue
+        if isinstance(value, str):
+            value = value.split(",")
+        if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            errors.append(problem)
+            continue
+        try:
+            good[name] = tuple(check_rule_ids(value, f"setting '{key}'"))
+        except ConfigError as e:
+            errors.append(str(e))
+    return good, errors
+
+
+class NagleServer(LanguageServer):
+    def __init__(self):
+        super().__init__("nagle-lint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.options: dict = {}  # settings from initializationOptions, above the files'
+        self.indexes: dict[str | None, Index] = {}  # workspace folder -> its index
+        self.loose: dict[str, Index] = {}  # an open file of no folder -> its own index
+        self.published: dict[str, list] = {}  # uri -> the diagnostics last published
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.jobs: queue.Queue = queue.Queue()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        # A daemon thread: `exit` ends the process even while it analyses.
+        threading.Thread(target=self._work, name="nagle-lint-analysis", daemon=True).start()
+
+    # -- the analysis thread
+
+    def _work(self):
+        while True:
+            job = self.jobs.get()
+            try:
+                job()
+            except Exception as e:  # a bug of ours: reported, and the server serves on
+                log.exception("analysis failed")
+                self.call_soon(self.window_log_message, types.LogMessageParams(
+                    types.MessageType.Error, f"nagle-lint: internal error: {type(e).__name__}: {e}"))
+
+    def submit(self, job):
+        self.jobs.put(job)
+
+    def call_soon(self, fn, *args):
+        """Run `fn` on the protocol's loop (where everything is sent)."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(fn, *args)
+
+    # -- settings and indexes
+
+    def settings_for(self, folder: str) -> Settings:
+        """The settings of a folder: its configuration file, then the
+        editor's settings above it.  A broken configuration file is reported
+        and the defaults are used."""
+        settings = Settings()
+        try:
+            found = find_config(folder)
+            if found:
+                settings = load(found)
+        except ConfigError as e:
+            self.show(types.MessageType.Error, f"nagle-lint: {e}; using the default settings")
+        return settings.replace(**self.options)
+
+    def folders(self) -> list[str]:
+        try:
+            folders = [to_fs_path(f.uri) for f in self.workspace.folders.values()]
+            if not folders and self.workspace.root_path:
+                folders = [self.workspace.root_path]
+        except RuntimeError:  # not initialized
+            folders = []
+        return [os.path.abspath(f) for f in folders if f and os.path.isdir(f)]
+
+    def index_of(self, path: str) -> Index:
+        """The index of the deepest folder holding `path`, else the file's own."""
+        owners = [ix for root, ix in self.indexes.items() if ix.owns(path)]
+        if owners:
+            return max(owners, key=lambda ix: len(ix.root))
+        if path not in self.loose:
+            self.loose[path] = Index(None, self.settings_for(os.path.dirname(path)), jobs=1)
+        return self.loose[path]
+
+    def open_texts(self) -> dict[str, bytes]:
+        """path -> text of every open document (read on the loop)."""
+        texts = {}
+        for uri, doc in list(self.workspace.text_documents.items()):
+            path = to_fs_path(uri)
+            if path and language_of(path):
+                texts[os.path.abspath(path)] = doc.source.encode("utf-8", "surrogateescape")
+        return texts
+
+    def rebuild(self):
+        """(On the loop) index every folder again, from scratch."""
+        texts = self.open_texts()
+        folders = self.folders()
+        settings = {folder: self.settings_for(folder) for folder in folders}
+
+        def job():
+            self.indexes = {f: Index(f, settings[f]) for f in folders}
+            for ix in self.indexes.values():
+                ix.build(texts)
+            self.loose = {}
+            for path, text in texts.items():
+                ix = self.index_of(path)
+                if ix.root is None:
+                    ix.update(path, text)
+            self.call_soon(self.publish_all)
+
+        self.submit(job)
+
+    # -- documents
+
+    def analyse(self, uri: str, closed: bool = False):
+        """(On the loop) analyse a document again: its buffer, or, once
+        closed, its file on disk."""
+        path = to_fs_path(uri)
+        if not path or not language_of(path):
+            return
+        path = os.path.abspath(path)
+        text = None
+        if not closed:
+            try:
+                doc = self.workspace.text_documents.get(uri) or self.workspace.get_text_document(uri)
+                text = doc.source.encode("utf-8", "surrogateescape")
+            except Exception:
+                return
+
+        def job():
+            ix = self.index_of(path)
+            if closed and ix.root is None:
+                ix.forget(path)
+                self.loose.pop(path, None)
+            else:
+                ix.update(path, text)
+            self.call_soon(self.publish_all)
+
+        self.submit(job)
+
+    def later(self, uri: str):
+        """Analyse a changed buffer once the edits pause."""
+        timer = self.timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+        self.timers[uri] = self.loop.call_later(DEBOUNCE, self.now, uri)
+
+    def now(self, uri: str, closed: bool = False):
+        timer = self.timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+        self.analyse(uri, closed)
+
+    def index_for_uri(self, uri: str) -> Index | None:
+        path = to_fs_path(uri)
+        if not path:
+            return None
+        path = os.path.abspath(path)
+        owners = [ix for ix in self.indexes.values() if ix.owns(path)] or [self.loose.get(path)]
+        return max(owners, key=lambda ix: len(ix.root or "")) if owners[0] is not None else None
+
+    # -- publishing (on the loop)
+
+    def publish_all(self):
+        """Publish the diagnostics of every open document that changed."""
+        for uri in list(self.workspace.text_documents):
+            self.publish(uri)
+
+    def publish(self, uri: str, clear: bool = False):
+        diagnostics = [] if clear else self.diagnostics(uri)
+        if self.published.get(uri) == diagnostics and not clear:
+            return
+        self.published[uri] = diagnostics
+        if clear:
+            self.published.pop(uri)
+        doc = self.workspace.text_documents.get(uri)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, diagnostics=diagnostics, version=doc.version if doc is not None and not clear else None))
+
+    def diagnostics(self, uri: str) -> list[types.Diagnostic]:
+        from ..rules import all_rules
+
+        ix = self.index_for_uri(uri)
+        if ix is None:
+            return []
+        path = os.path.abspath(to_fs_path(uri))
+        rules = all_rules()
+        out = []
+        for f in ix.findings(path):
+            related = [types.DiagnosticRelatedInformation(
+                types.Location(from_fs_path(step.path or f.path), self.range(step.path or f.path, step.site)),
+                step.label) for step in f.related]
+            rule = rules.get(f.rule)
+            out.append(types.Diagnostic(
+                range=self.range(f.path, f.site), message=f.message, severity=SEVERITY.get(f.level),
+                code=f.rule, code_description=types.CodeDescription(rule.url) if rule else None,
+                source="nagle-lint", related_information=related or None,
+                data={"confidence": f.confidence}))
+        return out
+
+    def lines(self, path: str) -> list[str]:
+        doc = self.workspace.text_documents.get(from_fs_path(path))
+        if doc is not None:
+            return doc.lines
+        try:
+            with open(path, encoding="utf-8", errors="replace", newline="") as fh:
+                return fh.read().split("\n")
+        except OSError:
+            return []
+
+    def range(self, path: str, site) -> types.Range:
+        """A site (1-based, columns in characters) in the client's units."""
+        lines = self.lines(path)
+        codec = self.workspace.position_codec
+        start = codec.position_to_client_units(lines, types.Position(site.line - 1, site.col - 1))
+        end = codec.position_to_client_units(lines, types.Position(site.end_line - 1, site.end_col - 1))
+        return types.Range(start, end)
+
+    def show(self, kind: types.MessageType, message: str):
+        self.call_soon(self.window_show_message, types.ShowMessageParams(kind, message))
+
+    def findings_at(self, uri: str, rng: types.Range) -> list:
+        """The findings shown in the document whose range meets `rng`."""
+        ix = self.index_for_uri(uri)
+        if ix is None:
+            return []
+        path = os.path.abspath(to_fs_path(uri))
+        hits = []
+        for f in ix.findings(path):
+            r = self.range(path, f.site)
+            if (r.start.line, r.start.character) <= (rng.end.line, rng.end.character) and \
+                    (rng.start.line, rng.start.character) <= (r.end.line, r.end.character):
+                hits.append(f)
+        return hits
+
+
+server = NagleServer()
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: NagleServer, params: types.InitializeParams):
+    ls.loop = asyncio.get_running_loop()
+    good, errors = read_options(params.initialization_options)
+    ls.options = good
+    for error in errors:
+        ls.show(types.MessageType.Error, f"nagle-lint: {error}; the setting is ignored")
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: NagleServer, params: types.InitializedParams):
+    ls.rebuild()
+    watched = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
+    if watched and watched.dynamic_registration:
+        watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_FILES]
+        watchers.append(types.FileSystemWatcher(glob_pattern=SOURCE_GLOB))
+        try:
+            await ls.client_register_capability_async(types.RegistrationParams([types.Registration(
+                "nagle-lint-watched-files", types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                types.DidChangeWatchedFilesRegistrationOptions(watchers))]))
+        except Exception:  # the client refused: configuration changes are then read on restart
+            log.warning("the client did not register the file watchers", exc_info=True)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: NagleServer, params: types.DidOpenTextDocumentParams):
+    ls.now(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: NagleServer, params: types.DidChangeTextDocumentParams):
+    ls.later(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: NagleServer, params: types.DidSaveTextDocumentParams):
+    ls.now(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: NagleServer, params: types.DidCloseTextDocumentParams):
+    ls.publish(params.text_document.uri, clear=True)
+    ls.now(params.text_document.uri, closed=True)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: NagleServer, params: types.DidChangeWatchedFilesParams):
+    paths = [os.path.abspath(to_fs_path(c.uri) or "") for c in params.changes]
+    if any(os.path.basename(p) in CONFIG_FILES for p in paths):
+        ls.rebuild()
+        return
+    for path in paths:  # a file changed on disk (a checkout, a generator): open buffers win
+        uri = from_fs_path(path)
+        if language_of(path) and uri not in ls.workspace.text_documents:
+            ls.analyse(uri, closed=True)
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+def code_action(ls: NagleServer, params: types.CodeActionParams):
+    uri = params.text_document.uri
+    path = to_fs_path(uri)
+    doc = ls.workspace.text_documents.get(uri)
+    if doc is None or not language_of(path):
+        return None
+    comment = frontend(language_of(path)).line_comment
+    actions = []
+    for f in ls.findings_at(uri, params.range):
+        line = f.site.line - 1
+        text = doc.lines[line] if line < len(doc.lines) else ""
+        indent = text[:len(text) - len(text.lstrip())]
+        edit = types.TextEdit(types.Range(types.Position(line, 0), types.Position(line, 0)),
+                              f"{indent}{comment} nagle-lint: ignore[{f.rule}] -- <reason>\n")
+        matching = [d for d in params.context.diagnostics if d.code == f.rule and d.source == "nagle-lint"]
+        actions.append(types.CodeAction(
+            title=f"Suppress {f.rule} on line {f.site.line} (say why)", kind=types.CodeActionKind.QuickFix,
+            diagnostics=matching or None, edit=types.WorkspaceEdit(changes={uri: [edit]})))
+    return actions
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: NagleServer, params: types.HoverParams):
+    from ..rules import all_rules
+
+    pos = params.position
+    found = ls.findings_at(params.text_document.uri, types.Range(pos, pos))
+    rules = all_rules()
+    docs = [rules[r].body for r in dict.fromkeys(f.rule for f in found) if r in rules]
+    if not docs:
+        return None
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, "\n---\n\n".join(docs)))
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: NagleServer, *args):
+    for timer in ls.timers.values():
+        timer.cancel()
+    ls.timers.clear()
+
+
+def main(argv: list[str]) -> int:
+    """Serve on stdin and stdout until the editor says `exit`."""
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    out = sys.stdout.buffer
+    sys.stdout = sys.stderr  # only the protocol may write to the real stdout
+    server.start_io(sys.stdin.buffer, out)
+    return 0

@@ -1,0 +1,249 @@
+"""`nagle-lint server` end to end: a real client (pytest-lsp) starts the
+server as a subprocess and speaks the protocol to it over stdio."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lsp_support import SPLIT_PY, published, require
+
+pytest_lsp = require("pytest_lsp")
+from lsprotocol import types  # noqa: E402  (after the check that the extra is there)
+from pygls.uris import from_fs_path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+HELPERS = ROOT / "fixtures" / "c" / "helpers_project"
+
+
+@pytest_lsp.fixture(config=pytest_lsp.ClientServerConfig(server_command=[sys.executable, "-m", "nagle_lint", "server"]))
+async def client(lsp_client: pytest_lsp.LanguageClient):
+    lsp_client.registrations = []
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(ls, params: types.RegistrationParams):
+        lsp_client.registrations += params.registrations
+
+    yield
+    if lsp_client._server.returncode is None:  # not ended by the test itself
+        await lsp_client.shutdown_session()
+
+
+async def start(client, root: Path, options=None):
+    await client.initialize_session(types.InitializeParams(
+        capabilities=pytest_lsp.client_capabilities("visual-studio-code"),
+        workspace_folders=[types.WorkspaceFolder(from_fs_path(str(root)), root.name)],
+        initialization_options=options))
+
+
+def open_doc(client, path: Path, text: str | None = None, language: str = "c") -> str:
+    uri = from_fs_path(str(path))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=uri, language_id=language, version=1, text=path.read_text() if text is None else text)))
+    return uri
+
+
+def change(client, uri: str, version: int, text: str):
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        [types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+@pytest.fixture
+def helpers(tmp_path) -> Path:
+    """The helpers project, alone in a folder (no configuration above it)."""
+    return Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))
+
+
+def test_without_the_extra_the_command_says_what_to_install(tmp_path):
+    """`nagle-lint server` without pygls: one line naming the extra, exit 2."""
+    blocker = tmp_path / "blocker"
+    blocker.mkdir()
+    (blocker / "pygls").mkdir()
+    (blocker / "pygls" / "__init__.py").write_text("raise ImportError('no pygls here', name='pygls')\n")
+    env = {"PYTHONPATH": f"{blocker}{':' + str(ROOT)}", "PATH": "/usr/bin:/bin"}
+    p = subprocess.run([sys.executable, "-m", "nagle_lint", "server"], input="", capture_output=True, text=True,
+                       env=env, timeout=60)
+    assert p.returncode == 2
+    assert p.stderr.startswith("nagle-lint: error: ") and "pip install 'nagle-lint[server]'" in p.stderr
+    assert p.stdout == ""
+
+
+@pytest.mark.asyncio
+async def test_a_cross_file_finding_shows_when_its_file_is_opened(client, helpers):
+    """client.c has no finding when linted alone; in its project it has one,
+    with its rule, link, level, and the other send and the read."""
+    await start(client, helpers)
+    uri = open_doc(client, helpers / "client.c")
+    (d,) = await published(client, uri, bool)
+    assert (d.range.start.line, d.range.start.character) == (16, 4)  # send_body(fd, body), line 17
+    assert (d.range.end.line, d.range.end.character) == (16, 23)
+    assert d.code == "NGL001" and d.source == "nagle-lint"
+    assert d.severity == types.DiagnosticSeverity.Warning
+    assert d.code_description.href.endswith("/rules/NGL001.md")
+    related = sorted((r.location.range.start.line, r.message) for r in d.related_information)
+    assert [line for line, _ in related] == [15, 17]  # the first send, the read
+    assert all(r.location.uri == uri for r in d.related_information)
+
+
+@pytest.mark.asyncio
+async def test_edits_close_and_the_files_that_depend_on_them(client, helpers):
+    await start(client, helpers)
+    uri = open_doc(client, helpers / "client.c")
+    await published(client, uri, bool)
+    text = (helpers / "client.c").read_text()
+    change(client, uri, 2, text.replace('    send_header(fd, "PUT ");\n', ""))  # one send left: fixed
+    await published(client, uri, lambda ds: not ds)
+    change(client, uri, 3, text)
+    await published(client, uri, bool)
+    # The helper in the other file no longer writes: the caller's finding goes.
+    proto = open_doc(client, helpers / "proto.c")
+    await published(client, proto, lambda ds: not ds)
+    change(client, proto, 2, (helpers / "proto.c").read_text().replace("write(fd, body", "(void)(fd, body"))
+    await published(client, uri, lambda ds: not ds)
+    change(client, proto, 3, (helpers / "proto.c").read_text())
+    await published(client, uri, bool)
+    client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    await published(client, uri, lambda ds: not ds)
+
+
+@pytest.mark.asyncio
+async def test_a_change_is_analysed_once_the_edits_pause(client, tmp_path):
+    (tmp_path / "split.py").write_text(SPLIT_PY)
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "split.py", language="python")
+    await published(client, uri, bool)
+
+    class Recorded(dict):
+        def __setitem__(self, key, value):
+            publishes.append(key)
+            super().__setitem__(key, value)
+
+    publishes = []
+    client.diagnostics = Recorded(client.diagnostics)
+    fixed = SPLIT_PY.replace("    sock.sendall(head)\n    sock.sendall(body)\n", "    sock.sendall(head + body)\n")
+    for version in range(2, 8):  # typed quickly: one analysis, at the end
+        change(client, uri, version, fixed if version % 2 else SPLIT_PY)
+        await asyncio.sleep(0.02)
+    change(client, uri, 8, fixed)
+    await published(client, uri, lambda ds: not ds)
+    await asyncio.sleep(0.5)
+    assert publishes == [uri]
+
+
+@pytest.mark.asyncio
+async def test_suppression_code_action(client, tmp_path):
+    (tmp_path / "split.py").write_text(SPLIT_PY)
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "split.py", language="python")
+    (d,) = await published(client, uri, bool)
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), d.range, types.CodeActionContext([d])))
+    (action,) = actions
+    assert action.kind == types.CodeActionKind.QuickFix and list(action.diagnostics) == [d]
+    (edit,) = action.edit.changes[uri]
+    assert edit.range.start == edit.range.end == types.Position(6, 0)
+    assert edit.new_text == "    # nagle-lint: ignore[NGL001] -- <reason>\n"
+    lines = SPLIT_PY.splitlines(keepends=True)
+    # The placeholder filled in, the finding is suppressed; left as it is, it is not (a reason is required).
+    change(client, uri, 2, "".join(lines[:6] + [edit.new_text.replace("<reason>", "one write per message is measured")]
+                                   + lines[6:]))
+    await published(client, uri, lambda ds: not ds)
+    change(client, uri, 3, "".join(lines[:6] + [edit.new_text.replace(" -- <reason>", "")] + lines[6:]))
+    (d,) = await published(client, uri, bool)
+    assert "give its reason" in d.message
+    assert not await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(0, 3)),
+        types.CodeActionContext([])))
+
+
+@pytest.mark.asyncio
+async def test_hover_on_a_finding_shows_its_rule(client, tmp_path):
+    from nagle_lint.rules import all_rules
+
+    (tmp_path / "split.py").write_text(SPLIT_PY)
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "split.py", language="python")
+    await published(client, uri, bool)
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), types.Position(6, 10)))
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    assert hover.contents.value == all_rules()["NGL001"].body
+    assert await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), types.Position(4, 4))) is None
+
+
+@pytest.mark.asyncio
+async def test_configuration_is_read_again_when_it_changes(client, tmp_path):
+    (tmp_path / "split.py").write_text(SPLIT_PY)
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "split.py", language="python")
+    await published(client, uri, bool)
+    config = tmp_path / ".nagle-lint.toml"
+
+    def changed():
+        client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            [types.FileEvent(from_fs_path(str(config)), types.FileChangeType.Changed)]))
+
+    config.write_text('ignore = ["NGL001"]\n')
+    changed()
+    await published(client, uri, lambda ds: not ds)
+    config.write_text('ignore = ["NGL001"\n')  # broken: reported, the defaults used
+    changed()
+    await published(client, uri, bool)
+    assert any("invalid TOML" in m.message and m.type == types.MessageType.Error for m in client.messages)
+
+
+@pytest.mark.asyncio
+async def test_settings_from_the_editor_above_the_files(client, tmp_path):
+    (tmp_path / "split.py").write_text(SPLIT_PY)
+    (tmp_path / ".nagle-lint.toml").write_text('select = ["NGL002"]\n')
+    await start(client, tmp_path, {"select": ["NGL001", "NGL002"], "min-confidence": "sure", "colour": 1})
+    uri = open_doc(client, tmp_path / "split.py", language="python")
+    (d,) = await published(client, uri, bool)  # the editor's select wins over the file's
+    assert d.code == "NGL001"
+    messages = [m.message for m in client.messages if m.type == types.MessageType.Error]
+    assert len(messages) == 2
+    assert any("'min-confidence' must be one of: low, medium, high" in m for m in messages)
+    assert any("unknown setting 'colour'" in m for m in messages)
+
+
+@pytest.mark.asyncio
+async def test_settings_from_the_editor_ignore(client, tmp_path):
+    (tmp_path / "split.py").write_text(SPLIT_PY)
+    await start(client, tmp_path, {"ignore": ["NGL001"]})
+    uri = open_doc(client, tmp_path / "split.py", language="python")
+    await published(client, uri, lambda ds: not ds)
+    change(client, uri, 2, SPLIT_PY + "\n")
+    other = open_doc(client, tmp_path / "other.py", SPLIT_PY, language="python")
+    assert not await published(client, other)
+
+
+@pytest.mark.asyncio
+async def test_bad_input_never_stops_the_server(client, tmp_path):
+    await start(client, tmp_path)
+    unparsable = open_doc(client, tmp_path / "broken.py", "def f(:\n    sock.sendall(\x00 b'\n" * 50, "python")
+    binary = open_doc(client, tmp_path / "blob.c", "\x00\x01\x02binary" * 1000)
+    huge = open_doc(client, tmp_path / "huge.py", SPLIT_PY + "x = 1\n" * (10_000_000 // 6), "python")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(  # a document never opened
+        types.VersionedTextDocumentIdentifier(uri=from_fs_path(str(tmp_path / "nowhere.py")), version=2),
+        [types.TextDocumentContentChangePartial(types.Range(types.Position(0, 0), types.Position(0, 1)), "x")]))
+    for uri in (unparsable, binary, huge):
+        assert not await published(client, uri)
+    # It still serves: a file with a finding gets it.
+    uri = open_doc(client, tmp_path / "split.py", SPLIT_PY, "python")
+    (d,) = await published(client, uri, bool)
+    assert d.code == "NGL001"
+
+
+@pytest.mark.asyncio
+async def test_shutdown_and_exit(client, tmp_path):
+    await start(client, tmp_path)
+    await client.shutdown_session()
+    assert client._server.returncode == 0
+    assert [r.method for r in client.registrations] == [types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
