@@ -141,7 +141,6 @@ class Project:
         # Most functions are stubs (not worth lowering): nothing to walk in them.
         self._bodied = [fn for fn in self.functions() if fn.body]
         self.effective = self._with_effects()
-        self.called = {ev.callee for fn in self._bodied for ev in self.facts(fn).calls}
         self._events: dict[str, dict] = {}
         self._definers: dict[tuple[str, str], set[str]] = {}
         self._live: dict[int, tuple] = {}
@@ -185,6 +184,27 @@ class Project:
                 if target is not None:
                     callers.setdefault(id(target), []).append(id(fn))
         return callers
+
+    @cached_property
+    def _called(self) -> tuple[set[int], set[tuple[str, str]]]:
+        """(ids of the functions a call resolves to, (language, name) of the
+        calls that resolve to none: any function of that name may be theirs)."""
+        ids, names = set(), set()
+        for fn in self._bodied:
+            for ev in self.facts(fn).calls:
+                target = self.resolve(fn, ev.callee)
+                if target is not None:
+                    ids.add(id(target))
+                else:
+                    names.add((self.models[fn.path].language, ev.callee))
+        return ids, names
+
+    def is_entry(self, fn: Function) -> bool:
+        """Whether no call of the run may reach the function: only calls of
+        its own language, as they resolve, count (a Python script's main()
+        says nothing of a C main)."""
+        ids, names = self._called
+        return id(fn) not in ids and (self.models[fn.path].language, fn.qualname) not in names
 
     def _with_effects(self, events=EVENTS) -> set[int]:
         """ids of the functions with one of `events` that their callers see

@@ -115,7 +115,8 @@ def _seen(project):
     by_id = {id(fn): f"{fn.path}:{fn.qualname}" for fn in project.functions()}
     wanted = project.wanted()
     return (sorted(by_id[i] for i in project.effective), sorted(by_id[i] for i in project.sending),
-            sorted(project.called), sorted(wanted.needed), sorted(wanted.effects), sorted(wanted.again),
+            sorted(by_id[id(fn)] for fn in project.functions() if not project.is_entry(fn)),
+            sorted(wanted.needed), sorted(wanted.effects), sorted(wanted.again),
             {n: sorted(project.definers("c", n)) for n in ("first", "helper", "nowhere")})
 
 

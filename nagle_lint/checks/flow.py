@@ -145,7 +145,7 @@ def analyse(model: FileModel, project=None) -> Analysis:
     reads: dict = {}  # what a function reads, shared by the runs of the file's functions
     for fn in model.functions:
         if project.may_find(fn):
-            _Run(project, result, fn, fn.qualname not in project.called, field_nodelay, reads).run()
+            _Run(project, result, fn, project.is_entry(fn), field_nodelay, reads).run()
     return result
 
 
