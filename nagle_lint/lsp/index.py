@@ -32,15 +32,6 @@ def buffers(texts: dict[str, bytes]):
         runner.TEXTS.clear()
 
 
-def _names(model) -> set[str]:
-    """The names a call to one of the model's functions may be written with."""
-    names = set()
-    for fn in model.functions if model is not None else ():
-        q = fn.qualname
-        names.update((q, q.split(".", 1)[0], q.rsplit(".", 1)[-1]))
-    return names
-
-
 class Index:
     """The files under `root` (None: only the files given to `update`)."""
 
@@ -94,11 +85,13 @@ class Index:
             self.texts.pop(path, None)
         else:
             self.texts[path] = text
-        old = {path: self.prepared.pop(path, None)}
+        before = self.project
+        old = self.prepared.pop(path, None)
+        lowered = {path}  # the files lowered again
         self.problems.pop(path, None)
         prep = None
         if text is not None or os.path.isfile(path):
-            prep = self._read(path, scanned=opened or old[path] is not None)
+            prep = self._read(path, scanned=opened or old is not None)
         if self.prepared or prep is not None and prep.model is not None:
             self.project = Project([p.model for p in self.prepared.values()], self.project)
             # What the others need of the file, or the file of the others, now
@@ -106,15 +99,13 @@ class Index:
             wanted = self.project.wanted()
             redo = set(wanted.again) | ({path} if prep is not None and prep.model is None and wanted else set())
             for p in sorted(redo):
-                old.setdefault(p, self.prepared.get(p))
+                lowered.add(p)
                 self._read(p, wanted=wanted, before=self.prepared.get(p))
             if redo:
                 self.project = Project([p.model for p in self.prepared.values()], self.project)
         else:
             self.project = None
-        names = set().union(*(_names(p and p.model) | _names(self.prepared.get(q) and self.prepared[q].model)
-                              for q, p in old.items()))
-        for p in self._dependents(set(old), names):
+        for p in self._dependents(lowered, before):
             if p in self.prepared:
                 self.raw[p] = raw_findings([self.prepared[p]], self.project, self.rules)
             else:
@@ -142,23 +133,24 @@ class Index:
         self.problems.pop(path, None)
         return changed | self._settle()
 
-    def _dependents(self, paths: set[str], names: set[str]) -> set[str]:
-        """`paths` and the files that call, directly or through other files,
-        a function of one of these names (a superset of the files whose
-        analysis uses what the changed file's functions do)."""
-        calling: dict[str, set[str]] = {}  # a name calls are written with -> the files making them
-        for p, prep in self.prepared.items():
-            for fn in prep.model.functions:
-                if fn.body:
-                    for call in self.project.facts(fn).calls:
-                        for name in (call.callee, call.callee.rsplit(".", 1)[-1]):
-                            calling.setdefault(name, set()).add(p)
-        found, todo = set(paths), list(names)
-        while todo:
-            for p in calling.get(todo.pop(), ()):
-                if p not in found:
+    def _dependents(self, paths: set[str], before) -> set[str]:
+        """`paths` and the files with a call that reaches into one of them,
+        directly or through other files, in the project `before` the change
+        or in this one, or that resolves otherwise now: their analysis uses
+        what the changed files' functions do."""
+        calls = [(p, fn, call.callee) for p, prep in self.prepared.items() if p not in paths
+                 for fn in prep.model.functions if fn.body for call in self.project.facts(fn).calls]
+        found, grew = set(paths), True
+        while grew:
+            grew = False
+            for p, fn, callee in calls:
+                if p in found:
+                    continue
+                now = self.project.resolve(fn, callee)
+                then = before.resolve(fn, callee) if before is not None and fn.path in before.models else None
+                if now is not then or any(t is not None and t.path in found for t in (now, then)):
                     found.add(p)
-                    todo.extend(_names(self.prepared[p].model))
+                    grew = True
         return found
 
     def _settle(self) -> set[str]:

@@ -1,0 +1,59 @@
+"""The language server's project index (no protocol): it finds what the
+command line finds, buffer or file, and an edit re-analyses the edited file
+and the files that call into it only."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from nagle_lint.config import Settings, find_config, load
+from nagle_lint.lsp import index as index_module
+from nagle_lint.lsp.index import Index
+from nagle_lint.runner import run
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+
+def _key(findings):
+    return sorted((f.path, f.rule, tuple(f.site), f.message, f.suppressed) for f in findings)
+
+
+def _all(ix: Index):
+    return [f for found in ix.shown.values() for f in found]
+
+
+def test_the_index_finds_what_the_command_line_finds_and_open_buffers_change_nothing():
+    settings = load(find_config(FIXTURES))
+    root = str(FIXTURES)
+    expected = _key(run([root], settings, jobs=1).findings)
+    ix = Index(root, settings, jobs=1)
+    ix.build()
+    assert _key(_all(ix)) == expected and expected
+    files = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".py", ".java", ".c", ".h"))
+    # Every fourth file, and the project whose finding needs two files, opened as unsaved buffers.
+    sample = files[::4] + sorted((FIXTURES / "c" / "helpers_project").iterdir())
+    for path in sample:
+        ix.update(str(path), path.read_bytes())
+        assert _key(_all(ix)) == expected, path
+
+
+def test_an_edit_analyses_the_file_and_its_callers_and_gives_what_a_cold_run_gives(tmp_path, monkeypatch):
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "c" / "helpers_project", tree / "helpers_project")
+    shutil.copytree(FIXTURES / "python", tree / "python")
+    ix = Index(str(tree), Settings(), jobs=1)
+    ix.build()
+    client, proto = str(tree / "helpers_project" / "client.c"), str(tree / "helpers_project" / "proto.c")
+    assert [f.rule for f in ix.findings(client)] == ["NGL001"]
+    analysed = []
+    real = index_module.raw_findings
+    monkeypatch.setattr(index_module, "raw_findings", lambda prepared, *rest: (
+        analysed.extend(p.path for p in prepared), real(prepared, *rest))[1])
+    edited = (tree / "helpers_project" / "proto.c").read_bytes().replace(b"write(fd, body", b"(void)(fd, body")
+    assert ix.update(proto, edited) == {client}
+    assert sorted(analysed) == sorted([client, proto])  # not the Python files
+    assert ix.findings(client) == []
+    (tree / "helpers_project" / "proto.c").write_bytes(edited)
+    assert _key(_all(ix)) == _key(run([str(tree)], Settings(), jobs=1).findings)
