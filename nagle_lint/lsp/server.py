@@ -24,7 +24,7 @@ from ..languages import frontend, language_of
 from ..site import CONFIDENCES
 from .index import Index
 
-DEBOUNCE = 0.15  # seconds without a change before a buffer is analysed again
+DEBOUNCE = 0.15  # seconds: changes closer than this are analysed together, once they pause
 CONFIG_FILES = ("pyproject.toml", ".nagle-lint.toml")
 SOURCE_GLOB = "**/*.{py,java,c,h}"
 SEVERITY = {"warning": types.DiagnosticSeverity.Warning, "note": types.DiagnosticSeverity.Information}
@@ -74,7 +74,8 @@ class NagleServer(LanguageServer):
         self.indexes: dict[str | None, Index] = {}  # workspace folder -> its index
         self.loose: dict[str, Index] = {}  # an open file of no folder -> its own index
         self.published: dict[str, list] = {}  # uri -> the diagnostics last published
-        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.timers: dict[str, asyncio.TimerHandle] = {}  # uri -> its analysis once the edits pause
+        self.changed: dict[str, float] = {}  # uri -> when it last changed
         self.jobs: queue.Queue = queue.Queue()
         self.loop: asyncio.AbstractEventLoop | None = None
         # A daemon thread: `exit` ends the process even while it analyses.
@@ -190,11 +191,17 @@ class NagleServer(LanguageServer):
         self.submit(job)
 
     def later(self, uri: str):
-        """Analyse a changed buffer once the edits pause."""
+        """Analyse a changed buffer: at once after a pause, else once the
+        edits pause (typing is analysed at its first key and its last)."""
         timer = self.timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
-        self.timers[uri] = self.loop.call_later(DEBOUNCE, self.now, uri)
+        now, last = self.loop.time(), self.changed.get(uri)
+        self.changed[uri] = now
+        if timer is None and (last is None or now - last >= DEBOUNCE):
+            self.analyse(uri)
+        else:
+            self.timers[uri] = self.loop.call_later(DEBOUNCE, self.now, uri)
 
     def now(self, uri: str, closed: bool = False):
         timer = self.timers.pop(uri, None)
@@ -329,6 +336,7 @@ def did_save(ls: NagleServer, params: types.DidSaveTextDocumentParams):
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: NagleServer, params: types.DidCloseTextDocumentParams):
+    ls.changed.pop(params.text_document.uri, None)
     ls.publish(params.text_document.uri, clear=True)
     ls.now(params.text_document.uri, closed=True)
 

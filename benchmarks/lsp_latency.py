@@ -1,0 +1,172 @@
+"""How fast `nagle-lint server` answers an editor, measured with a real
+client (pygls's) talking to the server over stdio, as an editor does.
+
+    python benchmarks/lsp_latency.py                      # the two edit latencies
+    python benchmarks/lsp_latency.py --tree ../netty      # and the index of a big tree
+
+- Edit latency: the median time from sending `didChange` to receiving the
+  `publishDiagnostics` it causes, for a small edit (one line: two sends
+  joined into one, and back) of a 1,500-line and of a 200-line Python file.
+  The edits are spaced apart (an isolated edit is analysed at once; a burst
+  of typing waits for its pause, 150 ms).
+- Index: with `--tree`, the time from `initialized` to the diagnostics of a
+  file opened at once (the index is built first), and the server's peak
+  memory (VmHWM) once it is built.
+
+It needs the server extra (`pip install '.[server]'`).  It is a tool to run
+by hand, not a test."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+SPLIT = "    sock.sendall(head)\n    sock.sendall(body)\n"
+JOINED = "    sock.sendall(head + body)\n"
+
+
+def source(lines: int) -> str:
+    """A Python file of about `lines` lines: socket functions, the first with a split write."""
+    head = "import socket\n\n\n"
+    first = ("def request(host, head, body):\n    sock = socket.create_connection((host, 80))\n"
+             + SPLIT + "    return sock.recv(4096)\n\n\n")
+    unit = ("def exchange_{n}(host, payload):\n"
+            "    sock = socket.create_connection((host, 8000 + {n}))\n"
+            "    message = b'%d:' % len(payload) + payload\n"
+            "    sock.sendall(message)\n"
+            "    reply = sock.recv(4096)\n"
+            "    if not reply:\n"
+            "        raise ConnectionError('closed')\n"
+            "    total = 0\n"
+            "    for chunk in reply.split(b','):\n"
+            "        total += len(chunk)\n"
+            "    sock.close()\n"
+            "    return total\n\n\n")
+    text, n = head + first, 0
+    while text.count("\n") + unit.count("\n") <= lines:
+        text += unit.format(n=n)
+        n += 1
+    return text
+
+
+class Client(LanguageClient):
+    def __init__(self):
+        super().__init__("lsp-latency", "1")
+        self.published: asyncio.Queue = asyncio.Queue()
+
+        @self.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_publish(ls, params: types.PublishDiagnosticsParams):
+            self.published.put_nowait((time.perf_counter(), params))
+
+        @self.feature(types.WINDOW_SHOW_MESSAGE)
+        def on_message(ls, params):
+            print(f"server: {params.message}", file=sys.stderr)
+
+
+async def start(root: Path) -> Client:
+    client = Client()
+    await client.start_io(sys.executable, "-m", "nagle_lint", "server")
+    await client.initialize_async(types.InitializeParams(
+        capabilities=types.ClientCapabilities(),
+        workspace_folders=[types.WorkspaceFolder(from_fs_path(str(root)), root.name)]))
+    client.initialized(types.InitializedParams())
+    return client
+
+
+async def stop(client: Client):
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+
+async def next_publish(client: Client, uri: str, timeout: float = 120.0):
+    while True:
+        at, params = await asyncio.wait_for(client.published.get(), timeout)
+        if params.uri == uri:
+            return at, params
+
+
+async def edit_latency(lines: int, edits: int) -> tuple[float, int]:
+    """Median ms from didChange to publishDiagnostics, and the file's length in lines."""
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        path = root / "service.py"
+        text = source(lines)
+        path.write_text(text)
+        client = await start(root)
+        uri = from_fs_path(str(path))
+        client.text_document_did_open(types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+        await next_publish(client, uri)
+        start_line = text[:text.index(SPLIT)].count("\n")
+        times, version, split = [], 1, True
+        for _ in range(edits):
+            version += 1
+            # One small edit: the two sends joined into one, or split again (the finding goes, or comes).
+            old, new = (SPLIT, JOINED) if split else (JOINED, SPLIT)
+            change = types.TextDocumentContentChangePartial(
+                range=types.Range(types.Position(start_line, 0), types.Position(start_line + old.count("\n"), 0)),
+                text=new)
+            await asyncio.sleep(0.3)  # an isolated edit, not a burst
+            sent = time.perf_counter()
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(uri=uri, version=version), [change]))
+            at, params = await next_publish(client, uri)
+            assert (len(params.diagnostics) == 0) == split, params.diagnostics
+            times.append((at - sent) * 1000)
+            split = not split
+        await stop(client)
+        return statistics.median(times), text.count("\n")
+
+
+def peak_memory_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def index_time(tree: Path) -> tuple[float, float]:
+    """Seconds to build the index of `tree` (until the diagnostics of a file
+    opened right after `initialized`), and the server's peak memory in MB."""
+    files = sorted(p for p in tree.rglob("*") if p.suffix in (".py", ".java", ".c", ".h") and p.is_file())
+    opened = files[0]
+    started = time.perf_counter()
+    client = await start(tree)
+    uri = from_fs_path(str(opened))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=uri, language_id="java", version=1, text=opened.read_text(errors="replace"))))
+    at, _ = await next_publish(client, uri, timeout=600)
+    memory = peak_memory_mb(client._server.pid)
+    await stop(client)
+    return at - started, memory
+
+
+async def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--edits", type=int, default=30, help="edits per file (default 30)")
+    parser.add_argument("--tree", type=Path, help="a big tree to index (e.g. netty)")
+    args = parser.parse_args()
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    for lines in (1500, 200):
+        median, real = await edit_latency(lines, args.edits)
+        print(f"didChange -> publishDiagnostics, {real}-line file: median {median:.1f} ms over {args.edits} edits")
+    if args.tree:
+        seconds, memory = await index_time(args.tree.resolve())
+        print(f"index of {args.tree}: {seconds:.2f} s (start to the first file's diagnostics); "
+              f"server peak memory {memory:.0f} MB")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
