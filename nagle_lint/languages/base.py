@@ -924,6 +924,22 @@ class Lowering:
             self.evaluate(node.named_children)
         return None if value is NO_VALUE else value
 
+    def alternatives(self, node, cond, arms):
+        """`cond ? a : b`: the condition, then one of the arms, never both."""
+        self.expr(cond)
+        lowered = tuple(self.stmts_of_exprs((a,)) for a in arms)
+        if any(lowered):
+            self.emit(If(lowered, True, self.site(node)))
+        return NO_VALUE
+
+    def short_circuit(self, node, left, right):
+        """`a && b`, `a or b`: `b` runs only on some paths."""
+        self.expr(left)
+        lowered = self.stmts_of_exprs((right,))
+        if lowered:
+            self.emit(If((lowered,), False, self.site(node)))
+        return NO_VALUE
+
     def evaluate(self, nodes) -> None:
         """Lower expressions for their events alone (their values are not
         used).  A leaf, a name or a literal, has nothing but a value and is

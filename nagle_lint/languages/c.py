@@ -253,6 +253,11 @@ class CFrontend(CScanner, Frontend):
             return low.expr(init.named_children[0]) if init is not None and init.named_children else None
         if t == "sizeof_expression":
             return Const(None)
+        if t == "conditional_expression":
+            return low.alternatives(node, node.child_by_field_name("condition"),
+                                    (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")))
+        if t == "binary_expression" and node.child_by_field_name("operator").type in ("&&", "||"):
+            return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
         return None
 
     def call(self, low: Lowering, node):

@@ -309,6 +309,11 @@ class JavaFrontend(JavaScanner, Frontend):
         if t == "array_creation_expression":
             low.expr(node.child_by_field_name("value"))
             return NOT_CONN
+        if t == "ternary_expression":
+            return low.alternatives(node, node.child_by_field_name("condition"),
+                                    (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")))
+        if t == "binary_expression" and node.child_by_field_name("operator").type in ("&&", "||"):
+            return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
         return None
 
     def call(self, low: Lowering, node):

@@ -234,6 +234,11 @@ class PythonFrontend(PythonScanner, Frontend):
             v = low.expr(node.child_by_field_name("value"))
             low.bind_target(node.child_by_field_name("name"), v)
             return NO_VALUE if v is None else v
+        if t == "conditional_expression" and len(node.named_children) == 3:
+            then, cond, other = node.named_children  # `then if cond else other`
+            return low.alternatives(node, cond, (then, other))
+        if t == "boolean_operator":
+            return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
         return None
 
     def call(self, low: Lowering, node):
