@@ -1269,6 +1269,7 @@ def run_corpus(label: str, target: Path, args, env: dict, planted: list | None, 
     cwd, arg = (target, ".") if target.is_dir() else (target.parent, target.name)
     config = nagle_config(cwd)
     cache_dir = (config.parent if config else cwd) / ".nagle_lint_cache"  # where nagle-lint keeps it
+    env = {**env, "NAGLE_LINT_CACHE_DIR": str(cache_dir)}  # (the project's root would be the git top)
     tools = build_tools(args, env, cache_dir)
     files, lines, size = source_stats(target)
     had_cache = cache_dir.exists()

@@ -15,7 +15,7 @@ import sys
 from types import SimpleNamespace
 
 from . import __version__
-from .cache import DIRNAME
+from .cache import DIRNAME, ENV
 from .config import LEVELS, size_option, timeout_option
 from .site import CONFIDENCES
 
@@ -56,7 +56,9 @@ OPTIONS = (
                                      "(default: 1MB; 0: no limit)")),
     (("--timeout",), dict(type=timeout_option, metavar="SECONDS",
                           help="time budget to parse and model one file (default: 10; 0: no limit)")),
-    (("--no-cache",), dict(action="store_true", help=f"do not read or write the result cache ({DIRNAME}/)")),
+    (("--no-cache",), dict(action="store_true", help="do not read or write the result cache")),
+    (("--cache-dir",), dict(metavar="DIR", help=f"keep the result cache in DIR (default: ${ENV}, else {DIRNAME}/ "
+                                                 "at the project's root)")),
     (("--stdin-filename",), dict(metavar="PATH",
                                  help="lint standard input as if it were the file PATH (for editors: unsaved buffers)")),
     (("--quiet", "-q"), dict(action="store_true", help="print findings only: no summary, no warnings")),

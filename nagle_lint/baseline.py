@@ -48,9 +48,10 @@ def write(path: str, findings, root: Path) -> int:
     """Write the baseline of `findings`; the number of findings recorded."""
     records = entries(findings, root)
     doc = {"tool": "nagle-lint", "version": FORMAT_VERSION, "findings": records}
+    from .output import write_text
+
     try:
-        with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        write_text(path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     except OSError as e:
         raise BaselineError(f"cannot write the baseline {path}: {e.strerror or e}") from None
     return len(records)

@@ -1,22 +1,46 @@
-"""The result cache: re-linting an unchanged tree costs a walk and a stat per
-file.  An entry is keyed on the tool's version, the settings and every
-file's path, size, modification time and inode; it holds the run's findings
-and problems as JSON (never pickles: a cache inside a linted repository is
-untrusted input).  Beside it, the text a command printed (its report,
-warnings and exit status) for each way of printing it that depends on nothing
-but the result: the same command on an unchanged tree prints it again without
-loading the result.  Any failure to read or write the cache is ignored."""
+"""The result cache: re-linting an unchanged tree costs a walk and a read of
+each file.  An entry is keyed on the tool's version, the settings and every
+file's path and content (its digest: a file changed with its size and time
+kept is changed); it holds the run's findings and problems as JSON (never
+pickles).  Beside it, the text a command printed (its report, warnings and
+exit status) for each way of printing it that depends on nothing but the
+result: the same command on an unchanged tree prints it again without
+loading the result.
+
+The cache usually lies inside the tree being linted, which may be a pull
+request's checkout: untrusted input.  So the folder is used only when it is
+a real folder owned by this user that nobody else can write, made by
+nagle-lint (it holds CACHEDIR.TAG) and holding regular files only, and no
+file of it is tracked by git (an entry committed to a repository is not one
+this tool wrote); every file is opened without following symbolic links,
+relative to the opened folder, and written whole under a temporary name
+renamed into place.  When anything looks wrong the cache is ignored, with
+one warning (`Cache.warning`), and the run goes on without it."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 from . import __version__
 
-# The hasher, json and shutil are imported where used: the command line reads
-# DIRNAME for its help, and a run with --no-cache needs nothing else.
+# json and shutil are imported where used: the command line reads DIRNAME
+# for its help, and a run with --no-cache needs nothing else.
 DIRNAME = ".nagle_lint_cache"
+ENV = "NAGLE_LINT_CACHE_DIR"  # where the cache goes, as --cache-dir
 KEEP = 16  # entries kept; older ones are removed
+TAG = "CACHEDIR.TAG"
+_TAG_TEXT = "Signature: 8a477f597d28d172789f06886806bc55\n# nagle-lint's cache; safe to delete.\n"
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+# Where files can be opened relative to an open folder (not on Windows;
+# os.replace is renameat like os.rename),
+# nothing can swap a link in for the folder once it is checked.
+_DIR_FD = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and os.scandir in os.supports_fd
+# A file to lint opened as the runner opens it: a FIFO or a device cannot make it wait.
+_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0) | _CLOEXEC
 
 
 def _tool() -> str:
@@ -31,122 +55,340 @@ def _tool() -> str:
     return "\n".join(parts)
 
 
-def _sha256():
-    """A SHA-256 hasher.  The interpreter's own where it has one: importing
-    hashlib loads OpenSSL first, which took 2-3 ms of a 25 ms warm run."""
+def _hasher():
+    """BLAKE2b, the interpreter's own: importing hashlib loads OpenSSL
+    first, which took 2-3 ms of a 25 ms warm run."""
     try:
-        from _sha2 import sha256  # Python 3.12 and later
-    except ImportError:
-        try:
-            from _sha256 import sha256  # up to 3.11
-        except ImportError:  # built without them: hashlib's is the same function
-            from hashlib import sha256
-    return sha256()
+        from _blake2 import blake2b
+    except ImportError:  # built without it: hashlib's is the same function
+        from hashlib import blake2b
+    return blake2b(digest_size=32)
 
 
 def key(files: list[str], settings, extra: tuple = ()) -> str | None:
-    lines = [repr((_tool(), sorted(settings.__dict__.items()), extra)), "\n"]
-    stat = os.stat
+    """The key of a run over `files`: None where a file cannot be read as
+    the run would read it (no caching this run).  Each file's bytes are
+    part of it, except a file over the size limit, which the run skips
+    unread (its size decides)."""
+    h = _hasher()
+    h.update(repr((_tool(), sorted(settings.__dict__.items()), extra)).encode("utf-8", "surrogateescape"))
     for path in sorted(files):
         try:
-            st = stat(path)
+            fd = os.open(path, _READ)
+        except (OSError, ValueError):
+            return None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            h.update(f"\n{path}\0{st.st_size}\0".encode("utf-8", "surrogateescape"))
+            if not settings.max_file_size or st.st_size <= settings.max_file_size:
+                while True:
+                    chunk = os.read(fd, 1 << 20)
+                    if not chunk:
+                        break
+                    h.update(chunk)
         except OSError:
-            return None  # something odd: no caching this run
-        lines.append(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
-    h = _sha256()
-    h.update("".join(lines).encode("utf-8", "surrogateescape"))
+            return None
+        finally:
+            os.close(fd)
     return h.hexdigest()
 
 
-def load(folder: str, digest: str):
-    import json
+class Cache:
+    """One cache folder.  Opened on first use (made when `create`); every
+    later use goes through the opened folder.  `warning`: why it was
+    ignored, if it was."""
 
-    from .findings import from_data
-    from .report import Result
+    def __init__(self, folder: str):
+        self.folder = folder
+        self.warning: str | None = None
+        self._fd: int | None = None  # the folder, opened (where _DIR_FD)
+        self._state: bool | None = None  # usable: None until opened
+        self._checked_git = False
 
-    try:
-        with open(os.path.join(folder, f"{digest}.json"), encoding="utf-8") as fh:
-            data = json.load(fh)
-        return Result([from_data(f) for f in data["findings"]], data["files"],
-                      [tuple(p) for p in data["problems"]])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    # -- opening and checking
 
+    def _ignore(self, why: str) -> None:
+        if self.warning is None:
+            self.warning = f"the result cache {self.folder} is ignored: {why}"
+        self._state = False
+        self.close()
 
-def store(folder: str, digest: str, result) -> None:
-    import json
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
-    from .findings import to_data
-
-    data = {"version": __version__, "files": result.files, "problems": [list(p) for p in result.problems],
-            "findings": [to_data(f) for f in result.findings]}
-    try:
-        os.makedirs(folder, exist_ok=True)
-        marker = os.path.join(folder, "CACHEDIR.TAG")
-        if not os.path.exists(marker):
-            with open(marker, "w", encoding="ascii") as fh:
-                fh.write("Signature: 8a477f597d28d172789f06886806bc55\n# nagle-lint's cache; safe to delete.\n")
-            with open(os.path.join(folder, ".gitignore"), "w", encoding="ascii") as fh:
-                fh.write("*\n")
-        _write(os.path.join(folder, f"{digest}.json"), json.dumps(data))
-        names = os.listdir(folder)
-        entries = sorted((n for n in names if n.endswith(".json")),
-                         key=lambda n: os.stat(os.path.join(folder, n)).st_mtime_ns, reverse=True)
-        kept = {n[:-len(".json")] for n in entries[:KEEP]}
-        for name in names:
-            if name.endswith((".json", ".out")) and name.partition(".")[0].partition("-")[0] not in kept:
-                os.unlink(os.path.join(folder, name))
-    except OSError:
-        pass
-
-
-def _printed(folder: str, digest: str, variant: str) -> str:
-    return os.path.join(folder, f"{digest}-{variant}.out")
-
-
-def replay(folder: str, digest: str, variant: str):
-    """(exit status, report, warnings) a command printed for this entry, or None."""
-    try:
-        with open(_printed(folder, digest, variant), encoding="utf-8", errors="surrogatepass", newline="") as fh:
-            status, size = fh.readline().split()
-            text = fh.read()
-        size = int(size)
-        if status not in ("0", "1", "2") or not 0 <= size <= len(text):
-            return None
-        return int(status), text[:size], text[size:]
-    except (OSError, ValueError, UnicodeError):
-        return None
-
-
-def keep_printed(folder: str, digest: str, variant: str, status: int, report: str, warnings: str) -> None:
-    """Store what a command printed, once its result is stored under `digest`."""
-    try:
-        _write(_printed(folder, digest, variant), f"{status} {len(report)}\n{report}{warnings}")
-    except OSError:
-        pass
-
-
-def _write(path: str, text: str) -> None:
-    """Write `text` whole or not at all (another run may be reading the
-    entry): a file of its own, renamed into place; none left on failure."""
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8", errors="surrogatepass", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except (OSError, UnicodeError) as e:
+    def _open(self, create: bool) -> bool:
+        """Whether the folder can be used (made first when `create`)."""
+        if self._state is not None:
+            return self._state
+        folder = self.folder
         try:
-            os.unlink(tmp)
+            fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | _CLOEXEC)
+        except FileNotFoundError:
+            if not create:
+                return False  # nothing stored yet: asked again when there is something to store
+            try:
+                parent = os.path.dirname(os.path.abspath(folder))
+                if not os.path.isdir(parent):
+                    os.makedirs(parent)
+                os.mkdir(folder, 0o700)
+            except FileExistsError:
+                pass  # made by a run at the same time: checked like any other
+            except OSError as e:
+                self._ignore(f"cannot create it ({e.strerror or e})")
+                return False
+            return self._open(create)
+        except OSError as e:
+            if e.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                self._ignore("it is a symbolic link or not a folder")
+            else:
+                self._ignore(f"cannot open it ({e.strerror or e})")
+            return False
+        try:
+            st = os.fstat(fd)
+        except OSError as e:
+            os.close(fd)
+            self._ignore(f"cannot open it ({e.strerror or e})")
+            return False
+        if _DIR_FD:
+            self._fd = fd
+        else:
+            os.close(fd)
+        why = _unsafe(st)
+        if why is None:
+            why = self._check_contents(create)
+        if why is not None:
+            self._ignore(why)
+            return False
+        self._state = True
+        return True
+
+    def _check_contents(self, create: bool) -> str | None:
+        """Why the folder's entries are not to be trusted, or None; an empty
+        folder is made ours (when `create`)."""
+        try:
+            with os.scandir(self._fd if self._fd is not None else self.folder) as it:
+                entries = list(it)
+        except OSError as e:
+            return f"cannot list it ({e.strerror or e})"
+        for e in entries:
+            if e.is_symlink() or not e.is_file(follow_symlinks=False):
+                return f"{e.name} in it is a symbolic link or not a regular file"
+        names = {e.name for e in entries}
+        if TAG not in names:
+            if names:
+                return f"it was not made by nagle-lint (no {TAG}); remove it or choose another folder"
+            if create:
+                try:
+                    self._write(TAG, _TAG_TEXT)
+                    self._write(".gitignore", "*\n")
+                except OSError as e:
+                    return f"cannot write to it ({e})"
+        return None
+
+    def _trusted_entries(self) -> bool:
+        """Whether what the folder holds may be read: none of it is tracked
+        by git (checked once, before the first entry is read)."""
+        if not self._checked_git:
+            self._checked_git = True
+            why = _tracked(self.folder)
+            if why is not None:
+                self._ignore(why)
+        return self._state is True
+
+    # -- files in the folder, never through a link
+
+    def _open_file(self, name: str, flags: int, mode: int = 0o600) -> int:
+        flags |= _NOFOLLOW | _CLOEXEC | getattr(os, "O_BINARY", 0)
+        if self._fd is not None:
+            return os.open(name, flags, mode, dir_fd=self._fd)
+        return os.open(os.path.join(self.folder, name), flags, mode)
+
+    def _read(self, name: str) -> bytes | None:
+        """The bytes of the entry `name`, None where there is none; a link or
+        anything but a regular file of this user makes the cache ignored."""
+        if not self._open(False) or not self._trusted_entries():
+            return None
+        try:
+            fd = self._open_file(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            if e.errno in (errno.ELOOP, errno.EMLINK):
+                self._ignore(f"{name} in it is a symbolic link")
+            return None
+        try:
+            st = os.fstat(fd)
+            why = _unsafe(st, regular=True)
+            if why is not None:
+                self._ignore(f"{name} in it: {why}")
+                return None
+            chunks = []
+            while True:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    return b"".join(chunks)
+                chunks.append(chunk)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+
+    def _write(self, name: str, text: str) -> None:
+        """Write `text` whole or not at all (another run may be reading the
+        entry): a new file of its own, renamed into place (a link of that
+        name is replaced, never followed); none left on failure."""
+        tmp = f".{name}.tmp{os.getpid()}"
+        data = text.encode("utf-8", "surrogatepass")
+        try:
+            fd = self._open_file(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
+            if self._fd is not None:
+                os.replace(tmp, name, src_dir_fd=self._fd, dst_dir_fd=self._fd)
+            else:
+                os.replace(os.path.join(self.folder, tmp), os.path.join(self.folder, name))
+        except (OSError, UnicodeError) as e:
+            try:
+                self._unlink(tmp)
+            except OSError:
+                pass
+            raise OSError(f"cannot write {name}") from e
+
+    def _unlink(self, name: str) -> None:
+        if self._fd is not None:
+            os.unlink(name, dir_fd=self._fd)
+        else:
+            os.unlink(os.path.join(self.folder, name))
+
+    def _mtime(self, name: str) -> int:
+        if self._fd is not None:
+            return os.stat(name, dir_fd=self._fd, follow_symlinks=False).st_mtime_ns
+        return os.lstat(os.path.join(self.folder, name)).st_mtime_ns
+
+    # -- results and what was printed
+
+    def load(self, digest: str):
+        import json
+
+        from .findings import from_data
+        from .report import Result
+
+        raw = self._read(f"{digest}.json")
+        if raw is None:
+            return None
+        try:
+            data = json.loads(raw)
+            return Result([from_data(f) for f in data["findings"]], data["files"],
+                          [tuple(p) for p in data["problems"]])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def store(self, digest: str, result) -> None:
+        import json
+
+        from .findings import to_data
+
+        if not self._open(True):
+            return
+        data = {"version": __version__, "files": result.files, "problems": [list(p) for p in result.problems],
+                "findings": [to_data(f) for f in result.findings]}
+        try:
+            self._write(f"{digest}.json", json.dumps(data))
+            with os.scandir(self._fd if self._fd is not None else self.folder) as it:
+                names = [e.name for e in it]
+            entries = sorted((n for n in names if n.endswith(".json")), key=self._mtime, reverse=True)
+            kept = {n[:-len(".json")] for n in entries[:KEEP]}
+            for name in names:
+                if name.endswith((".json", ".out")) and name.partition(".")[0].partition("-")[0] not in kept:
+                    self._unlink(name)
         except OSError:
             pass
-        raise OSError(f"cannot write {path}") from e
+
+    def replay(self, digest: str, variant: str):
+        """(exit status, report, warnings) a command printed for this entry, or None."""
+        raw = self._read(f"{digest}-{variant}.out")
+        if raw is None:
+            return None
+        try:
+            head, _, rest = raw.partition(b"\n")
+            status, size = head.decode("ascii").split()
+            text = rest.decode("utf-8", "surrogatepass")
+            size = int(size)
+            if status not in ("0", "1", "2") or not 0 <= size <= len(text):
+                return None
+            return int(status), text[:size], text[size:]
+        except (ValueError, UnicodeError):
+            return None
+
+    def keep_printed(self, digest: str, variant: str, status: int, report: str, warnings: str) -> None:
+        """Store what a command printed, once its result is stored under `digest`."""
+        if not self._open(True):
+            return
+        try:
+            self._write(f"{digest}-{variant}.out", f"{status} {len(report)}\n{report}{warnings}")
+        except OSError:
+            pass
+
+
+def _unsafe(st: os.stat_result, regular: bool = False) -> str | None:
+    """Why a folder (or a file, `regular`) of the cache cannot be trusted, or None."""
+    if regular and not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if not regular and not stat.S_ISDIR(st.st_mode):
+        return "not a folder"
+    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+        return "owned by another user"
+    if st.st_mode & 0o022:
+        return "others can write to it"
+    return None
+
+
+def _tracked(folder: str) -> str | None:
+    """Why the cache folder cannot be trusted as git sees it (a file of it
+    is tracked, or that cannot be checked), or None: outside any work tree,
+    git is not asked."""
+    here = os.path.abspath(folder)
+    top = here
+    while not os.path.lexists(os.path.join(top, ".git")):
+        parent = os.path.dirname(top)
+        if parent == top:
+            return None
+        top = parent
+    import subprocess
+
+    try:
+        # core.fsmonitor names a command to run: never one from a repository's own config.
+        listed = subprocess.run(["git", "-c", "core.fsmonitor=false", "ls-files", "-z", "--", here],
+                                cwd=top, capture_output=True, check=False)
+    except OSError as e:
+        return f"it lies in a git work tree and git cannot tell whether it is tracked ({e.strerror or e})"
+    if listed.returncode != 0:
+        return "it lies in a git work tree and git cannot tell whether it is tracked"
+    if listed.stdout:
+        return "git tracks files in it (a cache committed to the repository is not one nagle-lint wrote)"
+    return None
 
 
 def clean(folder: str) -> bool:
-    """Remove the cache folder (only if it looks like ours)."""
-    if os.path.isfile(os.path.join(folder, "CACHEDIR.TAG")):
-        import shutil
+    """Remove the cache folder, only if it looks like ours: a real folder
+    (not a link to one) holding CACHEDIR.TAG.  The folder's own links are
+    removed, never followed."""
+    try:
+        st = os.lstat(folder)
+        tag = os.lstat(os.path.join(folder, TAG))
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode) or not stat.S_ISREG(tag.st_mode):
+        return False
+    import shutil
 
-        shutil.rmtree(folder, ignore_errors=True)
-        return True
-    return False
+    shutil.rmtree(folder, ignore_errors=True)
+    return not os.path.lexists(folder)

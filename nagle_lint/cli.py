@@ -92,7 +92,7 @@ REPLAYED_FORMATS = ("text", "json")
 
 def lint(args) -> int:
     from .languages import language_of
-    from .runner import plan, run_planned
+    from .runner import plan
 
     settings = settings_from(args)
     if args.jobs is not None and args.jobs < 1:
@@ -103,24 +103,31 @@ def lint(args) -> int:
         raise UsageError(f"--output-file {args.output_file} is a source file: the report would overwrite it")
     if args.stdin_filename:
         return _print(args, *_report(args, settings, _lint_stdin(args, settings)))
-    cache_dir = None if args.no_cache else os.path.join(cache_root(settings), DIRNAME)
-    planned = plan(args.paths or ["."], settings, args.force_exclude, cache_dir)
+    cache = cache_of(args, settings)
+    try:
+        return _lint_planned(args, settings, plan(args.paths or ["."], settings, args.force_exclude, cache))
+    finally:
+        if cache is not None:
+            cache.close()
+            if cache.warning and not args.quiet:
+                print(f"nagle-lint: warning: {cache.warning}", file=sys.stderr)
+
+
+def _lint_planned(args, settings, planned) -> int:
+    from .runner import run_planned
+
     variant = None
     if planned.digest is not None and args.format in REPLAYED_FORMATS and not (
             args.baseline or args.write_baseline or args.diff_base):
-        from .cache import replay
-
         variant = f"{args.format}-" + "".join(
             str(int(bool(flag))) for flag in (args.include_suppressed, args.quiet, args.verbose, args.exit_zero))
-        printed = replay(cache_dir, planned.digest, variant)
+        printed = planned.cache.replay(planned.digest, variant)
         if printed is not None:
             return _print(args, *printed)
     printed = _report(args, settings, run_planned(planned, settings, args.jobs))
     status = _print(args, *printed)
     if variant is not None:
-        from .cache import keep_printed
-
-        keep_printed(cache_dir, planned.digest, variant, *printed)
+        planned.cache.keep_printed(planned.digest, variant, *printed)
     return status
 
 
@@ -147,9 +154,10 @@ def _report(args, settings, result) -> tuple[int, str, str]:
 
 def _print(args, status: int, report: str, warnings: str) -> int:
     if args.output_file:
+        from .output import write_text
+
         try:
-            with open(args.output_file, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(report)
+            write_text(args.output_file, report)
         except OSError as e:
             raise UsageError(f"cannot write {args.output_file}: {e.strerror}") from None
     else:
@@ -158,8 +166,30 @@ def _print(args, status: int, report: str, warnings: str) -> int:
     return status
 
 
-def cache_root(settings) -> str:
-    """The cache lives beside the configuration file, else in the current folder."""
+def cache_of(args, settings):
+    """The run's cache.Cache, or None (--no-cache): --cache-dir, else
+    $NAGLE_LINT_CACHE_DIR, else one folder at the project's root."""
+    if args.no_cache:
+        return None
+    from .cache import ENV, Cache
+
+    folder = args.cache_dir or os.environ.get(ENV) or os.path.join(project_root(args.paths, settings), DIRNAME)
+    return Cache(folder)
+
+
+def project_root(paths, settings) -> str:
+    """Where a project's cache lives: the top of the git work tree holding
+    the first linted path, else the configuration file's folder, else the
+    current folder.  Runs from any of its folders share it."""
+    start = os.path.abspath(paths[0] if paths else ".")
+    folder = start if os.path.isdir(start) else os.path.dirname(start)
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
     return os.path.dirname(os.path.abspath(settings.source)) if settings.source else os.getcwd()
 
 
@@ -199,6 +229,19 @@ def _warnings(result, verbose: bool) -> list[str]:
     return lines
 
 
+def _caches_under(root: str) -> list[str]:
+    """Every cache folder in the project (runs from its subfolders used to
+    leave one there), without following links."""
+    from .discover import SKIP_DIRS
+
+    found = []
+    for folder, subdirs, _ in os.walk(root):
+        if DIRNAME in subdirs:
+            found.append(os.path.join(folder, DIRNAME))
+        subdirs[:] = [d for d in subdirs if d not in SKIP_DIRS]
+    return found
+
+
 def subcommand(name: str, rest: list[str]) -> int:
     from .rules import all_rules
 
@@ -221,16 +264,16 @@ def subcommand(name: str, rest: list[str]) -> int:
         sys.stdout.write(rule.body)
         return EXIT_CLEAN
     if name == "clean":
-        from .cache import clean
-        from .config import find_config
+        from .cache import ENV, clean
 
-        if rest:
-            raise UsageError("'clean' takes no arguments")
+        chosen = rest[1] if len(rest) == 2 and rest[0] == "--cache-dir" else None
+        if rest and chosen is None:
+            raise UsageError("usage: nagle-lint clean [--cache-dir DIR]")
         found = find_config(".")
-        folders = {os.getcwd()} | ({os.path.dirname(found)} if found else set())
-        removed = [f for f in sorted(folders) if clean(os.path.join(f, DIRNAME))]
-        print(f"removed {', '.join(os.path.join(f, DIRNAME) for f in removed)}" if removed
-              else "no cache to remove")
+        root = project_root(["."], Settings(source=found))
+        folders = _caches_under(root) + [f for f in (chosen or os.environ.get(ENV),) if f]
+        removed = [f for f in dict.fromkeys(folders) if clean(f)]
+        print(f"removed {', '.join(removed)}" if removed else "no cache to remove")
         return EXIT_CLEAN
     if name == "demo":
         from .demo import main as demo_main

@@ -511,13 +511,13 @@ def _check_cost(prepared: Prepared) -> int:
 
 
 def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exclude: bool = False,
-        cache_dir: str | None = None) -> Result:
-    """Lint the files under `paths`.  With `cache_dir`, an unchanged tree
-    (same files, sizes and times, same settings) gives the stored result."""
-    return run_planned(plan(paths, settings, force_exclude, cache_dir), settings, jobs)
+        cache=None) -> Result:
+    """Lint the files under `paths`.  With a `cache.Cache`, an unchanged tree
+    (same files and contents, same settings) gives the stored result."""
+    return run_planned(plan(paths, settings, force_exclude, cache), settings, jobs)
 
 
-def plan(paths: list[str], settings: Settings, force_exclude: bool = False, cache_dir: str | None = None):
+def plan(paths: list[str], settings: Settings, force_exclude: bool = False, cache=None):
     """The files to lint, the paths that cannot be, and the cache key of the
     run (None without a cache, or where a file cannot be looked at)."""
     missing, files = [], []
@@ -525,25 +525,23 @@ def plan(paths: list[str], settings: Settings, force_exclude: bool = False, cach
                                   os.path.dirname(os.path.abspath(settings.source)) if settings.source else None):
         (missing if error else files).append((path, error) if error else path)
     digest = None
-    if cache_dir:
-        from . import cache
+    if cache is not None:
+        from .cache import key
 
-        digest = cache.key(files, settings, (tuple(missing), force_exclude))
-    return SimpleNamespace(files=files, missing=missing, cache_dir=cache_dir, digest=digest)
+        digest = key(files, settings, (tuple(missing), force_exclude))
+    return SimpleNamespace(files=files, missing=missing, cache=cache, digest=digest)
 
 
 def run_planned(planned, settings: Settings, jobs: int | None = None) -> Result:
     """Lint what `plan` found: the stored result where the cache has it."""
     if planned.digest is not None:
-        from . import cache
-
-        stored = cache.load(planned.cache_dir, planned.digest)
+        stored = planned.cache.load(planned.digest)
         if stored is not None:
             return stored
     result = _run(planned.files, settings, jobs)
     result.problems = sorted(result.problems + planned.missing)
     if planned.digest is not None:
-        cache.store(planned.cache_dir, planned.digest, result)
+        planned.cache.store(planned.digest, result)
     return result
 
 

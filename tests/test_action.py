@@ -252,6 +252,27 @@ def test_hostile_inputs_are_never_executed(runner, workspace):
             assert "::error" in proc.stdout
 
 
+def test_links_planted_in_the_checkout_lead_nowhere(runner, workspace, tmp_path):
+    """The SARIF file, its folder and the result cache are where a pull
+    request can plant links: none is followed out of the workspace, and the
+    action keeps no cache in the checkout."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim").write_text("precious\n")
+    os.symlink(outside / "victim", workspace / "nagle-lint.sarif")
+    os.symlink(outside, workspace / "reports")
+    os.symlink(outside, workspace / ".nagle_lint_cache")
+    proc, _ = run_lint(runner, workspace, paths="fixtures/python")
+    assert proc.returncode == 2 and "symbolic link to a file" in proc.stdout, proc.stdout + proc.stderr
+    proc, _ = run_lint(runner, workspace, paths="fixtures/python", sarif_file="reports/x.sarif")
+    assert proc.returncode == 2 and "leads out of the workspace" in proc.stdout
+    assert sorted(p.name for p in outside.iterdir()) == ["victim"] and (outside / "victim").read_text() == "precious\n"
+    (workspace / ".nagle_lint_cache").unlink()
+    proc, outputs = run_lint(runner, workspace, paths="fixtures/python", sarif_file="out.sarif")
+    assert proc.returncode == 1 and outputs["sarif-file"] == "out.sarif"
+    assert not (workspace / ".nagle_lint_cache").exists()
+
+
 def readme_yaml_blocks() -> list:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     return [yaml.safe_load(block) for block in re.findall(r"^```yaml\n(.*?)^```", text, re.S | re.M)]

@@ -78,7 +78,7 @@ def test_what_a_command_printed_is_printed_again_for_that_command_only(tmp_path,
         lint(capsys, *argv)  # stores
     assert len(printed_entries(tmp_path)) == len(commands) - 1  # a report written to a file is the same text
     monkeypatch.setattr("nagle_lint.runner.run_planned", None)  # nothing may be linted or loaded now
-    monkeypatch.setattr("nagle_lint.cache.load", None)
+    monkeypatch.setattr("nagle_lint.cache.Cache.load", None)
     for argv in reversed(commands):
         if "-o" in argv:
             (tmp_path / "report.txt").unlink()
@@ -117,18 +117,20 @@ def test_printed_entries_go_with_their_result(tmp_path, monkeypatch):
     from nagle_lint.report import Result
 
     folder = str(tmp_path / "c")
+    c = cache.Cache(folder)
     for n in range(cache.KEEP + 3):
         digest = f"{n:064x}"
-        cache.store(folder, digest, Result([], 1))
-        cache.keep_printed(folder, digest, "text-0000", 0, "report", "")
+        c.store(digest, Result([], 1))
+        c.keep_printed(digest, "text-0000", 0, "report", "")
         os.utime(os.path.join(folder, f"{digest}.json"), ns=(n * 10**9, n * 10**9))
-    cache.store(folder, f"{99:064x}", Result([], 1))
+    c.store(f"{99:064x}", Result([], 1))
     names = os.listdir(folder)
     kept = {n.split(".")[0] for n in names if n.endswith(".json")}
     assert len(kept) == cache.KEEP and f"{99:064x}" in kept and f"{0:064x}" not in kept
     assert {n.split("-")[0] for n in names if n.endswith(".out")} == kept - {f"{99:064x}"}
-    assert cache.replay(folder, f"{cache.KEEP + 2:064x}", "text-0000") == (0, "report", "")
-    assert cache.replay(folder, f"{cache.KEEP + 2:064x}", "json-0000") is None
+    assert c.replay(f"{cache.KEEP + 2:064x}", "text-0000") == (0, "report", "")
+    assert c.replay(f"{cache.KEEP + 2:064x}", "json-0000") is None
+    assert c.warning is None
 
 
 def test_a_warm_run_loads_neither_parser_nor_dataclasses(tmp_path):
@@ -156,14 +158,13 @@ def test_a_warm_run_loads_neither_parser_nor_dataclasses(tmp_path):
 
 
 def test_the_key_is_the_same_with_hashlib(tmp_path, monkeypatch):
-    """Where the interpreter has no SHA-256 of its own, hashlib's gives the same key."""
+    """Where the interpreter has no BLAKE2 of its own, hashlib's gives the same key."""
     from nagle_lint.config import Settings
 
     f = tmp_path / "a.py"
     f.write_text("x = 1\n")
     own = cache.key([str(f)], Settings())
-    monkeypatch.setitem(sys.modules, "_sha2", None)  # importing either now fails
-    monkeypatch.setitem(sys.modules, "_sha256", None)
+    monkeypatch.setitem(sys.modules, "_blake2", None)  # importing it now fails
     assert cache.key([str(f)], Settings()) == own
 
 
@@ -237,17 +238,62 @@ def test_the_key_follows_settings_and_files(tmp_path):
     assert k1 != cache.key([str(f)], Settings())
 
 
-def test_a_write_that_fails_leaves_nothing_behind(tmp_path):
-    """An entry is written whole or not at all: a failed rename (here, a
-    folder where the entry would go) leaves no half-written file."""
-    folder = tmp_path / "c"
-    digest = f"{7:064x}"
-    (folder / f"{digest}-text-0000.out").mkdir(parents=True)
-    cache.keep_printed(str(folder), digest, "text-0000", 0, "report", "")  # fails, quietly
-    assert sorted(p.name for p in folder.iterdir()) == [f"{digest}-text-0000.out"]
-    assert cache.replay(str(folder), digest, "text-0000") is None
+def test_a_write_that_fails_leaves_nothing_behind(tmp_path, monkeypatch):
+    """An entry is written whole or not at all: a write that fails half-way
+    leaves no half-written file, and the run goes on."""
     from nagle_lint.report import Result
 
-    (folder / f"{digest}.json").mkdir()
-    cache.store(str(folder), digest, Result([], 1))
-    assert not [p.name for p in folder.iterdir() if ".tmp" in p.name]
+    folder = tmp_path / "c"
+    c = cache.Cache(str(folder))
+    digest = f"{7:064x}"
+    c.store(digest, Result([], 1))
+    real_write = os.write
+
+    def failing(fd, data):
+        real_write(fd, bytes(data[:3]))
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "write", failing)
+    c.keep_printed(digest, "text-0000", 0, "report", "")  # fails, quietly
+    c.store(f"{8:064x}", Result([], 2))
+    monkeypatch.undo()
+    assert sorted(p.name for p in folder.iterdir()) == sorted([".gitignore", "CACHEDIR.TAG", f"{digest}.json"])
+    assert c.replay(digest, "text-0000") is None and c.load(f"{8:064x}") is None
+    assert c.load(digest).files == 1
+
+
+def test_one_cache_per_project_and_clean_removes_every_one(tmp_path, capsys, monkeypatch):
+    """Runs from any folder of a git work tree share one cache at its top;
+    `clean` also removes the caches that runs from subfolders left before."""
+    import subprocess
+
+    monkeypatch.delenv(cache.ENV, raising=False)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "sub" / "deeper").mkdir(parents=True)
+    (tmp_path / "sub" / "deeper" / "app.py").write_bytes(SPLIT)
+    for folder in (tmp_path / "sub", tmp_path / "sub" / "deeper", tmp_path):
+        monkeypatch.chdir(folder)
+        assert lint(capsys, ".")[0] == 1
+    assert [p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob(".nagle_lint_cache")] == [".nagle_lint_cache"]
+    # What older runs left in subfolders (and a folder of that name that is not a cache).
+    monkeypatch.chdir(tmp_path / "sub")
+    lint(capsys, "--cache-dir", ".nagle_lint_cache", ".")
+    (tmp_path / "sub" / "deeper" / ".nagle_lint_cache").mkdir()
+    code, out, _ = lint(capsys, "clean")
+    assert code == 0 and out.startswith("removed ")
+    assert [p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob(".nagle_lint_cache")] == \
+        ["sub/deeper/.nagle_lint_cache"]
+
+
+def test_clean_removes_the_chosen_cache(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.py").write_bytes(SPLIT)
+    elsewhere = tmp_path / "elsewhere"
+    monkeypatch.setenv(cache.ENV, str(elsewhere))
+    lint(capsys, "app.py")
+    assert (elsewhere / "CACHEDIR.TAG").is_file() and not (tmp_path / ".nagle_lint_cache").exists()
+    assert lint(capsys, "clean")[1] == f"removed {elsewhere}\n"
+    monkeypatch.delenv(cache.ENV)
+    lint(capsys, "--cache-dir", "mine", "app.py")
+    assert lint(capsys, "clean")[1] == "no cache to remove\n"
+    assert lint(capsys, "clean", "--cache-dir", "mine")[1] == "removed mine\n"

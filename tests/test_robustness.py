@@ -870,10 +870,17 @@ def inside(path, folder):
 def complain(event, args):
     os.write(2, f"AUDIT-VIOLATION {event} {args!r}\n".encode("utf-8", "replace"))
 
-def where(arg):
+def where(arg, dir_fd=None):
     if isinstance(arg, int) or arg is None:
         return None
+    if dir_fd is not None and dir_fd >= 0:  # relative to an open folder: where it is
+        return os.path.realpath(os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), os.fsdecode(arg)))
     return os.path.realpath(os.fsdecode(arg))
+
+# A name opened relative to an open folder (the cache's): the event does not
+# say which folder, so only a new file (never an existing one, never through
+# a link) is allowed; renaming it into place is checked with its folder.
+NEW_FILE = os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
 
 def in_tree(name):
     """A real file of the linted tree (not '<string>', '<frozen ...>')."""
@@ -884,12 +891,18 @@ def in_tree(name):
 def hook(event, args):
     if event == "open":
         path, flags = where(args[0]), args[2] or 0
-        if path and flags & WRITES and path != OUTPUT and not inside(path, CACHE):
+        relative = isinstance(args[0], str) and os.sep not in args[0] and flags & NEW_FILE == NEW_FILE
+        if path and flags & WRITES and path != OUTPUT and not inside(path, CACHE) and not relative:
             complain(event, args)
     elif event.startswith(NETWORK) or event.startswith(RUNS):
         complain(event, args)
     elif event.startswith(CHANGES):
-        paths = [where(a) for a in args if isinstance(a, (str, bytes, os.PathLike))]
+        if event == "os.rename":  # (src, dst, src_dir_fd, dst_dir_fd)
+            paths = [where(args[0], args[2]), where(args[1], args[3])]
+        elif event == "os.remove":  # (path, dir_fd)
+            paths = [where(args[0], args[1])]
+        else:
+            paths = [where(a) for a in args if isinstance(a, (str, bytes, os.PathLike))]
         if not paths or not all(inside(p, CACHE) for p in paths):
             complain(event, args)
     elif event == "import":
