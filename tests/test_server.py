@@ -227,7 +227,7 @@ async def test_settings_from_the_editor_ignore(client, tmp_path):
 @pytest.mark.asyncio
 async def test_bad_input_never_stops_the_server(client, tmp_path):
     await start(client, tmp_path)
-    unparsable = open_doc(client, tmp_path / "broken.py", "def f(:\n    sock.sendall(\x00 b'\n" * 50, "python")
+    unparsable = open_doc(client, tmp_path / "broken.py", "def f(:\n    sock.sendall(b'\n" * 50, "python")
     binary = open_doc(client, tmp_path / "blob.c", "\x00\x01\x02binary" * 1000)
     huge = open_doc(client, tmp_path / "huge.py", SPLIT_PY + "x = 1\n" * (10_000_000 // 6), "python")
     client.text_document_did_change(types.DidChangeTextDocumentParams(  # a document never opened
@@ -235,6 +235,10 @@ async def test_bad_input_never_stops_the_server(client, tmp_path):
         [types.TextDocumentContentChangePartial(types.Range(types.Position(0, 0), types.Position(0, 1)), "x")]))
     for uri in (unparsable, binary, huge):
         assert not await published(client, uri)
+    told = "\n".join(m.message for m in client.log_messages if m.type == types.MessageType.Warning)
+    assert "huge.py: too big to lint (10.0 MB; the limit is 1.0 MB" in told
+    assert "blob.c: binary file (NUL bytes); skipped" in told
+    assert "broken.py: " in told and "syntax error" in told
     # It still serves: a file with a finding gets it.
     uri = open_doc(client, tmp_path / "split.py", SPLIT_PY, "python")
     (d,) = await published(client, uri, bool)
@@ -247,3 +251,14 @@ async def test_shutdown_and_exit(client, tmp_path):
     await client.shutdown_session()
     assert client._server.returncode == 0
     assert [r.method for r in client.registrations] == [types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+
+
+@pytest.mark.asyncio
+async def test_an_excluded_file_gets_no_diagnostics_even_when_open(client, tmp_path):
+    (tmp_path / ".nagle-lint.toml").write_text('exclude = ["vendor"]\n')
+    (tmp_path / "vendor").mkdir()
+    await start(client, tmp_path)
+    excluded = open_doc(client, tmp_path / "vendor" / "split.py", SPLIT_PY, "python")
+    linted = open_doc(client, tmp_path / "split.py", SPLIT_PY, "python")
+    await published(client, linted, bool)
+    assert not await published(client, excluded)

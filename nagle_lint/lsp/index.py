@@ -47,16 +47,18 @@ class Index:
         self.problems: dict[str, str] = {}  # path -> why it is not (fully) analysed
         self.texts: dict[str, bytes] = {}  # path -> its open buffer
 
+    def holds(self, path: str) -> bool:
+        """Whether `path` lies under the folder."""
+        return self.root is not None and not os.path.relpath(path, self.root).startswith("..")
+
     def owns(self, path: str) -> bool:
-        """Whether `path` is a file of this folder to lint: a known language,
-        under the folder, not excluded (patterns read as the command line reads them)."""
-        if self.root is None or language_of(path) is None:
-            return False
-        rel = os.path.relpath(path, self.root)
-        if rel.startswith(".."):
+        """Whether `path` is a file of the folder to lint: a known language,
+        under the folder, not excluded (patterns read as the command line
+        reads them: from the folder, and from the configuration file's)."""
+        if not self.holds(path) or language_of(path) is None:
             return False
         base = os.path.dirname(os.path.abspath(self.settings.source)) if self.settings.source else self.root
-        names = {rel, os.path.relpath(path, base)}
+        names = {os.path.relpath(path, self.root), os.path.relpath(path, base)}
         return not any(matches(n, p) for n in names for p in self.settings.exclude)
 
     def build(self, texts: dict[str, bytes] | None = None) -> None:

@@ -74,6 +74,8 @@ class NagleServer(LanguageServer):
         self.indexes: dict[str | None, Index] = {}  # workspace folder -> its index
         self.loose: dict[str, Index] = {}  # an open file of no folder -> its own index
         self.published: dict[str, list] = {}  # uri -> the diagnostics last published
+        self.opened: dict[str, str] = {}  # uri (as the editor spells it) -> path, of the open documents
+        self.told: dict[str, str | None] = {}  # uri -> the problem last told of its file
         self.timers: dict[str, asyncio.TimerHandle] = {}  # uri -> its analysis once the edits pause
         self.changed: dict[str, float] = {}  # uri -> when it last changed
         self.jobs: queue.Queue = queue.Queue()
@@ -125,22 +127,32 @@ class NagleServer(LanguageServer):
             folders = []
         return [os.path.abspath(f) for f in folders if f and os.path.isdir(f)]
 
-    def index_of(self, path: str) -> Index:
-        """The index of the deepest folder holding `path`, else the file's own."""
-        owners = [ix for root, ix in self.indexes.items() if ix.owns(path)]
-        if owners:
-            return max(owners, key=lambda ix: len(ix.root))
-        if path not in self.loose:
+    def index_of(self, path: str, create: bool = True) -> Index | None:
+        """The index of the deepest folder holding `path` (None where its
+        settings exclude the file), else the file's own (made if `create`)."""
+        holding = [ix for ix in self.indexes.values() if ix.holds(path)]
+        if holding:
+            ix = max(holding, key=lambda ix: len(ix.root))
+            return ix if ix.owns(path) else None
+        if path not in self.loose and create:
             self.loose[path] = Index(None, self.settings_for(os.path.dirname(path)), jobs=1)
-        return self.loose[path]
+        return self.loose.get(path)
+
+    def document(self, uri: str):
+        """An open document's text (pygls's), or None."""
+        return self.workspace.get_text_document(uri) if uri in self.opened else None
+
+    def index_for(self, uri: str) -> tuple[Index | None, str]:
+        """(the index of a document, its path) for what is asked of it."""
+        path = os.path.abspath(to_fs_path(uri) or "")
+        return self.index_of(path, create=False), path
 
     def open_texts(self) -> dict[str, bytes]:
         """path -> text of every open document (read on the loop)."""
         texts = {}
-        for uri, doc in list(self.workspace.text_documents.items()):
-            path = to_fs_path(uri)
-            if path and language_of(path):
-                texts[os.path.abspath(path)] = doc.source.encode("utf-8", "surrogateescape")
+        for uri, path in self.opened.items():
+            if language_of(path):
+                texts[path] = self.document(uri).source.encode("utf-8", "surrogateescape")
         return texts
 
     def rebuild(self):
@@ -156,7 +168,7 @@ class NagleServer(LanguageServer):
             self.loose = {}
             for path, text in texts.items():
                 ix = self.index_of(path)
-                if ix.root is None:
+                if ix is not None and ix.root is None:
                     ix.update(path, text)
             self.call_soon(self.publish_all)
 
@@ -167,21 +179,16 @@ class NagleServer(LanguageServer):
     def analyse(self, uri: str, closed: bool = False):
         """(On the loop) analyse a document again: its buffer, or, once
         closed, its file on disk."""
-        path = to_fs_path(uri)
-        if not path or not language_of(path):
+        path = os.path.abspath(to_fs_path(uri) or "")
+        if not language_of(path) or not closed and uri not in self.opened:
             return
-        path = os.path.abspath(path)
-        text = None
-        if not closed:
-            try:
-                doc = self.workspace.text_documents.get(uri) or self.workspace.get_text_document(uri)
-                text = doc.source.encode("utf-8", "surrogateescape")
-            except Exception:
-                return
+        text = None if closed else self.document(uri).source.encode("utf-8", "surrogateescape")
 
         def job():
-            ix = self.index_of(path)
-            if closed and ix.root is None:
+            ix = self.index_of(path, create=not closed)
+            if ix is None:
+                pass
+            elif closed and ix.root is None:
                 ix.forget(path)
                 self.loose.pop(path, None)
             else:
@@ -209,39 +216,35 @@ class NagleServer(LanguageServer):
             timer.cancel()
         self.analyse(uri, closed)
 
-    def index_for_uri(self, uri: str) -> Index | None:
-        path = to_fs_path(uri)
-        if not path:
-            return None
-        path = os.path.abspath(path)
-        owners = [ix for ix in self.indexes.values() if ix.owns(path)] or [self.loose.get(path)]
-        return max(owners, key=lambda ix: len(ix.root or "")) if owners[0] is not None else None
-
     # -- publishing (on the loop)
 
     def publish_all(self):
         """Publish the diagnostics of every open document that changed."""
-        for uri in list(self.workspace.text_documents):
+        for uri in list(self.opened):
             self.publish(uri)
 
     def publish(self, uri: str, clear: bool = False):
         diagnostics = [] if clear else self.diagnostics(uri)
+        ix, path = self.index_for(uri)
+        problem = ix.problems.get(path) if ix is not None and not clear else None
+        if problem != self.told.get(uri):  # why a file is skipped or only partly analysed: said once
+            self.told[uri] = problem
+            if problem:
+                self.window_log_message(types.LogMessageParams(types.MessageType.Warning, f"nagle-lint: {path}: {problem}"))
         if self.published.get(uri) == diagnostics and not clear:
             return
         self.published[uri] = diagnostics
         if clear:
             self.published.pop(uri)
-        doc = self.workspace.text_documents.get(uri)
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, diagnostics=diagnostics, version=doc.version if doc is not None and not clear else None))
+        # No version: the text analysed may be older than the document's version now.
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
 
     def diagnostics(self, uri: str) -> list[types.Diagnostic]:
         from ..rules import all_rules
 
-        ix = self.index_for_uri(uri)
+        ix, path = self.index_for(uri)
         if ix is None:
             return []
-        path = os.path.abspath(to_fs_path(uri))
         rules = all_rules()
         out = []
         for f in ix.findings(path):
@@ -257,7 +260,7 @@ class NagleServer(LanguageServer):
         return out
 
     def lines(self, path: str) -> list[str]:
-        doc = self.workspace.text_documents.get(from_fs_path(path))
+        doc = self.document(next((uri for uri, p in self.opened.items() if p == path), ""))
         if doc is not None:
             return doc.lines
         try:
@@ -279,10 +282,9 @@ class NagleServer(LanguageServer):
 
     def findings_at(self, uri: str, rng: types.Range) -> list:
         """The findings shown in the document whose range meets `rng`."""
-        ix = self.index_for_uri(uri)
+        ix, path = self.index_for(uri)
         if ix is None:
             return []
-        path = os.path.abspath(to_fs_path(uri))
         hits = []
         for f in ix.findings(path):
             r = self.range(path, f.site)
@@ -321,6 +323,7 @@ async def initialized(ls: NagleServer, params: types.InitializedParams):
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: NagleServer, params: types.DidOpenTextDocumentParams):
+    ls.opened[params.text_document.uri] = os.path.abspath(to_fs_path(params.text_document.uri) or "")
     ls.now(params.text_document.uri)
 
 
@@ -337,6 +340,7 @@ def did_save(ls: NagleServer, params: types.DidSaveTextDocumentParams):
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: NagleServer, params: types.DidCloseTextDocumentParams):
     ls.changed.pop(params.text_document.uri, None)
+    ls.opened.pop(params.text_document.uri, None)
     ls.publish(params.text_document.uri, clear=True)
     ls.now(params.text_document.uri, closed=True)
 
@@ -349,8 +353,13 @@ def did_change_watched_files(ls: NagleServer, params: types.DidChangeWatchedFile
         return
     for path in paths:  # a file changed on disk (a checkout, a generator): open buffers win
         uri = from_fs_path(path)
-        if language_of(path) and uri not in ls.workspace.text_documents:
+        if language_of(path) and path not in ls.opened.values():
             ls.analyse(uri, closed=True)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+def did_change_workspace_folders(ls: NagleServer, params: types.DidChangeWorkspaceFoldersParams):
+    ls.rebuild()
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
@@ -358,7 +367,7 @@ def did_change_watched_files(ls: NagleServer, params: types.DidChangeWatchedFile
 def code_action(ls: NagleServer, params: types.CodeActionParams):
     uri = params.text_document.uri
     path = to_fs_path(uri)
-    doc = ls.workspace.text_documents.get(uri)
+    doc = ls.document(uri)
     if doc is None or not language_of(path):
         return None
     comment = frontend(language_of(path)).line_comment
