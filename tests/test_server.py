@@ -127,13 +127,13 @@ async def test_a_change_is_analysed_once_the_edits_pause(client, tmp_path):
     publishes = []
     client.diagnostics = Recorded(client.diagnostics)
     fixed = SPLIT_PY.replace("    sock.sendall(head)\n    sock.sendall(body)\n", "    sock.sendall(head + body)\n")
-    for version in range(2, 8):  # typed quickly: one analysis, at the end
+    for version in range(2, 9):  # typed quickly: analysed at the first change and once they pause
         change(client, uri, version, fixed if version % 2 else SPLIT_PY)
-        await asyncio.sleep(0.02)
-    change(client, uri, 8, fixed)
+    change(client, uri, 9, fixed)
     await published(client, uri, lambda ds: not ds)
     await asyncio.sleep(0.5)
-    assert publishes == [uri]
+    # Seven of the eight changes flip the finding: analysed one by one, each would be published.
+    assert publishes[-1:] == [uri] and len(publishes) <= 2
 
 
 @pytest.mark.asyncio
