@@ -94,10 +94,11 @@ def test_one_annotation_per_finding_most_important_first():
     assert set(levels) <= {"error", "warning", "notice"} and "notice" in levels
     order = {"error": 0, "warning": 1, "notice": 2}
     assert levels == sorted(levels, key=order.get)  # errors, then warnings, then notices
-    by_place = {(f.path.removeprefix(str(ROOT) + "/"), f.site.line, f.rule): f for f in shown}
+    # Two findings may share a line (the two arms of a ternary): the column tells them apart.
+    by_place = {(f.path.removeprefix(str(ROOT) + "/"), f.site.line, f.site.col, f.rule): f for f in shown}
     for level, props, message in commands:
         rule_id, name = props["title"].split(" ")
-        f = by_place[(props["file"], int(props["line"]), rule_id)]
+        f = by_place[(props["file"], int(props["line"]), int(props["col"]), rule_id)]
         assert level == {"warning": "warning", "note": "notice"}[f.level]
         assert message == f.message
         assert (int(props["col"]), int(props["endLine"]), int(props["endColumn"])) == \
@@ -105,7 +106,7 @@ def test_one_annotation_per_finding_most_important_first():
         assert (ROOT / props["file"]).is_file()
     # Within a level, surer findings come first.
     conf = {"high": 0, "medium": 1, "low": 2}
-    warnings = [by_place[(p["file"], int(p["line"]), p["title"].split(" ")[0])].confidence
+    warnings = [by_place[(p["file"], int(p["line"]), int(p["col"]), p["title"].split(" ")[0])].confidence
                 for lvl, p, _ in commands if lvl == "warning"]
     assert warnings == sorted(warnings, key=conf.get)
     # Every finding is also listed in plain text, inside the fence.
