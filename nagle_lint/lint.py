@@ -30,10 +30,13 @@ def prepare(path: str, data: bytes, language: str | None = None, wanted: Wanted 
     return Prepared(path, model, parse_suppressions(data), model.error_count)
 
 
-def check(prepared: list[Prepared], project, rules_for, min_confidence: str) -> list[Finding]:
+def check(prepared: list[Prepared], project, rules_for, min_confidence: str, timeout: float = 0.0,
+          problems: list | None = None) -> list[Finding]:
     """The findings of the prepared files' functions, each kept where its rule
-    is selected for its file (`rules_for(path)`), marked when suppressed."""
-    return settle(raw_findings(prepared, project, selected(prepared, rules_for)), prepared, rules_for, min_confidence)
+    is selected for its file (`rules_for(path)`), marked when suppressed;
+    `timeout`, `problems`: see `raw_findings`."""
+    return settle(raw_findings(prepared, project, selected(prepared, rules_for), timeout, problems), prepared,
+                  rules_for, min_confidence)
 
 
 def selected(prepared: list[Prepared], rules_for) -> set[str]:
@@ -41,15 +44,30 @@ def selected(prepared: list[Prepared], rules_for) -> set[str]:
     return set().union(*(rules_for(p.path) for p in prepared)) if prepared else set()
 
 
-def raw_findings(prepared: list[Prepared], project, rules: set[str]) -> list[Finding]:
-    """What the `rules` find in the prepared files' functions, before `settle`."""
-    from .checks import run_checks  # here, not above: lowering a file (`prepare`) needs no check
+def raw_findings(prepared: list[Prepared], project, rules: set[str], timeout: float = 0.0,
+                 problems: list | None = None) -> list[Finding]:
+    """What the `rules` find in the prepared files' functions, before `settle`.
+    `timeout`: each file's time budget (0: none), what its lowering left of
+    it (`Prepared.spent`) for its checks; a file whose analysis it cuts
+    keeps the findings of what was analysed, and is named in `problems`."""
+    import time
+
+    from .checks import checks_within  # here, not above: lowering a file (`prepare`) needs no check
 
     found = []
     for p in prepared:
         if p.model is not None:
-            found += run_checks(p.model, rules, project)
+            deadline = time.monotonic() + max(0.0, timeout - p.spent) if timeout else None
+            findings, cut = checks_within(p.model, rules, project, deadline)
+            found += findings
+            if cut and problems is not None:
+                problems.append((p.path, cut_problem(timeout)))
     return found
+
+
+def cut_problem(timeout: float) -> str:
+    return (f"analysis took longer than the time budget ({timeout:g} s a file, see timeout); not fully analysed: "
+            "its findings so far are reported, others may be missing")
 
 
 def settle(found: list[Finding], prepared: list[Prepared], rules_for, min_confidence: str) -> list[Finding]:

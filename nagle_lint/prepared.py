@@ -11,12 +11,14 @@ if TYPE_CHECKING:
 
 class Prepared:
     """What phase one learns of a file: its model (None when the bytes show it
-    cannot matter), its suppression comments, its syntax errors."""
+    cannot matter), its suppression comments, its syntax errors, and the
+    seconds of its time budget that reading and lowering it spent (`spent`:
+    its checks have the rest)."""
 
-    __slots__ = ("path", "model", "marks", "errors")
+    __slots__ = ("path", "model", "marks", "errors", "spent")
 
-    def __init__(self, path: str, model: FileModel | None, marks: dict, errors: int = 0):
-        self.path, self.model, self.marks, self.errors = path, model, marks, errors
+    def __init__(self, path: str, model: FileModel | None, marks: dict, errors: int = 0, spent: float = 0.0):
+        self.path, self.model, self.marks, self.errors, self.spent = path, model, marks, errors, spent
 
 
 # What read_file gives for every file the byte scan skips: one object, which

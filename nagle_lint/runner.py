@@ -144,15 +144,18 @@ def _as_text(data: bytes):
 
 
 def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wanted | None, before=None):
-    """Parse and lower, within the file's time budget (parsing and lowering share it)."""
+    """Parse and lower, within the file's time budget (parsing, lowering and
+    the file's checks share it: what this spends is told in `Prepared.spent`)."""
     from .languages import frontend
     from .lint import prepare
 
     fe = frontend(language)
     budget = settings.timeout
-    fe.limits = SimpleNamespace(timeout=budget, deadline=time.monotonic() + budget if budget else None, notes=[])
+    start = time.monotonic()
+    fe.limits = SimpleNamespace(timeout=budget, deadline=start + budget if budget else None, notes=[])
     try:
         prepared = prepare(path, data, language, wanted, before)
+        prepared.spent = time.monotonic() - start
     except TimeoutError as e:  # raised by the frontend when the budget is spent
         return None, f"{e}; skipped"
     except RecursionError as e:
@@ -176,7 +179,10 @@ def lint_file(path: str, settings: Settings, data: bytes | None = None, language
     if prepared is None:
         return path, [], problem, 0
     project = Project([prepared.model] if prepared.model else [])
-    return path, check([prepared], project, _rules_for(settings), settings.min_confidence), problem, prepared.errors
+    cut: list = []
+    findings = check([prepared], project, _rules_for(settings), settings.min_confidence, settings.timeout, cut)
+    problem = "; ".join([problem] * bool(problem) + [message for _, message in cut]) or None
+    return path, findings, problem, prepared.errors
 
 
 def _rules_for(settings: Settings):
@@ -494,12 +500,18 @@ _SHARED: dict = {}  # phase two's models, project and rules, inherited by forked
 
 
 def _check_many(args):
-    """(path, its findings before `lint.settle`) for each file."""
+    """(path, (its findings before `lint.settle`, its problems)) for each file."""
+    (paths,) = args
+    prepared, project, rules, timeout = (_SHARED[k] for k in ("prepared", "project", "rules", "timeout"))
+    return [(p, _check_one(prepared[p], project, rules, timeout)) for p in paths]
+
+
+def _check_one(prepared: Prepared, project, rules: set[str], timeout: float):
+    """(the file's findings before `lint.settle`, its problems: its analysis was cut)."""
     from .lint import raw_findings
 
-    (paths,) = args
-    prepared, project, rules = _SHARED["prepared"], _SHARED["project"], _SHARED["rules"]
-    return [(p, raw_findings([prepared[p]], project, rules)) for p in paths]
+    problems: list = []
+    return raw_findings([prepared], project, rules, timeout, problems), problems
 
 
 def _check_cost(prepared: Prepared) -> int:
@@ -553,7 +565,8 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
         return result
     from .lint import settle
 
-    per_file = check_each(prepared, project, settings, jobs)
+    per_file = check_each(prepared, project, settings, jobs, result.problems)
+    result.problems.sort()
     files = [prepared[p] for p in sorted(prepared)]
     result.findings = settle([f for p in sorted(prepared) for f in per_file[p]], files, _rules_for(settings),
                              settings.min_confidence)
@@ -577,10 +590,12 @@ def lower_all(files: list[str], settings: Settings, jobs: int, result: Result):
     return prepared, project
 
 
-def check_each(prepared: dict, project, settings: Settings, jobs: int) -> dict:
+def check_each(prepared: dict, project, settings: Settings, jobs: int, problems: list | None = None) -> dict:
     """Phase two: path -> what the checks find analysing that file (before
-    `lint.settle`; a finding may lie in another file, a helper's)."""
-    from .lint import raw_findings, selected
+    `lint.settle`; a finding may lie in another file, a helper's), each file
+    within what its lowering left of its time budget; the files whose
+    analysis the budget cut go to `problems`."""
+    from .lint import selected
 
     order = sorted(prepared)
     rules = selected([prepared[p] for p in order], _rules_for(settings))
@@ -591,12 +606,16 @@ def check_each(prepared: dict, project, settings: Settings, jobs: int) -> dict:
         _load_checks()
         # The costliest first, so that none is left for last.
         by_cost = sorted(order, key=lambda p: -_check_cost(prepared[p]))
-        _SHARED.update(prepared=prepared, project=project, rules=rules)  # the forked workers have them
+        _SHARED.update(prepared=prepared, project=project, rules=rules, timeout=settings.timeout)  # the forked workers have them
         try:
-            return dict(forks.fork_map(_check_many, by_cost, (), jobs, max(1, len(order) // (jobs * 64))))
+            checked = dict(forks.fork_map(_check_many, by_cost, (), jobs, max(1, len(order) // (jobs * 64))))
         finally:
             _SHARED.clear()
-    return {p: raw_findings([prepared[p]], project, rules) for p in order}
+    else:
+        checked = {p: _check_one(prepared[p], project, rules, settings.timeout) for p in order}
+    if problems is not None:
+        problems += [problem for p in order for problem in checked[p][1]]
+    return {p: checked[p][0] for p in order}
 
 
 def _prepare_all(files: list[str], settings: Settings, workers: _Workers, result: Result):

@@ -21,11 +21,18 @@ def run_checks(model: FileModel, rules: set[str], project=None) -> list[Finding]
     """The findings of the rules in `rules` for the functions of one file.
     With a `project`, calls are followed into its other files, and a finding
     may point into one of them (a helper that splits what its caller reads)."""
+    return checks_within(model, rules, project)[0]
+
+
+def checks_within(model: FileModel, rules: set[str], project=None, deadline: float | None = None):
+    """(`run_checks`' findings, whether the analysis was cut at `deadline`
+    (time.monotonic()) before its end: the findings are those of what it
+    followed until then)."""
     wanted = [r for r in CHECKS if r in rules]
     if not wanted:
-        return []
-    analysis = analyse(model, project)
-    return best_of(f for rule in wanted for f in CHECKS[rule](model, analysis))
+        return [], False
+    analysis = analyse(model, project, deadline)
+    return best_of(f for rule in wanted for f in CHECKS[rule](model, analysis)), analysis.cut
 
 
 def best_of(findings) -> list[Finding]:

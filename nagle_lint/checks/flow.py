@@ -9,11 +9,24 @@ fixpoint over loops.  Calls to functions of the same file are followed into
 the callee (with its parameters bound to the caller's connections), so a
 helper's effect applies where it is called.
 
+The cost is polynomial in the size of the function, whatever its shape:
+a loop entered again with a state that holds the one it was last entered
+with starts from the fixpoint found then (with nested loops, starting each
+inner loop from scratch on every pass of the outer one cost the product of
+their passes); a `finally` block is followed once for the normal way out
+and once for each kind of jump (return, break, continue), and inside the
+latter a nested `finally` lets its jumps' connections start afresh;
+calls are followed a bounded number of levels deep, and with the same state
+at the same place once.  `Analysis.steps` counts the statements followed.
+A deadline cuts the analysis (`Analysis.cut`): what was found until then
+holds (each observation comes from a state the full analysis reaches too).
+
 The analysis records observations; the rule modules decide what is a finding.
 """
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 from ..model import (
@@ -30,6 +43,16 @@ MAX_LOOP_ROUNDS = 12
 # Statements one function's analysis may visit; past it, calls are no longer
 # followed (bounded work on huge call graphs; an unknown call changes nothing).
 MAX_VISITS = 40000
+# How many `finally` blocks, one inside another's jumps, are followed for
+# their jumps' states of their own (see `_Run.try_`).
+MAX_JUMP_FINALLY = 1
+# Statements followed between two looks at the clock.
+CLOCK_EVERY = 512
+_clock = time.monotonic  # the clock deadlines are told by
+
+
+class Cut(Exception):
+    """The analysis ran past its deadline."""
 
 
 class Point(NamedTuple):
@@ -105,6 +128,8 @@ class Analysis:
     # The best we know of the connection of each event's site, from any caller.
     info_at: dict[Site, ConnInfo] = Factory(dict)
     project: object = None  # the Project the calls were resolved in
+    steps: int = 0  # statements followed, in all (the analysis' cost, told without a clock)
+    cut: bool = False  # the deadline came before the analysis ended: what is here holds, more may be missing
 
 
 @record(frozen=False)
@@ -134,9 +159,10 @@ def is_field(key: str) -> bool:
     return key.startswith(("self.", "this.")) or key in ("self", "this")
 
 
-def analyse(model: FileModel, project=None) -> Analysis:
+def analyse(model: FileModel, project=None, deadline: float | None = None) -> Analysis:
     """Run the dataflow from every function of the file; calls are followed
-    into the functions of every file of `project` (by default, this one)."""
+    into the functions of every file of `project` (by default, this one).
+    `deadline` (time.monotonic()): past it, the analysis stops (`cut`)."""
     from ..project import Project
 
     project = project or Project([model])
@@ -145,7 +171,10 @@ def analyse(model: FileModel, project=None) -> Analysis:
     reads: dict = {}  # what a function reads, shared by the runs of the file's functions
     for fn in model.functions:
         if project.may_find(fn):
-            _Run(project, result, fn, project.is_entry(fn), field_nodelay, reads).run()
+            try:
+                _Run(project, result, fn, project.is_entry(fn), field_nodelay, reads, deadline).run()
+            except Cut:  # the next functions are still followed, each up to its first look at the clock
+                result.cut = True
     return result
 
 
@@ -161,11 +190,17 @@ def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], Point]:
 
 
 class _Run:
-    def __init__(self, project, result: Analysis, root: Function, is_entry: bool, field_nodelay, reads: dict):
+    def __init__(self, project, result: Analysis, root: Function, is_entry: bool, field_nodelay, reads: dict,
+                 deadline: float | None = None):
         self.project = project
         self._reads = reads
         self.memo: dict = {}
+        # (loop, call stack) -> (the state it was last entered with, the state its passes started from then)
+        self.loops: dict = {}
+        self.jump_finally = 0  # `finally` blocks being followed for jumps, one inside another
         self.visits = 0
+        self.deadline = deadline
+        self.next_look = CLOCK_EVERY
         self.result = result
         self.root = root
         self.is_entry = is_entry
@@ -251,6 +286,11 @@ class _Run:
     def block(self, stmts, state: State | None, frame: _Frame) -> _Flow:
         flow = _Flow(state)
         self.visits += len(stmts)
+        self.result.steps += len(stmts)
+        if self.deadline is not None and self.visits >= self.next_look:
+            self.next_look = self.visits + CLOCK_EVERY
+            if _clock() > self.deadline:
+                raise Cut()
         for s in stmts:
             if flow.normal is None:
                 break
@@ -313,6 +353,13 @@ class _Run:
                         talks.add(self.key(frame, e.receiver) + r[r.index("."):] if "." in r else self.key(frame, e.receiver))
                 elif r < len(e.args) and e.args[r] is not None:
                     talks.add(self.key(frame, e.args[r]))
+        # Entered again with a state that holds the one it was entered with
+        # last (the next pass of an enclosing loop), the loop's fixpoint holds
+        # the one found then: its passes start from there.
+        where = (id(s), frame.stack)
+        last = self.loops.get(where)
+        if last is not None and entry is not None and _holds(entry, last[0]):
+            x = _join_all([entry, last[1]])
         for _ in range(MAX_LOOP_ROUNDS):
             if body_first:
                 body = self.block(s.body, x, frame)
@@ -328,6 +375,8 @@ class _Run:
             if nxt == x:
                 break
             x = nxt
+        if entry is not None:
+            self.loops[where] = (entry, x)
         exits = list(body.breaks)
         if not s.infinite:
             exits.append(head.normal)
@@ -350,11 +399,25 @@ class _Run:
             fin = self.block(s.final, normal, frame) if normal is not None else _Flow(None)
             normal = fin.normal
             flow.returns += fin.returns
+            # The jumps go through the finally block too, each kind on its
+            # own.  Inside a finally block followed for jumps, a nested one
+            # does not follow its own (each level doubling the passes of the
+            # next cost a power of their depth): their connections start
+            # afresh, as after a read (no finding can come of what was sent
+            # before).
             for name, states in groups.items():
                 joined = _join_all(states)
-                if joined is not None:
-                    after = self.block(s.final, joined, frame).normal
-                    states[:] = [after] if after is not None else []
+                if joined is None:
+                    continue
+                if self.jump_finally >= MAX_JUMP_FINALLY:
+                    after = _afresh(joined)
+                else:
+                    self.jump_finally += 1
+                    try:
+                        after = self.block(s.final, joined, frame).normal
+                    finally:
+                        self.jump_finally -= 1
+                states[:] = [after] if after is not None else []
         flow.normal = normal
         flow.returns += groups["returns"]
         flow.breaks += groups["breaks"]
@@ -481,6 +544,17 @@ class _Run:
                                                             self.first_read.get(key), self.root.callback))
                 if cs.held:
                     self.result.held.add(HeldData(key, info, cs.corked, cs.more, cs.held, end, False))
+
+
+def _holds(big: State, small: State) -> bool:
+    """Whether every state `small` allows, `big` allows too."""
+    return all(small.get(k, _EMPTY_SET) <= big.get(k, _EMPTY_SET) for k in big.keys() | small.keys())
+
+
+def _afresh(state: State) -> State:
+    """Every connection as after a read that also ends any cork: nothing
+    sent before counts (but TCP_NODELAY stays as it was)."""
+    return {k: frozenset(EMPTY._replace(nodelay=cs.nodelay) for cs in v) for k, v in state.items()}
 
 
 def _carry(state: State, keys: set[str]) -> State:
