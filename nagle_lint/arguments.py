@@ -49,7 +49,8 @@ OPTIONS = (
     (("--fail-on",), dict(choices=LEVELS, help="lowest level that makes the exit code 1 (default: warning)")),
     (("--min-confidence",), dict(choices=CONFIDENCES, help="hide findings less sure than this (default: medium)")),
     (("--exit-zero",), dict(action="store_true", help="exit 0 even when there are findings")),
-    (("--config",), dict(metavar="FILE", help="read settings from FILE instead of the nearest pyproject.toml")),
+    (("--config",), dict(metavar="FILE", help="read settings from FILE (any name: its [tool.nagle-lint] table, else its keys) "
+                                                    "instead of the nearest pyproject.toml")),
     (("--jobs", "-j"), dict(type=int, metavar="N", help="worker processes (default: the CPUs available)")),
     (("--max-file-size",), dict(type=size_option, metavar="SIZE",
                                 help="skip (and report) files bigger than this: bytes, or e.g. 2MB "

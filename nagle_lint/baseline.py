@@ -109,17 +109,31 @@ def only_changed(findings, changes) -> tuple[list, int]:
     return kept, hidden
 
 
+def _existing_folder(path: str) -> str:
+    """The folder of `path` (itself if a folder), or the nearest one above it that exists."""
+    folder = os.path.abspath(path)
+    if not os.path.isdir(folder):
+        folder = os.path.dirname(folder)
+    while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)
+    return folder
+
+
 def adopt(result, baseline: str | None = None, write_baseline: str | None = None,
-          diff_base: str | None = None, quiet: bool = False, root: Path | None = None) -> None:
-    """Apply --diff-base, --baseline and --write-baseline to a run's result (in place)."""
-    root = root or find_root()
+          diff_base: str | None = None, quiet: bool = False, root: Path | None = None,
+          start: str | None = None) -> None:
+    """Apply --diff-base, --baseline and --write-baseline to a run's result
+    (in place).  The repository is the one holding `start` (the first
+    linted path; default: the working folder), wherever the run starts."""
+    start = _existing_folder(start or ".")
+    root = root or find_root(start)
     attach(result.findings, root, Lines())  # before anything is filtered: stable occurrence counters
     notes = []
     changes = None
     if diff_base:
         from .gitdiff import changed_lines
 
-        changes = changed_lines(diff_base)
+        changes = changed_lines(diff_base, start)
     known = load(baseline) if baseline else None
     if write_baseline:
         n = write(write_baseline, result.findings, root)

@@ -138,7 +138,8 @@ def _report(args, settings, result) -> tuple[int, str, str]:
     if args.baseline or args.write_baseline or args.diff_base:
         from .baseline import adopt
 
-        adopt(result, args.baseline, args.write_baseline, args.diff_base, quiet=args.quiet)
+        adopt(result, args.baseline, args.write_baseline, args.diff_base, quiet=args.quiet,
+              start=args.paths[0] if args.paths else args.stdin_filename)
     report = render(args.format, result, include_suppressed=args.include_suppressed)
     warnings = ""
     if not args.quiet:

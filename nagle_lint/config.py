@@ -185,9 +185,12 @@ def load(path) -> Settings:
         raise ConfigError(f"{path}: invalid TOML: {e}") from None
     except RecursionError:  # tomllib recurses once per level of nested arrays and tables
         raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
-    dotted = os.path.basename(path) == ".nagle-lint.toml"
-    table = data if dotted else data.get("tool", {}).get("nagle-lint", {})
-    where = "" if dotted else "[tool.nagle-lint] "
+    # Any name: the [tool.nagle-lint] table where the file has one (a
+    # pyproject.toml has no other place for it), else the file's own keys.
+    tool = data.get("tool")
+    tabled = isinstance(tool, dict) and "nagle-lint" in tool or os.path.basename(path) == "pyproject.toml"
+    table = tool.get("nagle-lint", {}) if tabled and isinstance(tool, dict) else {} if tabled else data
+    where = "[tool.nagle-lint] " if tabled else ""
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: {where.strip() or 'the file'} must be a table")
     settings = Settings(source=str(path))

@@ -188,6 +188,24 @@ def test_diff_base_from_a_subfolder(repo):
     assert lint(repo / "pkg", "--diff-base", "HEAD", "..")[1] == [("../pkg/mod.py", 7)]
 
 
+def test_baseline_and_diff_base_find_the_repository_from_the_linted_paths(repo, tmp_path):
+    """A baseline written in the repository matches when the run starts
+    elsewhere, and --diff-base works from outside the repository."""
+    (repo / "src").mkdir()
+    (repo / "src" / "mod.py").write_text(split("mod"), encoding="utf-8")
+    assert lint(repo, "--write-baseline", "baseline.json", "src")[0] == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert lint(elsewhere, str(repo / "src"))[0] == 1
+    assert lint(elsewhere, "--baseline", str(repo / "baseline.json"), str(repo / "src"))[:2] == (0, [])
+    assert lint(repo / "src", "--baseline", "../baseline.json", ".")[:2] == (0, [])
+    # Outside the repository, the repository of the linted paths is asked.
+    assert lint(elsewhere, "--diff-base", "HEAD", str(repo))[1] == [(str(repo / "src" / "mod.py"), 7)]
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "src")
+    assert lint(elsewhere, "--diff-base", "HEAD", str(repo))[:2] == (0, [])
+
+
 def test_diff_base_errors(repo, tmp_path, capsys):
     assert lint(repo, "--diff-base", "no-such-ref", ".")[0] == 2
     assert "unknown git revision" in capsys.readouterr().err

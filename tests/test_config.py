@@ -204,6 +204,20 @@ def test_explicit_config_file(capsys, project):
     assert reported(capsys, "--config", other, "mixed.py") == (1, ["mixed.py:NGL001"])
 
 
+@pytest.mark.parametrize("name", ["ci.toml", "nagle.toml", "lint-settings"])
+def test_explicit_config_file_of_any_name_with_its_own_keys(capsys, project, name):
+    """--config reads a file of any name: its [tool.nagle-lint] table where
+    it has one, else its top-level keys (as a .nagle-lint.toml)."""
+    pyproject(project, 'select = ["NGL003"]\n')
+    (project / name).write_text('select = ["NGL002"]\n', encoding="utf-8")
+    assert reported(capsys, "--config", name, "mixed.py") == (0, ["mixed.py:NGL002"])  # a note
+    (project / name).write_text('selct = ["NGL002"]\n', encoding="utf-8")  # read, so checked
+    code, _, err = run(capsys, "--config", name, "mixed.py")
+    assert code == 2 and "unknown key 'selct'" in err
+    (project / name).write_text('[tool.nagle-lint]\nselect = ["NGL001"]\n', encoding="utf-8")
+    assert reported(capsys, "--config", name, "mixed.py") == (1, ["mixed.py:NGL001"])
+
+
 def test_explicit_config_file_that_does_not_exist(capsys, project):
     code, out, err = run(capsys, "--config", project / "nope.toml", "mixed.py")
     assert (code, out) == (2, "")
