@@ -37,7 +37,7 @@ OPTIONS = (
     (("paths",), dict(nargs="*", metavar="PATH", help="files or folders to lint (default: .)")),
     (("--select",), dict(type=_csv, metavar="IDS", help="only these rules (ids or prefixes, comma-separated)")),
     (("--ignore",), dict(type=_csv, metavar="IDS", help="skip these rules (ids or prefixes)")),
-    (("--exclude",), dict(type=_csv, metavar="GLOBS", help="skip paths matching these patterns (added to the config's)")),
+    (("--exclude",), dict(type=_csv, metavar="GLOBS", help="skip paths matching these gitignore patterns (added to the config's)")),
     (("--force-exclude",), dict(action="store_true", help="apply excludes even to files named on the command line")),
     (("--format",), dict(choices=("text", "json", "sarif", "github"), default="text",
                          help="output format (default: text); github: workflow-command annotations")),
@@ -62,6 +62,9 @@ OPTIONS = (
                                                  "at the project's root)")),
     (("--stdin-filename",), dict(metavar="PATH",
                                  help="lint standard input as if it were the file PATH (for editors: unsaved buffers)")),
+    (("--show-files",), dict(action="store_true", help="print the files that would be linted, then exit 0")),
+    (("--show-settings",), dict(action="store_true", help="print the settings in force and where they come from, "
+                                                          "then exit 0")),
     (("--quiet", "-q"), dict(action="store_true", help="print findings only: no summary, no warnings")),
     (("--verbose", "-v"), dict(action="store_true", help="list every file that had syntax errors")),
     (("--debug",), dict(action="store_true", help="show tracebacks of internal errors")),

@@ -103,6 +103,17 @@ def lint(args) -> int:
         raise UsageError(f"--output-file {args.output_file} is a source file: the report would overwrite it")
     if args.stdin_filename:
         return _print(args, *_report(args, settings, _lint_stdin(args, settings)))
+    if args.show_settings:
+        sys.stdout.write(settings_text(settings))
+        return EXIT_CLEAN
+    if args.show_files:
+        planned = plan(args.paths or ["."], settings, args.force_exclude)
+        from .report.text import printable
+
+        sys.stdout.write("".join(printable(path) + "\n" for path in planned.files))
+        for path, problem in planned.missing:
+            print(f"nagle-lint: warning: {printable(path)}: {problem}", file=sys.stderr)
+        return EXIT_CLEAN
     cache = cache_of(args, settings)
     try:
         return _lint_planned(args, settings, plan(args.paths or ["."], settings, args.force_exclude, cache))
@@ -167,6 +178,22 @@ def _print(args, status: int, report: str, warnings: str) -> int:
     return status
 
 
+def settings_text(settings) -> str:
+    """The settings as the keys of a configuration file, after a line
+    saying where they come from (the command line's on top)."""
+    import json
+
+    from .config import KEYS
+
+    lines = [f"# settings from {settings.source}" if settings.source else "# default settings (no configuration file)"]
+    for key in KEYS:
+        value = getattr(settings, key.replace("-", "_"))
+        value = list(value) if isinstance(value, tuple) else {k: list(v) for k, v in value.items()} \
+            if isinstance(value, dict) else value
+        lines.append(f"{key} = {json.dumps(value)}")
+    return "\n".join(lines) + "\n"
+
+
 def cache_of(args, settings):
     """The run's cache.Cache, or None (--no-cache): --cache-dir, else
     $NAGLE_LINT_CACHE_DIR, else one folder at the project's root."""
@@ -191,11 +218,11 @@ def project_root(paths, settings) -> str:
         if parent == folder:
             break
         folder = parent
-    return os.path.dirname(os.path.abspath(settings.source)) if settings.source else os.getcwd()
+    return settings.folder() or os.getcwd()
 
 
 def _lint_stdin(args, settings):
-    from .discover import matches
+    from .discover import excluded, excludes
     from .languages import language_of
     from .report import Result
     from .runner import lint_file
@@ -205,7 +232,7 @@ def _lint_stdin(args, settings):
     path = args.stdin_filename
     if language_of(path) is None:
         raise UsageError(f"--stdin-filename {path}: not a Python, Java or C file name")
-    if args.force_exclude and any(matches(path, p) for p in settings.exclude):
+    if args.force_exclude and excluded(path, excludes(settings.exclude, settings.folder())):
         return Result([], 0)
     data = sys.stdin.buffer.read()
     _, findings, problem, errors = lint_file(path, settings, data=data)

@@ -43,7 +43,7 @@ class Settings:
     def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
                  per_file_ignores: dict | None = None, fail_on: str = "warning", min_confidence: str = "medium",
                  max_file_size: int = DEFAULT_MAX_FILE_SIZE, timeout: float = DEFAULT_TIMEOUT,
-                 source: str | None = None):
+                 respect_gitignore: bool = True, source: str | None = None):
         self.__dict__.update(
             select=select,  # empty: every rule that is on by default
             ignore=ignore,
@@ -53,6 +53,7 @@ class Settings:
             min_confidence=min_confidence,
             max_file_size=max_file_size,  # bytes; a bigger file is reported and skipped (0: no limit)
             timeout=timeout,  # seconds to parse and lower one file (0: no limit)
+            respect_gitignore=respect_gitignore,  # in a git work tree, leave out what git ignores
             source=source,  # the file the settings came from
         )
 
@@ -61,6 +62,10 @@ class Settings:
         if unknown:
             raise TypeError(f"no such setting: {', '.join(sorted(unknown))}")
         return Settings(**{**self.__dict__, **changes})
+
+    def folder(self) -> str | None:
+        """The folder of the configuration file, where its patterns are written from."""
+        return os.path.dirname(os.path.abspath(self.source)) if self.source else None
 
     def __setattr__(self, name, value):
         raise AttributeError("settings are read-only: use replace()")
@@ -83,6 +88,7 @@ KEYS = {
     "min-confidence": "one of: low, medium, high",
     "max-file-size": "a size in bytes: a whole number (0 for no limit) or a string such as \"2MB\" or \"500kB\"",
     "timeout": "a number of seconds per file, 0 or more (0 for no limit)",
+    "respect-gitignore": "true or false",
 }
 
 _UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000 ** 2, "mb": 1000 ** 2, "mib": 1024 ** 2,
@@ -222,6 +228,10 @@ def load(path) -> Settings:
                 settings = settings.replace(max_file_size=parse_size(value))
             except ValueError:
                 raise ConfigError(problem) from None
+        elif key == "respect-gitignore":
+            if not isinstance(value, bool):
+                raise ConfigError(problem)
+            settings = settings.replace(respect_gitignore=value)
         elif key == "timeout":
             if isinstance(value, str):  # a number in TOML is written without quotes
                 raise ConfigError(problem)

@@ -1,5 +1,10 @@
 """Which files to lint: folders walked, build and tool folders skipped,
-excludes applied, only the languages we read."""
+files git ignores left out (in a git work tree: every .gitignore from the
+top of the work tree down, and .git/info/exclude), excludes applied, only
+the languages we read.  Patterns follow gitignore's rules, as pathspec's
+GitIgnoreSpec reads them: `src/*.py` is anchored to the folder it is
+written from and does not match `src/sub/x.py`; `vendor` matches at any
+depth; `build/` matches folders only; `!keep.py` takes a file back."""
 
 from __future__ import annotations
 
@@ -15,9 +20,9 @@ SKIP_DIRS = {
 
 
 def matches(path: str, pattern: str) -> bool:
-    """gitignore-like: a pattern with a slash matches the path (from the
-    linted root), one without matches any part of it."""
-    import fnmatch  # here: it imports `re`, which a run without excludes may not need
+    """A per-file-ignores glob: a pattern with a slash matches the path (from
+    the linted root), one without matches any part of it."""
+    import fnmatch  # here: it imports `re`, which a run without patterns may not need
 
     path = path.replace(os.sep, "/")
     while path.startswith("./"):
@@ -29,9 +34,55 @@ def matches(path: str, pattern: str) -> bool:
     return any(fnmatch.fnmatch(part, pattern) for part in path.split("/"))
 
 
-def discover(paths: list[str], exclude: tuple[str, ...], force_exclude: bool = False, base: str | None = None):
+class Patterns:
+    """gitignore-style patterns written from the folder `base`."""
+
+    def __init__(self, base: str, lines):
+        from pathspec import GitIgnoreSpec  # here: a tree without patterns does not load it
+
+        self.base = os.path.abspath(base)
+        self.spec = GitIgnoreSpec.from_lines(lines)
+
+    def prefix(self, folder: str) -> str | None:
+        """The path of the absolute `folder` from `base`, ending in '/' (''
+        for base itself), or None where the patterns do not reach it."""
+        rel = os.path.relpath(folder, self.base)
+        if rel == ".":
+            return ""
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            return None
+        return rel.replace(os.sep, "/") + "/"
+
+    def decides(self, prefix: str | None, name: str, is_dir: bool) -> bool | None:
+        """True: matched (ignored), False: taken back by a `!` pattern, None: no pattern says."""
+        if prefix is None:
+            return None
+        return self.spec.check_file(prefix + name + ("/" if is_dir else "")).include
+
+
+def excludes(exclude: tuple[str, ...], base: str | None) -> Patterns | None:
+    """The `exclude` setting as patterns, written from `base` (the
+    configuration file's folder; else the current folder)."""
+    return Patterns(base or os.getcwd(), exclude) if exclude else None
+
+
+def excluded(path: str, patterns: Patterns | None) -> bool:
+    """Whether a file named on the command line is excluded, as a walk
+    would leave it out: it, or a folder it lies in, matches."""
+    rel = patterns.prefix(os.path.abspath(path)) if patterns is not None else None
+    if not rel:
+        return False
+    parts = rel.rstrip("/").split("/")
+    return any(patterns.spec.check_file("/".join(parts[:n]) + ("/" if n < len(parts) else "")).include
+               for n in range(1, len(parts) + 1))
+
+
+def discover(paths: list[str], exclude: tuple[str, ...], force_exclude: bool = False, base: str | None = None,
+             gitignore: bool = True):
     """Yield (path, error) pairs: error is None for a file to lint, or a
-    message for a path that cannot be linted."""
+    message for a path that cannot be linted.  `base`: where the exclude
+    patterns are written from; `gitignore`: leave out what git ignores."""
+    patterns = excludes(exclude, base)
     seen = set()
     for root in paths:
         if not os.path.lexists(root):
@@ -39,15 +90,15 @@ def discover(paths: list[str], exclude: tuple[str, ...], force_exclude: bool = F
             continue
         if os.path.isdir(root):
             if len(paths) == 1:  # one walk meets each file once: nothing to tell apart
-                yield from ((path, None) for path, _ in _walk(root, exclude, base))
+                yield from ((path, None) for path, _ in _walk(root, patterns, gitignore))
                 continue
             top = _same(root)
-            for path, rel in _walk(root, exclude, base):
+            for path, rel in _walk(root, patterns, gitignore):
                 key = os.path.normcase(os.path.join(top, rel))
                 if key not in seen:
                     seen.add(key)
                     yield path, None
-        elif force_exclude and any(matches(root, p) for p in exclude):
+        elif force_exclude and excluded(root, patterns):
             continue
         elif _same(root) not in seen:
             seen.add(_same(root))
@@ -64,36 +115,93 @@ def _within(path: str, root: str) -> bool:
     return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
-def _walk(root: str, exclude, base: str | None = None):
+def _git_top(root: str) -> str | None:
+    """The top of the git work tree holding `root`, or None."""
+    folder = os.path.abspath(root)
+    while not os.path.lexists(os.path.join(folder, ".git")):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    return folder
+
+
+def _git_ignores(root: str, top: str) -> list[Patterns]:
+    """What git ignores in the folders above `root`, outermost first: the
+    work tree's .git/info/exclude and each .gitignore from its top down to
+    root's parent (root's own is read by the walk)."""
+    rules = [_patterns_in(top, os.path.join(top, ".git", "info", "exclude"))]
+    folder, above = os.path.abspath(root), []
+    while folder != top:
+        folder = os.path.dirname(folder)
+        above.append(folder)
+    rules += [_patterns_in(f, os.path.join(f, ".gitignore")) for f in reversed(above)]
+    return [r for r in rules if r is not None]
+
+
+def _patterns_in(base: str, path: str) -> Patterns | None:
+    """The patterns of a regular file (not a link), or None."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    return Patterns(base, lines) if any(line.strip() and not line.startswith("#") for line in lines) else None
+
+
+def _walk(root: str, patterns: Patterns | None, gitignore: bool = True):
     """Yield (path, path relative to root) for each file to lint under root.
     Relative paths are built as the walk goes (not worked out per file)."""
-    from_base = None  # root as seen from the config file's folder, where its patterns are written from
-    if base is not None and exclude:
-        from_base = os.path.relpath(os.path.abspath(root), base)
-        if from_base.startswith(".."):
-            from_base = None
-    stack = [(root, "")]
+    top = _git_top(root) if gitignore else None
+    in_git = top is not None
+    stack = [(root, "", _git_ignores(root, top) if in_git else [])]
     while stack:
-        folder, rel_folder = stack.pop()
+        folder, rel_folder, ignores = stack.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             continue
+        if in_git:
+            own = next((e for e in entries if e.name == ".gitignore"), None)
+            if own is not None:
+                found = _patterns_in(folder, own.path)
+                if found is not None:
+                    ignores = [*ignores, found]
+        absolute = os.path.abspath(folder) if ignores or patterns else None
+        prefixes = [(p, p.prefix(absolute)) for p in reversed(ignores)]
+        excluded_prefix = patterns.prefix(absolute) if patterns else None
         subdirs = []
         for e in entries:
-            rel = rel_folder + e.name
-            if exclude:
-                rels = [rel] if from_base is None else [rel, os.path.normpath(os.path.join(from_base, rel))]
-                if any(matches(r, p) for r in rels for p in exclude):
-                    continue
             try:
-                if e.is_dir(follow_symlinks=False):
-                    if e.name not in SKIP_DIRS and not e.name.endswith(".egg-info"):
-                        subdirs.append((e.path, rel + os.sep))
-                elif language_of(e.name) and e.is_file():
+                is_dir = e.is_dir(follow_symlinks=False)
+                if is_dir:
+                    if e.name in SKIP_DIRS or e.name.endswith(".egg-info"):
+                        continue
+                elif not language_of(e.name):
+                    continue
+                if patterns is not None and patterns.decides(excluded_prefix, e.name, is_dir):
+                    continue
+                if prefixes and _ignored(prefixes, e.name, is_dir):
+                    continue
+                if is_dir:
+                    subdirs.append((e.path, rel_folder + e.name + os.sep, ignores))
+                elif e.is_file():
                     if e.is_symlink() and not _within(e.path, root):
                         continue  # a link out of the tree (a pull request's `x.py -> ~/.ssh/...`) is not followed
-                    yield e.path, rel
+                    yield e.path, rel_folder + e.name
             except OSError:
                 continue
         stack.extend(reversed(subdirs))
+
+
+def _ignored(prefixes, name: str, is_dir: bool) -> bool:
+    """As git decides: the deepest .gitignore with a pattern for the name wins."""
+    for p, prefix in prefixes:
+        verdict = p.decides(prefix, name, is_dir)
+        if verdict is not None:
+            return verdict
+    return False

@@ -533,8 +533,7 @@ def plan(paths: list[str], settings: Settings, force_exclude: bool = False, cach
     """The files to lint, the paths that cannot be, and the cache key of the
     run (None without a cache, or where a file cannot be looked at)."""
     missing, files = [], []
-    for path, error in discover(paths, settings.exclude, force_exclude,
-                                  os.path.dirname(os.path.abspath(settings.source)) if settings.source else None):
+    for path, error in discover(paths, settings.exclude, force_exclude, settings.folder(), settings.respect_gitignore):
         (missing if error else files).append((path, error) if error else path)
     digest = None
     if cache is not None:
