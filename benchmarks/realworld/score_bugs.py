@@ -136,7 +136,7 @@ def export(gitdir: Path, commit: str, dest: Path, subdir: str | None) -> None:
 
 
 def lint(root: Path, target: str, low: bool) -> list[dict]:
-    """Findings of nagle-lint run in `root` on the relative path `target`; paths relative to root."""
+    """Findings of nagle-lint run in `root` on the relative path `target`, paths relative to it."""
     cmd = [sys.executable, "-m", "nagle_lint", "--format", "json", "--no-cache", "--exit-zero",
            "--quiet"]
     if low:
