@@ -186,25 +186,27 @@ class Project:
         return callers
 
     @cached_property
-    def _called(self) -> tuple[set[int], set[tuple[str, str]]]:
-        """(ids of the functions a call resolves to, (language, name) of the
-        calls that resolve to none: any function of that name may be theirs)."""
-        ids, names = set(), set()
+    def _called(self) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+        """((file, name) of the functions a call resolves to: overloads of a
+        name in one file are told apart by their arguments, which a call is
+        not resolved by; (language, name) of the calls that resolve to none:
+        any function of that name may be theirs)."""
+        found, names = set(), set()
         for fn in self._bodied:
             for ev in self.facts(fn).calls:
                 target = self.resolve(fn, ev.callee)
                 if target is not None:
-                    ids.add(id(target))
+                    found.add((target.path, target.qualname))
                 else:
                     names.add((self.models[fn.path].language, ev.callee))
-        return ids, names
+        return found, names
 
     def is_entry(self, fn: Function) -> bool:
         """Whether no call of the run may reach the function: only calls of
         its own language, as they resolve, count (a Python script's main()
         says nothing of a C main)."""
-        ids, names = self._called
-        return id(fn) not in ids and (self.models[fn.path].language, fn.qualname) not in names
+        found, names = self._called
+        return (fn.path, fn.qualname) not in found and (self.models[fn.path].language, fn.qualname) not in names
 
     def _with_effects(self, events=EVENTS) -> set[int]:
         """ids of the functions with one of `events` that their callers see

@@ -163,3 +163,34 @@ def test_a_call_of_a_parameter_s_name_calls_the_value_passed():
         assert "handler" not in project.wanted().needed
         found = raw_findings([Prepared(path, model, {}, 0)], project, {"NGL001"})
         assert [f.line for f in found if f.rule == "NGL001"] == [], path
+
+
+def test_every_overload_of_a_called_name_is_called():
+    """A call is resolved by its name alone, so a call of an overloaded Java
+    method may reach any of them: none is an entry its callers never read after."""
+    src = b"""import java.net.Socket;
+class A {
+    void run(Socket s) throws Exception { f(s); }
+    void f(Socket s) throws Exception { s.getOutputStream().write(1); s.getOutputStream().write(2); }
+    void f(Socket s, int n) throws Exception { s.getOutputStream().write(n); }
+}
+"""
+    model = frontend("java").lower("A.java", src)
+    project = Project([model])
+    assert [fn.qualname for fn in model.functions if project.is_entry(fn)] == ["A.run"]
+
+
+def test_a_name_called_in_another_language_is_not_a_call():
+    """A Python script's main() says nothing of a C main."""
+    c = frontend("c").lower("m.c", b"""#include <sys/socket.h>
+int main(void) { int fd = socket(AF_INET, SOCK_STREAM, 0); send(fd, "a", 1, 0); send(fd, "b", 1, 0); return 0; }
+""")
+    py = frontend("python").lower("x.py", b"""import socket
+def main():
+    s = socket.socket()
+    s.send(b"x")
+main()
+""")
+    project = Project([c, py])
+    assert [fn.qualname for fn in c.functions if project.is_entry(fn)] == ["main"]
+    assert "main" not in [fn.qualname for fn in py.functions if project.is_entry(fn)]
