@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nagle_lint.languages import python_scan, scanner
-from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, _may_match, called_keys, name_key, names_of
+from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, _may_match, called_keys, name_key, names_of, socket_like
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(p for p in (ROOT / "fixtures").rglob("*") if p.suffix in (".c", ".h", ".java", ".py"))
@@ -400,3 +400,17 @@ EVENT_TOKENS = st.sampled_from([b"recv", b"send", b"read", b"write", b"(", b")",
 @given(st.lists(EVENT_TOKENS, max_size=30).map(b"".join))
 def test_may_match_holds_wherever_the_pattern_matches_on_generated_text(data: bytes):
     may_match_agrees(data)
+
+
+@pytest.mark.parametrize("name", ["sock", "self.sock", "c->conn", "client_fd", "clientfd", "sockfd", "peerSocket",
+                                  "clientSocket", "mySock", "SOCK", "CLIENT_FD", "conns[i]", "clients[i]", "ch",
+                                  "this.channel", "upstream_fd", "sock2", "connfd", "sd"])
+def test_a_socket_like_name_has_a_socket_word_as_a_whole_segment(name):
+    assert socket_like(name)
+
+
+@pytest.mark.parametrize("name", ["chunk", "change", "chan", "search", "disconnect", "batch", "match", "cache",
+                                  "each", "recharge", "clientele", "peering", "remotely", "schedule", "thousands",
+                                  "SOCKADDR", "psd"])
+def test_a_socket_word_inside_a_longer_word_is_no_evidence(name):
+    assert not socket_like(name)

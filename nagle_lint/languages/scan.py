@@ -24,11 +24,21 @@ def whole_words(data: bytes, word: bytes):
         if not (at and data[at - 1] in WORD_BYTES or end < len(data) and data[end] in WORD_BYTES):
             yield at
 
-# Names that suggest a socket (a medium-confidence connection when nothing else is known).
+# Names that suggest a socket (a medium-confidence connection when nothing else is known),
+# as a whole segment of the name: `sock`, `client_fd`, `peerSocket`, `SOCK`, `conns[i]`; not
+# inside a longer word (`chunk`, `change`, `search`, `disconnect`).
+_SOCKET_WORDS = ("sock", "socket", "sockfd", "sd", "conn", "connection", "connfd", "cfd", "clientfd", "client",
+                 "peer", "channel", "ch", "upstream", "downstream", "remote")
+
+
+def _either(words) -> str:
+    return "|".join(sorted(words, key=len, reverse=True))
+
+
 _SOCKETY = re.compile(
-    r"(^|[_.>]|(?<=[a-z]))(sock|socket|sockfd|sd|conn|connection|connfd|cfd|clientfd|client|peer|"
-    r"channel|ch|upstream|downstream|remote)(s|fd|_fd|et)?($|_|\[|(?=[A-Z0-9]))",
-    re.IGNORECASE,
+    rf"(?:^|(?<=[_.>]))(?:{_either(_SOCKET_WORDS)})(?:s|fd|_fd|et|Fd|FD)?(?=$|[_\[]|[A-Z0-9])"
+    rf"|(?:^|(?<=[_.>a-z0-9]))(?:{_either(w.capitalize() for w in _SOCKET_WORDS)})(?:s|fd|Fd|FD|_fd|et)?(?=$|[_\[]|[A-Z0-9])"
+    rf"|(?:^|(?<=[_.>]))(?:{_either(w.upper() for w in _SOCKET_WORDS)})(?:S|FD|_FD)?(?=$|[_\[0-9])"
 )
 
 
