@@ -88,6 +88,23 @@ class Push:
 
 
 @record
+class Pause:
+    """Time passes (a sleep at least as long as the peer's delayed ACK):
+    what was sent before has been acknowledged, on every connection."""
+
+    site: Site
+
+
+@record
+class Failed:
+    """The branch taken because a send on `conn` failed (`if (send(...) < 0)`):
+    the connection is broken, and what was sent before waits for nothing."""
+
+    conn: str
+    site: Site
+
+
+@record
 class SetOption:
     """A socket option change.  `option` is "nodelay" or "cork" (TCP_CORK and
     TCP_NOPUSH); `value` is True/False, or None when it cannot be told;
@@ -329,6 +346,8 @@ def _dump_event(e) -> str:
         on = f" on {e.receiver}" if e.receiver else ""
         into = f"{e.result} = " if e.result else ""
         return f"call {into}{e.callee}({args}){on} {line}"
+    if isinstance(e, Pause):
+        return f"pause {line}"
     if isinstance(e, Recv) and e.size != UNKNOWN:
         return f"recv {e.conn} size={e.size} {line}"
     return f"{type(e).__name__.lower()} {e.conn} {line}"

@@ -31,8 +31,8 @@ from typing import NamedTuple
 
 from ..model import (
     walk,
-    Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
-    Push, Recv, Return, Send, SetOption, Site, Switch, Try,
+    Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
+    Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
 from ..records import Factory, record
 from ..site import CONFIDENCES
@@ -329,6 +329,8 @@ class _Run:
             self.try_(s, flow, frame)
         elif isinstance(s, Call):
             self.call(s, flow, frame)
+        elif isinstance(s, Pause):
+            flow.normal = {k: frozenset({EMPTY._replace(nodelay=cs.nodelay) for cs in v}) for k, v in st.items()}
         else:
             flow.normal = self.event(s, st, frame)
 
@@ -509,7 +511,7 @@ class _Run:
         if isinstance(ev, Recv):
             self.at_read(key, cs, p)
             return cs._replace(units=(), held=None, more=None, carried=False)
-        if isinstance(ev, Push):
+        if isinstance(ev, (Push, Failed)):
             return EMPTY._replace(nodelay=cs.nodelay)
         if isinstance(ev, Bind):
             return EMPTY

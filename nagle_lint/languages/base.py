@@ -15,8 +15,8 @@ from functools import cached_property
 from ..model import (
     walk,
     ONE, SMALL, UNKNOWN,
-    Bind, Break, Call, ConnInfo, Continue, FileModel, Flush, Function, If, Loop,
-    Push, Recv, Return, Send, SetOption, Site, Switch, Try,
+    Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
+    Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
 from ..records import record
 from .scan import FunctionTexts, Scanner, n_is_root, socket_like, whole_words
@@ -85,6 +85,9 @@ class Obj:
     init: tuple | None = None  # (callee, args, consts, site)
 
 
+# Seconds after which any receiver has acknowledged (the longest delayed-ACK
+# timer, Windows' and macOS's): a sleep this long leaves nothing held.
+ACKED_AFTER = 0.2
 NO_VALUE = object()  # an expression a frontend has lowered whose value is unknown: do not walk it again
 NOT_CONN = object()  # a file, a pipe, an in-memory buffer, a datagram socket: never a connection
 
@@ -592,6 +595,11 @@ class Frontend(Scanner):
         """The value of a non-call expression (identifiers, fields, literals)."""
         return None
 
+    def tests_failure(self, cond) -> bool:
+        """Whether a condition holding a send tests that it failed (C:
+        `send(...) < 0`); where sends raise on failure, none does."""
+        return False
+
     def is_callback(self, qualname: str) -> bool:
         """Whether a framework calls this function once per event (by its name)."""
         return False
@@ -811,8 +819,12 @@ class Lowering:
         if cond is None:
             self.stmt(body)
             return
+        mark = len(self._out[-1])
         self.expr(cond)
         then = self.block_of(body)
+        if self.fe.tests_failure(cond):  # `if (send(...) < 0)`: taken because the send failed
+            failed = sorted({ev.conn for ev in walk(self._out[-1][mark:]) if isinstance(ev, Send)})
+            then = tuple(Failed(c, self.site(cond)) for c in failed) + then
         if len(branches) == 1:
             self.emit(If((then,), False, self.site(node)))
             return
@@ -923,6 +935,13 @@ class Lowering:
         if value is None:
             self.evaluate(node.named_children)
         return None if value is NO_VALUE else value
+
+    def pause(self, node, seconds: float | None):
+        """A sleep: long enough (or of a length not told) for the peer's
+        delayed ACK, everything sent before it has been acknowledged."""
+        if seconds is None or seconds >= ACKED_AFTER:
+            self.emit(Pause(self.site(node)))
+        return NOT_CONN
 
     def alternatives(self, node, cond, arms):
         """`cond ? a : b`: the condition, then one of the arms, never both."""
@@ -1166,6 +1185,14 @@ def count_size(n: int | None) -> str:
     if n is None or n <= 0:
         return UNKNOWN
     return ONE if n == 1 else SMALL if n <= 16 else UNKNOWN
+
+
+def seconds(node, scale: float) -> float | None:
+    """A literal duration in seconds (`scale`: of its unit), None when not a literal."""
+    try:
+        return float(text(node).replace("_", "").rstrip("LlFfDd")) * scale if node is not None else None
+    except ValueError:
+        return None
 
 
 def int_literal(s: str) -> int | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NO_VALUE, NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, compact, int_literal, text
+from .base import NO_VALUE, NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, compact, int_literal, seconds, text
 from .c_scan import CScanner
 from ..model import ONE, SMALL, UNKNOWN
 
@@ -39,6 +39,10 @@ LIBRARY = {"connect", "bind", "listen", "fcntl", "ioctl", "getsockopt", "getpeer
 # An event loop that the file fills with TCP connections hands them back as these.
 POLLERS = re.compile(rb"\b(?:epoll_ctl|FD_SET|kevent|EV_SET)\b|struct\s+pollfd")
 TCP_MADE = re.compile(rb"\baccept4?\s*\(|SOCK_STREAM")
+# A send's result compared as a failure: below zero, -1, not the length asked, below it.
+FAILURE_TEST = re.compile(r"<=?0\b|==-1\b|!=|<[A-Za-z_(]|==SOCKET_ERROR")
+# Sleeps, by the seconds of their argument's unit (None: a length not told).
+SLEEPS = {"sleep": 1.0, "usleep": 1e-6, "nanosleep": None, "Sleep": 1e-3}
 POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
 
 
@@ -181,6 +185,9 @@ class CFrontend(CScanner, Frontend):
         else:
             low.evaluate(node.named_children)
 
+    def tests_failure(self, cond) -> bool:
+        return FAILURE_TEST.search(compact(cond)) is not None
+
     def _preproc(self, low, node):
         """#if/#ifdef: the branches are alternatives (only one is compiled), not a sequence."""
         alt = node.child_by_field_name("alternative")
@@ -270,6 +277,9 @@ class CFrontend(CScanner, Frontend):
         name = text(func)
         if name in low.unit.function_names and name != low.qualname:
             return low.local_call(name, args, node)
+        if name in SLEEPS:
+            low.evaluate(args)
+            return low.pause(node, seconds(args[0], SLEEPS[name]) if args and SLEEPS[name] else None)
         if name == "socket":
             low.evaluate(args)
             spec = " ".join(text(a) for a in args[:2])

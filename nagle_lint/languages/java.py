@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, text
+from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, seconds, text
 from .java_scan import JavaScanner
 from ..model import ONE, SMALL, UNKNOWN
 
@@ -57,6 +57,11 @@ def _base_type(t: str) -> str:
 
 
 _GENERICS = re.compile(r"<.*>")
+
+
+# TimeUnit.X.sleep(n): the seconds of X (Thread.sleep counts milliseconds).
+SLEEP_UNITS = {"TimeUnit.MINUTES": 60.0, "TimeUnit.SECONDS": 1.0, "TimeUnit.MILLISECONDS": 1e-3,
+               "TimeUnit.MICROSECONDS": 1e-6, "TimeUnit.NANOSECONDS": 1e-9}
 
 
 class JavaFrontend(JavaScanner, Frontend):
@@ -333,6 +338,9 @@ class JavaFrontend(JavaScanner, Frontend):
             if low.cls and f"{low.cls}.{name}" in low.unit.function_names:
                 return low.local_call(f"{low.cls}.{name}", args, node)
         receiver = compact(obj) if obj is not None else ""
+        if name == "sleep" and (receiver == "Thread" or receiver in SLEEP_UNITS):
+            low.evaluate(args)
+            return low.pause(node, seconds(args[0] if args else None, SLEEP_UNITS.get(receiver, 1e-3)))
         declared = _base_type(low.types.get(receiver, ""))
         target = low.env.get(receiver)
         if obj is not None and obj.type == "identifier" and (

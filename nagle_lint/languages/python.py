@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, raw, text
+from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
 from .python_scan import SOCKET_ONLY, PythonScanner
 from ..model import ONE, SMALL, UNKNOWN, Bind
 
@@ -260,6 +260,9 @@ class PythonFrontend(PythonScanner, Frontend):
         if dotted in NOT_SOCKETS:
             _eval_all(low, args, kwargs)
             return NOT_CONN
+        if dotted in ("time.sleep", "asyncio.sleep"):
+            _eval_all(low, args, kwargs)
+            return low.pause(node, seconds(args[0], 1.0) if args else None)
         if dotted == "asyncio.open_connection":
             return self._open_stream(low, node, args, kwargs)
         if receiver in ("self", "cls") and low.cls and f"{low.cls}.{meth}" in low.unit.function_names:
@@ -341,6 +344,9 @@ class PythonFrontend(PythonScanner, Frontend):
         if name in NOT_SOCKETS or name == "socketpair":
             _eval_all(low, args, kwargs)
             return NOT_CONN
+        if name == "sleep" and name not in low.unit.function_names:  # from time import sleep
+            _eval_all(low, args, kwargs)
+            return low.pause(node, seconds(args[0], 1.0) if args else None)
         _eval_all(low, [], kwargs)
         for candidate in (f"{low.qualname}.{name}", name):
             if candidate in low.unit.function_names and candidate != "<module>":
