@@ -1,18 +1,8 @@
-"""The lint command's options: written once, as data, and read two ways.
-
-Nearly every run (a pre-commit hook, an editor on save, CI) spells its
-options out in full.  `read_plain` turns such a command line into the
-namespace argparse would give, without importing argparse: its import and
-its parser cost about 3 ms, a sixth of a warm run.  Anything else (help,
---version, an abbreviated name, combined short flags, a value that starts
-with '-', a bad value) goes to the argparse parser built from the same table,
-which decides as it always has."""
+"""The lint command's options: written once, as data, read by argparse."""
 
 from __future__ import annotations
 
-import os
-import sys
-from types import SimpleNamespace
+import argparse
 
 from . import __version__
 from .cache import DIRNAME, ENV
@@ -72,105 +62,24 @@ OPTIONS = (
 )
 
 
-def _plain_options():
-    """name -> (dest, takes a value, type, choices), and the defaults, for the
-    options `read_plain` may set (--version is argparse's to print)."""
-    by_name, defaults = {}, {}
-    for names, spec in OPTIONS:
-        action = spec.get("action")
-        if not names[0].startswith("-") or action == "version":
-            continue
-        dest = names[0].lstrip("-").replace("-", "_")
-        defaults[dest] = False if action == "store_true" else spec.get("default")
-        for name in names:
-            by_name[name] = (dest, action is None, spec.get("type"), spec.get("choices"))
-    return by_name, defaults
+class Parser(argparse.ArgumentParser):
+    """argparse with long options spelled out in full only (`--output src` is
+    no `--output-file`), and usage errors raised, to be printed in the one
+    style of the command's errors."""
 
+    def __init__(self, **options):
+        super().__init__(allow_abbrev=False, **options)
 
-_BY_NAME, _DEFAULTS = _plain_options()
-
-
-def read_plain(argv: list[str]):
-    """The namespace argparse would make of `argv` if every option is named in
-    full, on its own (`-q`, `--jobs 2`, `--format=json`), with a value that
-    does not start with '-', and the paths are given in one run; else None."""
-    values = dict(_DEFAULTS)
-    paths = []
-    after_paths = False  # argparse takes one run of paths: a path after an option that follows them is an error
-    rest = iter(argv)
-    for arg in rest:
-        if arg[:1] != "-" or arg == "-":
-            if after_paths:
-                return None
-            paths.append(arg)
-            continue
-        name, eq, value = arg.partition("=") if arg[:2] == "--" else (arg, "", "")
-        option = _BY_NAME.get(name)
-        if option is None:
-            return None
-        after_paths = bool(paths)
-        dest, takes_value, convert, choices = option
-        if not takes_value:
-            if eq:
-                return None
-            values[dest] = True
-            continue
-        if not eq:
-            value = next(rest, None)
-            if value is None or value[:1] == "-":
-                return None
-        if convert is not None:
-            try:
-                value = convert(value)
-            except Exception:  # argparse words the error
-                return None
-        if choices is not None and value not in choices:
-            return None
-        values[dest] = value
-    return SimpleNamespace(paths=paths, **values)
+    def error(self, message):
+        raise UsageError(message)
 
 
 def build_parser():
-    """The argparse parser of the same options: help, errors, and every
-    command line `read_plain` leaves to it."""
-    import argparse
-
-    class Parser(argparse.ArgumentParser):
-        def error(self, message):
-            raise UsageError(message)
-
-    class Formatter(argparse.HelpFormatter):
-        """argparse's own, with the terminal's width asked once: argparse makes
-        a formatter for every argument it is given."""
-
-        def __init__(self, prog, **options):
-            if options.get("width") is None:
-                options["width"] = columns - 2  # as argparse has it
-            super().__init__(prog, **options)
-
-    columns = _terminal_columns()
-    parser = Parser(prog="nagle-lint", formatter_class=Formatter, description=DESCRIPTION, epilog=EPILOG)
+    parser = Parser(prog="nagle-lint", description=DESCRIPTION, epilog=EPILOG)
     for names, spec in OPTIONS:
         parser.add_argument(*names, **spec)
     return parser
 
 
 def parse(argv: list[str]):
-    args = read_plain(argv)
-    return args if args is not None else build_parser().parse_args(argv)
-
-
-def _terminal_columns() -> int:
-    """The terminal's width as shutil.get_terminal_size tells it (COLUMNS,
-    else the terminal's, else 80), without importing shutil (and the
-    compression modules it imports)."""
-    try:
-        columns = int(os.environ.get("COLUMNS", 0))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
+    return build_parser().parse_args(argv)
