@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from . import __version__
 from .cache import DIRNAME, ENV
@@ -19,14 +20,19 @@ def _csv(value: str) -> list[str]:
 
 
 DESCRIPTION = "Find socket code that stalls on Nagle's algorithm and delayed ACKs (Python, Java, C)."
-EPILOG = ("Subcommands: 'nagle-lint rules' lists the rules, 'nagle-lint explain NGL001' prints one rule's "
-          "document, 'nagle-lint demo' measures the stall on this machine's loopback.")
+EPILOG = ("Subcommands: 'nagle-lint check PATH...' lints (as the bare form does, where the first path is no "
+          "subcommand's name), 'nagle-lint rules' lists the rules, 'nagle-lint explain NGL001' prints one rule's "
+          "document, 'nagle-lint demo' measures the stall on this machine's loopback, 'nagle-lint clean' removes "
+          "the result cache, 'nagle-lint help SUBCOMMAND' tells more.")
 
 # (names, argparse's keywords), in the order of the help.
 OPTIONS = (
-    (("paths",), dict(nargs="*", metavar="PATH", help="files or folders to lint (default: .)")),
-    (("--select",), dict(type=_csv, metavar="IDS", help="only these rules (ids or prefixes, comma-separated)")),
-    (("--ignore",), dict(type=_csv, metavar="IDS", help="skip these rules (ids or prefixes)")),
+    (("paths",), dict(nargs="*", metavar="PATH",
+                      help="files or folders to lint (default: .); '-' is standard input (name it with "
+                           "--stdin-filename)")),
+    (("--select",), dict(type=_csv, metavar="IDS", help="only these rules (ids, names or prefixes, comma-separated; "
+                                                        "ALL: every rule, also those off by default)")),
+    (("--ignore",), dict(type=_csv, metavar="IDS", help="skip these rules (ids, names or prefixes)")),
     (("--exclude",), dict(type=_csv, metavar="GLOBS", help="skip paths matching these gitignore patterns (added to the config's)")),
     (("--force-exclude",), dict(action="store_true", help="apply excludes even to files named on the command line")),
     (("--format",), dict(choices=("text", "json", "sarif", "github"), default="text",
@@ -74,12 +80,17 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def build_parser():
-    parser = Parser(prog="nagle-lint", description=DESCRIPTION, epilog=EPILOG)
+def print_error(message: str) -> None:
+    """Every error of the command, one line in one style."""
+    print(f"nagle-lint: error: {message}", file=sys.stderr)
+
+
+def build_parser(prog: str = "nagle-lint"):
+    parser = Parser(prog=prog, description=DESCRIPTION, epilog=EPILOG)
     for names, spec in OPTIONS:
         parser.add_argument(*names, **spec)
     return parser
 
 
-def parse(argv: list[str]):
-    return build_parser().parse_args(argv)
+def parse(argv: list[str], prog: str = "nagle-lint"):
+    return build_parser(prog).parse_args(argv)

@@ -1,16 +1,18 @@
-"""The command line: `nagle-lint [PATH ...]`, `nagle-lint rules`, `nagle-lint explain ID`, `nagle-lint demo`."""
+"""The command line: `nagle-lint [check] [PATH ...]`, `nagle-lint rules`, `nagle-lint explain RULE`,
+`nagle-lint demo`, `nagle-lint clean`, `nagle-lint server`, `nagle-lint help [SUBCOMMAND]`."""
 
 from __future__ import annotations
 
 import os
 import sys
 
-from .arguments import UsageError, parse
+from .arguments import Parser, UsageError, parse, print_error
 from .cache import DIRNAME
 from .config import LEVELS, ConfigError, Settings, check_rule_ids, find_config, load
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-SUBCOMMANDS = ("rules", "explain", "demo", "clean", "server")
+# Words that name a subcommand where a path could be (`check` lints the paths after it).
+SUBCOMMANDS = ("check", "rules", "explain", "demo", "clean", "server", "help")
 
 
 def settings_from(args) -> Settings:
@@ -44,18 +46,26 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     try:
+        if argv and argv[0] == "check":
+            return lint(parse(argv[1:], "nagle-lint check"))
         if argv and argv[0] in SUBCOMMANDS:
+            if os.path.lexists(argv[0]):
+                # `nagle-lint rules` in a tree with a `rules/` folder: neither reading can be
+                # assumed (a CI step meant to lint it would pass having linted nothing).
+                raise UsageError(f"'{argv[0]}' is both a subcommand and a path here: lint the path with "
+                                 f"'nagle-lint check {argv[0]}' (or './{argv[0]}'), or run the subcommand "
+                                 "from another folder")
             return subcommand(argv[0], argv[1:])
         return lint(parse(argv))
     except (UsageError, ConfigError) as e:
-        print(f"nagle-lint: error: {e}", file=sys.stderr)
+        print_error(str(e))
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
     except Exception as e:  # an internal error: one line unless asked for more
         if debug:
             raise
-        print(f"nagle-lint: internal error: {type(e).__name__}: {e} (run with --debug for the traceback)", file=sys.stderr)
+        print_error(f"internal error: {type(e).__name__}: {e} (run with --debug for the traceback)")
         return EXIT_ERROR
 
 
@@ -101,13 +111,27 @@ def lint(args) -> int:
         raise UsageError("--quiet and --verbose ask for opposite things: give one")
     if args.output_file and language_of(args.output_file) and os.path.exists(args.output_file):
         raise UsageError(f"--output-file {args.output_file} is a source file: the report would overwrite it")
+    if "-" in args.paths:  # standard input, as ruff reads it
+        if args.paths != ["-"]:
+            raise UsageError("'-' (standard input) cannot be linted together with other paths")
+        if not args.stdin_filename:
+            raise UsageError("'-' reads standard input: name it with --stdin-filename PATH "
+                             "(its extension tells the language)")
+        args.paths = []
     if args.stdin_filename:
-        return _print(args, *_report(args, settings, _lint_stdin(args, settings)))
+        result = _lint_stdin(args, settings)
+        if result is None:
+            return EXIT_CLEAN
+        return _print(args, *_report(args, settings, result))
+    paths = args.paths or ["."]
+    missing = [p for p in paths if not os.path.lexists(p)]
+    if missing:
+        raise UsageError(f"{', '.join(missing)}: no such file or directory")
     if args.show_settings:
         sys.stdout.write(settings_text(settings))
         return EXIT_CLEAN
     if args.show_files:
-        planned = plan(args.paths or ["."], settings, args.force_exclude)
+        planned = plan(paths, settings, args.force_exclude)
         from .report.text import printable
 
         sys.stdout.write("".join(printable(path) + "\n" for path in planned.files))
@@ -116,7 +140,17 @@ def lint(args) -> int:
         return EXIT_CLEAN
     cache = cache_of(args, settings)
     try:
-        return _lint_planned(args, settings, plan(args.paths or ["."], settings, args.force_exclude, cache))
+        planned = plan(paths, settings, args.force_exclude, cache)
+        if not planned.files and not planned.missing:
+            if args.force_exclude and not any(os.path.isdir(p) for p in paths):
+                # pre-commit names the staged files: all of them excluded is what was configured.
+                if not args.quiet:
+                    print("nagle-lint: every file named is excluded (--force-exclude): nothing to lint",
+                          file=sys.stderr)
+                return EXIT_CLEAN
+            raise UsageError(f"nothing to lint: no Python, Java or C file in {', '.join(paths)} "
+                             "(or every one is excluded)")
+        return _lint_planned(args, settings, planned)
     finally:
         if cache is not None:
             cache.close()
@@ -152,13 +186,13 @@ def _report(args, settings, result) -> tuple[int, str, str]:
         adopt(result, args.baseline, args.write_baseline, args.diff_base, quiet=args.quiet,
               start=args.paths[0] if args.paths else args.stdin_filename)
     report = render(args.format, result, include_suppressed=args.include_suppressed)
-    warnings = ""
+    warnings = "" if args.quiet else "".join(line + "\n" for line in _warnings(result, args.verbose))
+    if result.files == 0:  # every path named was a file that could not be read
+        return EXIT_ERROR, report, warnings + "nagle-lint: error: nothing could be linted\n"
     if not args.quiet:
         from .report.text import summary
 
-        warnings = "".join(line + "\n" for line in _warnings(result, args.verbose)) + summary(result) + "\n"
-    if result.files == 0 and result.problems:
-        return EXIT_ERROR, report, warnings  # nothing could be linted
+        warnings += summary(result) + "\n"
     floor = LEVELS.index(settings.fail_on)
     failing = [f for f in result.shown if LEVELS.index(f.level) >= floor]
     return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN, report, warnings
@@ -222,6 +256,7 @@ def project_root(paths, settings) -> str:
 
 
 def _lint_stdin(args, settings):
+    """The result of linting standard input, or None where it is excluded."""
     from .discover import excluded, excludes
     from .languages import language_of
     from .report import Result
@@ -233,7 +268,7 @@ def _lint_stdin(args, settings):
     if language_of(path) is None:
         raise UsageError(f"--stdin-filename {path}: not a Python, Java or C file name")
     if args.force_exclude and excluded(path, excludes(settings.exclude, settings.folder())):
-        return Result([], 0)
+        return None  # excluded, as configured: nothing to say
     data = sys.stdin.buffer.read()
     _, findings, problem, errors = lint_file(path, settings, data=data)
     result = Result(findings, 0 if problem else 1, [(path, problem)] if problem else [])
@@ -270,47 +305,78 @@ def _caches_under(root: str) -> list[str]:
     return found
 
 
-def subcommand(name: str, rest: list[str]) -> int:
-    from .rules import all_rules
+def _subcommand_parser(name: str):
+    """The parser of a subcommand's arguments (`help NAME` prints its help)."""
+    if name == "check":
+        from .arguments import build_parser
 
+        return build_parser("nagle-lint check")
+    if name == "demo":
+        from .demo import _parser
+
+        return _parser()
+    described = {
+        "rules": "List the rules: id, name, level (and whether it is off unless selected), summary.",
+        "explain": "Print a rule's document: what it finds, why it hurts, how to fix it.",
+        "clean": f"Remove the project's result caches ({DIRNAME}/ in its folders, and $NAGLE_LINT_CACHE_DIR).",
+        "server": "A language server for editors (the Language Server Protocol on stdin and stdout; "
+                  "needs the server extra).",
+        "help": "Print the help of nagle-lint or of one subcommand.",
+    }
+    parser = Parser(prog=f"nagle-lint {name}", description=described[name])
+    if name == "explain":
+        parser.add_argument("rule", metavar="RULE", help="a rule id or name (NGL001, split-write-before-read)")
+    if name == "clean":
+        parser.add_argument("--cache-dir", metavar="DIR", help="remove this cache folder too")
+    if name == "help":
+        parser.add_argument("subcommand", nargs="?", choices=SUBCOMMANDS, metavar="SUBCOMMAND",
+                            help=f"one of {', '.join(SUBCOMMANDS)}")
+    return parser
+
+
+def subcommand(name: str, rest: list[str]) -> int:
+    from .rules import OPT_IN, all_rules
+
+    if name == "demo":  # it reads its own options
+        from .demo import main as demo_main
+
+        return demo_main(rest)
+    args = _subcommand_parser(name).parse_args(rest)
+    if name == "help":
+        from .arguments import build_parser
+
+        parser = _subcommand_parser(args.subcommand) if args.subcommand else build_parser()
+        parser.print_help()
+        return EXIT_CLEAN
     if name == "rules":
-        if rest:
-            raise UsageError("'rules' takes no arguments")
         rules = all_rules()
         width = max(len(r.name) for r in rules.values())
+        levels = {r.id: r.level + (" (off unless selected)" if r.id in OPT_IN else "") for r in rules.values()}
+        level_width = max(map(len, levels.values()))
         for r in rules.values():
-            print(f"{r.id}  {r.name:<{width}}  {r.level:<7}  {r.summary}")
+            print(f"{r.id}  {r.name:<{width}}  {levels[r.id]:<{level_width}}  {r.summary}")
         return EXIT_CLEAN
     if name == "explain":
-        if len(rest) != 1:
-            raise UsageError("usage: nagle-lint explain RULE (e.g. NGL001)")
         rules = all_rules()
-        wanted = rest[0].upper()
-        rule = rules.get(wanted) or next((r for r in rules.values() if r.name == rest[0]), None)
+        rule = rules.get(args.rule.upper()) or next((r for r in rules.values() if r.name == args.rule.lower()), None)
         if rule is None:
-            raise UsageError(f"unknown rule '{rest[0]}' (known: {', '.join(rules)})")
+            raise UsageError(f"unknown rule '{args.rule}' (known: {', '.join(rules)}, or their names)")
         sys.stdout.write(rule.body)
         return EXIT_CLEAN
     if name == "clean":
         from .cache import ENV, clean
 
-        chosen = rest[1] if len(rest) == 2 and rest[0] == "--cache-dir" else None
-        if rest and chosen is None:
-            raise UsageError("usage: nagle-lint clean [--cache-dir DIR]")
+        chosen = args.cache_dir
         found = find_config(".")
         root = project_root(["."], Settings(source=found))
         folders = _caches_under(root) + [f for f in (chosen or os.environ.get(ENV),) if f]
         removed = [f for f in dict.fromkeys(folders) if clean(f)]
         print(f"removed {', '.join(removed)}" if removed else "no cache to remove")
         return EXIT_CLEAN
-    if name == "demo":
-        from .demo import main as demo_main
-
-        return demo_main(rest)
     if name == "server":
         from .lsp import main as serve
 
-        return serve(rest)
+        return serve([])
     raise UsageError(name)
 
 

@@ -245,14 +245,20 @@ def load(path) -> Settings:
 def check_rule_ids(values, where: str) -> list[str]:
     from .rules import all_rules
 
-    known = list(all_rules())
+    rules = all_rules()
+    known = list(rules)
+    by_name = {r.name: r.id for r in rules.values()}
     out = []
     for v in values:
-        v = v.strip().upper()
-        if v == "ALL" or any(r.startswith(v) for r in known) and v.startswith("NGL"):
-            out.append(v)
+        v = v.strip()
+        if v.lower() in by_name:  # a rule's name, as `explain` takes it
+            out.append(by_name[v.lower()])
+            continue
+        if v.upper() == "ALL" or any(r.startswith(v.upper()) for r in known) and v.upper().startswith("NGL"):
+            out.append(v.upper())
         else:
-            raise ConfigError(f"{where}: unknown rule '{v}' (known: {', '.join(known)}, or a prefix such as NGL00)")
+            raise ConfigError(f"{where}: unknown rule '{v}' (known: {', '.join(known)}, their names, "
+                              "a prefix such as NGL00, or ALL)")
     return out
 
 
@@ -263,8 +269,9 @@ def selected_rules(settings: Settings, path: str | None = None) -> set[str]:
     known = sorted(CHECKS)
     if settings.select:
         chosen = {r for r in known for s in settings.select if s == "ALL" or r.startswith(s)}
-        # A rule that is off by default runs only when named (or selected by a prefix as long as its id).
-        chosen = {r for r in chosen if r not in OPT_IN or r in settings.select}
+        # A rule that is off by default runs only when named (or selected by a prefix as long as its
+        # id), or with ALL.
+        chosen = {r for r in chosen if r not in OPT_IN or r in settings.select or "ALL" in settings.select}
     else:
         chosen = {r for r in known if r not in OPT_IN}
     chosen = {r for r in chosen if not any(r.startswith(i) or i == "ALL" for i in settings.ignore)}

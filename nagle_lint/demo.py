@@ -24,6 +24,8 @@ import time
 from dataclasses import dataclass
 from typing import Optional, Sequence, TextIO
 
+from .arguments import Parser, UsageError, print_error
+
 HOST = "127.0.0.1"
 DEFAULT_ROUNDS = 20
 DEFAULT_BUDGET_S = 6.0
@@ -302,7 +304,7 @@ def render(results: Sequence[Result], unicode: bool = True) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="nagle-lint demo",
         description="Measure the Nagle/delayed-ACK stall of split sends on this machine (loopback only).",
     )
@@ -323,15 +325,18 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
     parser = _parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse reports usage errors itself
+    except SystemExit as exc:  # --help
         return 0 if exc.code == 0 else 2
+    except UsageError as exc:
+        print_error(f"demo: {exc}")
+        return 2
     if args.rounds < 1 or args.budget <= 0:
-        print("nagle-lint demo: --rounds must be at least 1 and --budget positive", file=sys.stderr)
+        print_error("demo: --rounds must be at least 1 and --budget positive")
         return 2
     try:
         results = run_all(args.rounds, args.budget)
     except OSError as exc:
-        print(f"nagle-lint demo: could not run on {HOST}: {exc}", file=sys.stderr)
+        print_error(f"demo: could not run on {HOST}: {exc}")
         return 2
     out.write(render(results, unicode=_supports_blocks(out)))
     out.flush()

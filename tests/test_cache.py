@@ -136,7 +136,7 @@ def test_printed_entries_go_with_their_result(tmp_path, monkeypatch):
 def test_a_warm_run_loads_neither_parser_nor_dataclasses(tmp_path):
     """What a run served from the cache imports: no grammar, no model, no
     dataclasses (their import alone was a sixth of such a run); a command
-    run before loads not even the result or `re`, only what it printed."""
+    run before loads not even the result, only what it printed."""
     import subprocess
 
     (tmp_path / "app.py").write_bytes(SPLIT)
@@ -151,7 +151,7 @@ def test_a_warm_run_loads_neither_parser_nor_dataclasses(tmp_path):
     imports("--format", "json")  # fills the cache
     replayed = imports("--format", "json")
     assert "nagle_lint.runner" in replayed
-    assert not replayed & {"json", "re", "nagle_lint.findings", "dataclasses", "tree_sitter", "nagle_lint.model"}
+    assert not replayed & {"json", "nagle_lint.findings", "dataclasses", "tree_sitter", "nagle_lint.model"}
     loaded = imports("--format", "text")  # the same result, printed another way
     assert "nagle_lint.findings" in loaded
     assert not loaded & {"dataclasses", "tree_sitter", "nagle_lint.model", "nagle_lint.lint"}

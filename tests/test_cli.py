@@ -17,7 +17,7 @@ import pytest
 
 from nagle_lint import __version__
 from nagle_lint.cli import main
-from nagle_lint.rules import all_rules
+from nagle_lint.rules import OPT_IN, all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -195,16 +195,40 @@ def test_only_a_missing_path_exits_2(capsys, isolated):
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("good, expected", [(SPLIT, 1), (JOINED, 0)], ids=["split", "joined"])
-def test_missing_path_next_to_a_good_file(capsys, isolated, good, expected):
-    write(isolated, "good.py", good)
-    code, out, err = run(capsys, "missing.py", "good.py")
-    assert code == expected
-    assert ("good.py" in out) == (expected == 1)
-    warnings = [line for line in err.splitlines() if "missing.py" in line]
-    assert len(warnings) == 1, err
-    assert warnings[0].startswith("nagle-lint: warning: ")
-    assert "1 file" in err  # the good file was linted
+@pytest.mark.parametrize("first", [True, False], ids=["missing-first", "missing-last"])
+def test_a_missing_path_next_to_a_good_file_is_an_error(capsys, isolated, first):
+    # A typo in CI once linted the good file only and passed: "No findings in 1 file".
+    write(isolated, "good.py", JOINED)
+    code, out, err = run(capsys, *(["srcc", "good.py"] if first else ["good.py", "srcc"]))
+    assert code == 2
+    assert out == ""
+    assert err == "nagle-lint: error: srcc: no such file or directory\n"
+
+
+@pytest.mark.parametrize("argv", [[], ["."], ["docs"], ["--exclude", "*.py", "."], ["--exclude", "docs", "docs"]],
+                         ids=lambda a: " ".join(a) or "(none)")
+def test_nothing_to_lint_is_an_error(capsys, isolated, argv):
+    write(isolated, "docs/readme.txt", "sock.send(b'x')\n")
+    if "*.py" in argv:
+        write(isolated, "a.py", SPLIT)
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("nagle-lint: error: nothing to lint: no Python, Java or C file in ")
+    assert len(err.splitlines()) == 1
+    assert "0 files" not in err
+
+
+def test_files_named_and_all_excluded_by_force_exclude_are_no_error(capsys, isolated):
+    # The pre-commit hook names the staged files: excluding them all is what the configuration asks.
+    write(isolated, "pyproject.toml", '[tool.nagle-lint]\nexclude = ["vendor"]\n')
+    write(isolated, "vendor/a.py", SPLIT)
+    code, out, err = run(capsys, "--force-exclude", "vendor/a.py")
+    assert (code, out) == (0, "")
+    assert "excluded" in err and "error" not in err
+    # A folder named on the command line is no list of staged files.
+    code, _, err = run(capsys, "--force-exclude", "--exclude", "*.py", ".")
+    assert code == 2 and "nothing to lint" in err
 
 
 def test_a_binary_file_named_alone_exits_2(capsys, isolated):
@@ -396,10 +420,11 @@ def test_json_format(capsys, isolated):
 
 def test_json_lists_problems(capsys, isolated):
     write(isolated, "split.py", SPLIT)
-    code, out, _ = run(capsys, "--format", "json", "missing.py", "split.py")
+    (isolated / "blob.py").write_bytes(b"import socket\0")
+    code, out, _ = run(capsys, "--format", "json", "blob.py", "split.py")
     assert code == 1
     doc = json.loads(out)
-    assert [p["path"] for p in doc["problems"]] == ["missing.py"]
+    assert [p["path"] for p in doc["problems"]] == ["blob.py"]
 
 
 def test_json_with_no_findings_is_still_a_document(capsys, isolated):
@@ -443,7 +468,8 @@ def test_output_file_that_cannot_be_written_exits_2(capsys, isolated):
 
 def test_quiet_prints_nothing_on_stderr(capsys, isolated):
     write(isolated, "split.py", SPLIT)
-    code, out, err = run(capsys, "--quiet", "split.py", "missing.py")
+    (isolated / "blob.py").write_bytes(b"import socket\0")
+    code, out, err = run(capsys, "--quiet", "split.py", "blob.py")
     assert code == 1
     assert err == ""
     assert finding_lines(out) == [("split.py", SPLIT_LINE, "NGL001")]
@@ -515,11 +541,11 @@ def test_exclude_several_patterns(capsys, isolated):
     assert {Path(p).parent.name for p, _, _ in finding_lines(out)} == {"c"}
 
 
-def test_exclude_everything_leaves_nothing(capsys, isolated):
+def test_exclude_everything_leaves_nothing_and_says_so(capsys, isolated):
     write(isolated, "a/x.py", SPLIT)
     code, out, err = run(capsys, "--exclude", "a", ".")
-    assert (code, out) == (0, "")
-    assert "0 files" in err
+    assert (code, out) == (2, "")
+    assert "nothing to lint" in err and "0 files" not in err
 
 
 def test_a_file_named_explicitly_is_linted_even_if_excluded_unless_forced(capsys, isolated):
@@ -532,10 +558,12 @@ def test_a_file_named_explicitly_is_linted_even_if_excluded_unless_forced(capsys
 # --- subcommands -------------------------------------------------------------------
 
 
-def test_rules_lists_every_rule(capsys):
+def test_rules_lists_every_rule(capsys, isolated):
     code, out, err = run(capsys, "rules")
     assert code == 0
     lines = out.splitlines()
+    for line, rule in zip(lines, all_rules().values()):
+        assert ("(off unless selected)" in line) == (rule.id in OPT_IN), line
     assert [line.split()[0] for line in lines] == list(all_rules())
     assert [line.split()[0] for line in lines][:4] == ["NGL001", "NGL002", "NGL003", "NGL004"]
     for line, rule in zip(lines, all_rules().values()):
@@ -565,6 +593,86 @@ def test_explain_unknown_rule_exits_2(capsys):
     assert out == ""
     assert "NOPE" in err and "NGL001" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("word", ["rules", "demo", "clean", "explain", "help"])
+def test_a_subcommand_that_is_also_a_path_here_is_an_error(capsys, isolated, word, monkeypatch):
+    # `nagle-lint rules` in a tree with a `rules/` folder printed the rule table and passed.
+    write(isolated, f"{word}/x.py", SPLIT)
+    code, out, err = run(capsys, word)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"nagle-lint: error: '{word}' is both a subcommand and a path here")
+    assert f"nagle-lint check {word}" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv", [["check", "rules"], ["./rules"], ["check", "--select", "NGL001", "rules"]])
+def test_check_or_a_path_lints_a_folder_named_like_a_subcommand(capsys, isolated, argv):
+    write(isolated, "rules/x.py", SPLIT)
+    code, out, _ = run(capsys, *argv)
+    assert code == 1
+    assert [rule for _, _, rule in finding_lines(out)] == ["NGL001"]
+
+
+def test_check_lints_the_current_folder_by_default(capsys, isolated):
+    write(isolated, "a.py", SPLIT)
+    assert run(capsys, "check")[0] == 1
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["help"], "usage: nagle-lint [-h]"),
+    (["help", "check"], "usage: nagle-lint check [-h]"),
+    (["help", "explain"], "usage: nagle-lint explain [-h] RULE"),
+    (["help", "demo"], "usage: nagle-lint demo [-h]"),
+    (["explain", "--help"], "usage: nagle-lint explain [-h] RULE"),
+])
+def test_help(capsys, isolated, argv, expected):
+    code, out, err = run(capsys, *argv)
+    assert (code, err) == (0, "")
+    assert out.startswith(expected)
+
+
+def test_help_of_an_unknown_subcommand_is_an_error(capsys, isolated):
+    code, out, err = run(capsys, "help", "lint")
+    assert (code, out) == (2, "")
+    assert err.startswith("nagle-lint: error: argument SUBCOMMAND: invalid choice: 'lint'")
+
+
+@pytest.mark.parametrize("option", ["--select", "--ignore"])
+def test_select_and_ignore_take_rule_names(capsys, isolated, option):
+    write(isolated, "split.py", SPLIT)
+    write(isolated, "loop.py", BYTE_LOOP)
+    code, out, _ = run(capsys, option, "split-write-before-read", ".")
+    rules = {rule for _, _, rule in finding_lines(out)}
+    assert rules == ({"NGL001"} if option == "--select" else {"NGL003"})
+
+
+def test_select_all_runs_the_rules_off_by_default_too(isolated):
+    from nagle_lint.arguments import parse
+    from nagle_lint.cli import settings_from
+    from nagle_lint.config import selected_rules
+
+    assert OPT_IN
+    assert selected_rules(settings_from(parse(["--select", "ALL"]))) == set(all_rules())
+    assert selected_rules(settings_from(parse(["--select", "NGL"]))) == set(all_rules()) - OPT_IN
+
+
+def test_a_dash_lints_standard_input_as_the_stdin_filename(capsys, isolated, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(SPLIT.encode())))
+    code, out, _ = run(capsys, "--stdin-filename", "x.py", "-")
+    assert code == 1
+    assert [(p, rule) for p, _, rule in finding_lines(out)] == [("x.py", "NGL001")]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["-"], "'-' reads standard input: name it with --stdin-filename"),
+    (["--stdin-filename", "x.py", "-", "a.py"], "'-' (standard input) cannot be linted together with other paths"),
+])
+def test_a_dash_needs_a_name_and_no_other_path(capsys, isolated, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith("nagle-lint: error: " + message)
 
 
 # --- suppressions ------------------------------------------------------------------

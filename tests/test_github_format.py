@@ -145,11 +145,12 @@ def test_multi_line_findings_have_no_columns():
 
 def test_problems_are_fenced_and_clean_runs_say_so(tmp_path):
     (tmp_path / "fine.py").write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "gone::error::x.py").symlink_to("nowhere.py")
     code, output = lint_github(tmp_path, "fine.py", "gone::error::x.py")
     assert code == 0
     commands, fenced = runner_view(output)
     assert commands == []
-    assert fenced == ["nagle-lint: warning: gone::error::x.py: no such file or directory"]
+    assert fenced == ["nagle-lint: warning: gone::error::x.py: broken symbolic link; skipped"]
     assert output.rstrip("\n").split("\n")[-1] == "nagle-lint: no findings in 1 file."
 
 

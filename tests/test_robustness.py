@@ -602,11 +602,13 @@ def test_read_file_never_raises(tmp_path):
 
 def test_exit_2_only_when_nothing_could_be_linted(capsys, isolated):
     (isolated / "blob.c").write_bytes(b"\0\1\2")
+    (isolated / "broken.py").symlink_to("nowhere.py")
     write(isolated, "clean.py", "x = 1\n")
     write(isolated, "split.py", SPLIT)
-    assert lint(capsys, "blob.c", "missing.py")[0] == 2
-    assert lint(capsys, "blob.c", "missing.py", "clean.py")[0] == 0
-    assert lint(capsys, "blob.c", "missing.py", "split.py")[0] == 1
+    assert lint(capsys, "blob.c", "broken.py")[0] == 2
+    assert lint(capsys, "blob.c", "broken.py", "clean.py")[0] == 0
+    assert lint(capsys, "blob.c", "broken.py", "split.py")[0] == 1
+    assert lint(capsys, "missing.py", "split.py")[0] == 2  # a path that does not exist is an error
 
 
 # --- bounded work ------------------------------------------------------------------------------

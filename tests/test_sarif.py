@@ -220,12 +220,13 @@ def test_suppressed_findings_are_left_out_unless_asked_for(tmp_path):
 
 def test_invocation_reports_files_not_read_or_parsed(tmp_path):
     (tmp_path / "broken.py").write_text(SPLIT + "\ndef (:\n", encoding="utf-8")
+    (tmp_path / "missing.py").symlink_to("nowhere.py")
     log = lint_sarif(tmp_path, "broken.py", "missing.py")
     (inv,) = log["runs"][0]["invocations"]
     assert inv["executionSuccessful"] is True
     notes = {n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: n for n in inv["toolExecutionNotifications"]}
     assert set(notes) == {"broken.py", "missing.py"}
-    assert notes["missing.py"]["level"] == "warning" and "no such file" in notes["missing.py"]["message"]["text"]
+    assert notes["missing.py"]["level"] == "warning" and "broken symbolic link" in notes["missing.py"]["message"]["text"]
     assert notes["broken.py"]["level"] == "note" and "syntax error" in notes["broken.py"]["message"]["text"]
     assert len(log["runs"][0]["results"]) == 1  # what parsed was analysed
 
@@ -389,6 +390,7 @@ def test_multitool_accepts_suppressions_and_notifications(multitool, tmp_path):
                         '    # nagle-lint: ignore[NGL001] -- measured: the peer answers at once\n    sock.sendall(b"BODY")')
     (tmp_path / "quiet.py").write_text(src, encoding="utf-8")
     (tmp_path / "broken.py").write_text(SPLIT + "\ndef (:\n", encoding="utf-8")
+    (tmp_path / "missing.py").symlink_to("nowhere.py")
     log = lint_sarif(tmp_path, "--include-suppressed", "quiet.py", "broken.py", "missing.py")
     assert any("suppressions" in r for r in log["runs"][0]["results"])
     sarif = tmp_path / "mixed.sarif"
