@@ -228,18 +228,30 @@ def test_hostile_inputs_are_never_executed(runner, workspace):
                  for p in folder.rglob("pwned*")]
         assert found == []
 
-    paths = "\n".join(["fixtures/python", "$(touch pwned1)", "`touch pwned2`", "; touch pwned3", 'x"; touch pwned4; "',
-                       "a'b $HOME ${PATH} * ?"])
-    proc, outputs = run_lint(runner, workspace, github={"base_ref": "$(touch${IFS}pwned7)"}, paths=paths,
+    proc, outputs = run_lint(runner, workspace, github={"base_ref": "$(touch${IFS}pwned7)"}, paths="fixtures/python",
                              sarif_file=sarif, args="--exit-zero --min-confidence 'high'", annotate="true")
+    nothing_ran()
+    assert proc.returncode == 2 and "could not fetch the pull request's base branch" in proc.stdout
+    odd = ["$(touch pwned1)", "`touch pwned2`", "; touch pwned3", 'x"; touch pwned4; "', "a'b $HOME ${PATH} * ?"]
+    proc, outputs = run_lint(runner, workspace, paths="\n".join(["fixtures/python", *odd]), sarif_file=sarif,
+                             args="--exit-zero --min-confidence 'high'", annotate="true")
+    nothing_ran()
+    # The odd paths were taken literally: paths that do not exist, an error, told inside the fence.
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert f"nagle-lint: error: {', '.join(odd)}: no such file or directory" in proc.stdout
+    assert [c for c, _ in commands(proc.stdout)] == ["error"]
+    assert not any("touch" in line for _, line in commands(proc.stdout))
+    # Made to exist, they are linted as any file (and not read as code: not Python, Java or C).
+    for name in odd:
+        (workspace / name).write_text("x = 1\n", encoding="utf-8")
+    proc, outputs = run_lint(runner, workspace, paths="\n".join(["fixtures/python", *odd]), sarif_file=sarif,
+                             args="--exit-zero --min-confidence 'high'", annotate="true")
     nothing_ran()
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert outputs["sarif-file"] == sarif and outputs["findings"].isdigit() and outputs["findings"] != "999"
     validate_sarif(json.loads((workspace / sarif).read_text(encoding="utf-8")))
-    # The odd paths were taken literally: reported as missing, inside the fence.
     assert commands(proc.stdout) and {c for c, _ in commands(proc.stdout)} <= {"warning", "notice"}
     assert not any("touch" in line for _, line in commands(proc.stdout))
-    assert "$(touch pwned1): no such file or directory" in proc.stdout
 
     for args, diff_base in (("--select NGL001 $(touch pwned8) `touch pwned9` ${HOME}", ""),
                             ("--exit-zero; touch pwned10 && touch pwned11", ""), ("'unbalanced", ""),
@@ -271,6 +283,41 @@ def test_links_planted_in_the_checkout_lead_nowhere(runner, workspace, tmp_path)
     proc, outputs = run_lint(runner, workspace, paths="fixtures/python", sarif_file="out.sarif")
     assert proc.returncode == 1 and outputs["sarif-file"] == "out.sarif"
     assert not (workspace / ".nagle_lint_cache").exists()
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    ("--format text", "the 'args' input cannot hold --format: the action writes SARIF"),
+    ("--format=json --select NGL001", "the 'args' input cannot hold --format: the action writes SARIF"),
+    ("--output-file out.txt", "the 'args' input cannot hold --output-file: use the 'sarif-file' input"),
+    ("-qo out.txt", "the 'args' input cannot hold -o: use the 'sarif-file' input"),
+    ("--select 'NGL001", "the 'args' input cannot be split like a command line (No closing quotation)"),
+])
+def test_args_that_would_make_the_sarif_step_impossible_are_refused(runner, workspace, args, error):
+    proc, outputs = run_lint(runner, workspace, paths="fixtures/python", args=args)
+    assert proc.returncode == 2
+    [(command, line)] = commands(proc.stdout)
+    assert command == "error" and line.startswith(f"::error title=nagle-lint::{error}"), line
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert outputs == {}
+
+
+def test_args_that_only_look_like_the_refused_ones_are_taken(runner, workspace):
+    proc, outputs = run_lint(runner, workspace, paths="fixtures/python", args="-qj2 --exit-zero --select NGL001")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert outputs["findings"].isdigit()
+
+
+def test_a_pull_request_whose_base_cannot_be_fetched_fails_with_that_reason(runner, workspace):
+    # Reporting every finding instead failed the pull request on findings it did not add.
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+    subprocess.run([*git, "init", "-q"], cwd=workspace, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=workspace, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "base"], cwd=workspace, check=True)
+    proc, outputs = run_lint(runner, workspace, github={"base_ref": "main"}, paths="fixtures/python")
+    assert proc.returncode == 2
+    [(command, line)] = commands(proc.stdout)
+    assert command == "error" and "could not fetch the pull request's base branch" in line
+    assert outputs == {}
 
 
 def readme_yaml_blocks() -> list:
