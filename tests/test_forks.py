@@ -102,31 +102,39 @@ def weighed(args):
 @pytest.mark.parametrize("jobs", [2, 3])
 def test_a_stream_gives_every_item_put_its_output(jobs):
     worker_took, worker_tells = os.pipe()
+    parent_took, parent_tells = os.pipe()
     waited = []  # each process has its own copy once forked
 
-    def weighed_once_a_worker_took_one(args):
-        # This process holds its first item until a worker has done one, so
-        # that it does not take them all however the processes are scheduled.
-        if os.getpid() != PARENT:
-            os.write(worker_tells, b".")
-        elif not waited:
+    def shared_whatever_the_scheduling(args):
+        # Each process holds its first item until the other side has one: this
+        # one until a worker has taken an item, a worker until this one has.
+        # However the processes are scheduled (a loaded machine once let one
+        # side take every item), both then work.
+        if not waited:
             waited.append(True)
-            assert select.select([worker_took], [], [], 60)[0], "no worker took an item"
+            if os.getpid() == PARENT:
+                assert select.select([worker_took], [], [], 60)[0], "no worker took an item"
+                os.write(parent_tells, b"." * (jobs - 1))  # one for each worker, read at its first item
+            else:
+                os.write(worker_tells, b".")
+                assert select.select([parent_took], [], [], 60)[0], "this process took no item"
+                os.read(parent_took, 1)
         return weighed(args)
 
     items = list(range(500))
-    stream = forks.Stream(weighed_once_a_worker_took_one, items, (), jobs)
+    stream = forks.Stream(shared_whatever_the_scheduling, items, (), jobs)
     order = [(i * 7) % 500 for i in range(500)]  # put in no particular order
     try:
         for i in order:
             stream.put(i, weight=i % 13)
         got = stream.results()
     finally:
-        os.close(worker_took)
-        os.close(worker_tells)
+        for fd in (worker_took, worker_tells, parent_took, parent_tells):
+            os.close(fd)
     assert sorted(got) == items
     assert all(got[i] == [(i * 3, got[i][0][1])] for i in items)
-    assert len({out[0][1] for out in got.values()}) > 1  # the workers took some
+    workers = {out[0][1] for out in got.values()} - {PARENT}
+    assert workers and PARENT in {out[0][1] for out in got.values()}  # the work was shared
 
 
 def test_a_stream_worked_here_takes_the_heaviest_first():
