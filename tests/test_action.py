@@ -320,6 +320,16 @@ def test_a_pull_request_whose_base_cannot_be_fetched_fails_with_that_reason(runn
     assert outputs == {}
 
 
+def assert_a_ref_of_this_repository(ref: str) -> None:
+    """What a README snippet pins (no release is tagged yet: a branch, or a commit's SHA) exists."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    found = [subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}"], cwd=ROOT,
+                            capture_output=True).returncode == 0
+             for name in (ref, f"origin/{ref}", f"refs/tags/{ref}")]
+    assert any(found), f"{ref} names no ref of this repository"
+
+
 def readme_yaml_blocks() -> list:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     return [yaml.safe_load(block) for block in re.findall(r"^```yaml\n(.*?)^```", text, re.S | re.M)]
@@ -335,6 +345,7 @@ def test_readme_workflows_use_the_action_as_it_is():
             for step in job["steps"]:
                 uses = step.get("uses", "")
                 if uses.startswith("nagle-lint/nagle-lint@"):
+                    assert_a_ref_of_this_repository(uses.partition("@")[2])
                     assert set(step.get("with", {})) <= set(ACTION["inputs"])
                     ids[step.get("id")] = step
                 if uses.startswith("github/codeql-action/upload-sarif@"):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from test_action import copy_project
+from test_action import assert_a_ref_of_this_repository, copy_project
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,4 +111,4 @@ def test_readme_snippet_names_the_hook():
     (repo,) = yaml.safe_load(block)["repos"]
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert [h["id"] for h in repo["hooks"]] == [hook["id"]]
-    assert repo["rev"].startswith("v")
+    assert_a_ref_of_this_repository(repo["rev"])

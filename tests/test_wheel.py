@@ -103,3 +103,24 @@ def test_installed_linter_finds_a_split_write(installed, tmp_path):
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 1, p.stderr
     assert p.stdout.startswith("client.py:7:5: NGL001 ")
+
+
+def test_the_mit_license_ships_in_the_wheel(wheel):
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n") and "the nagle-lint authors" in text
+    with zipfile.ZipFile(wheel) as whl:
+        [licence] = [n for n in whl.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+        assert whl.read(licence).decode("utf-8") == text
+        [metadata] = [n for n in whl.namelist() if n.endswith(".dist-info/METADATA")]
+        assert "License-Expression: MIT" in whl.read(metadata).decode("utf-8").splitlines()
+
+
+def test_every_file_the_sdist_lists_exists():
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = pyproject["tool"]["hatch"]["build"]["targets"]["sdist"]["include"]
+    assert "LICENSE" in listed
+    assert [name for name in listed if not (ROOT / name).exists()] == []
