@@ -1,6 +1,7 @@
 """In-source suppressions: `nagle-lint: ignore[NGL002] -- reason`, in a comment
 on the finding's line or the line above.  A suppression must say why: one
-without a reason suppresses nothing, and the finding it was meant for says so."""
+without a reason (or with a placeholder such as `TODO`) suppresses nothing,
+and the finding it was meant for says so."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from .findings import Finding
 PATTERN = re.compile(r"nagle-lint:\s*ignore(?:\[([A-Za-z0-9_, \t]*)\])?[ \t]*(?:--(.*)|\*/[ \t]*)?$")
 
 NO_REASON = " (the suppression on line {line} was ignored: give its reason after '--')"
+# A placeholder says there is no reason yet: `-- TODO`, `-- FIXME: later`, `-- tbd`, `-- ...`.
+PLACEHOLDER = re.compile(r"(?i)\W*(?:(?:todo|fixme|xxx|tbd)\b.*|[\W_]*)$", re.S)
 
 
 def parse(data: bytes) -> dict[int, tuple[set[str] | None, str]]:
@@ -44,7 +47,7 @@ def apply_suppressions(marks: dict, findings: list[Finding]) -> None:
         for line in (f.site.line, f.site.line - 1):
             mark = marks.get(line)
             if mark and (mark[0] is None or f.rule in mark[0]):
-                if mark[1]:
+                if not PLACEHOLDER.match(mark[1]):
                     f.suppressed = mark[1]
                 else:
                     f.message += NO_REASON.format(line=line)

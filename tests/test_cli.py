@@ -739,6 +739,23 @@ def test_suppressions(capsys, isolated):
     assert "3 suppressed" in err
 
 
+@pytest.mark.parametrize("reason", ["TODO", "todo: measure it", "FIXME", "XXX", "tbd", "...", "\u2026", "TBD."])
+def test_a_placeholder_is_no_reason(capsys, isolated, reason):
+    source = SPLIT.replace("sock.sendall(body)", f"sock.sendall(body)  # nagle-lint: ignore[NGL001] -- {reason}")
+    write(isolated, "sup.py", source)
+    code, out, _ = run(capsys, "sup.py")
+    assert code == 1
+    [line] = out.splitlines()
+    assert "NGL001" in line and f"suppression on line {SPLIT_LINE} was ignored: give its reason" in line
+
+
+@pytest.mark.parametrize("reason", ["todos are elsewhere: the peer answers at once", "tbdx protocol: one message"])
+def test_a_reason_that_merely_starts_like_a_placeholder_counts(capsys, isolated, reason):
+    source = SPLIT.replace("sock.sendall(body)", f"sock.sendall(body)  # nagle-lint: ignore[NGL001] -- {reason}")
+    write(isolated, "sup.py", source)
+    assert run(capsys, "sup.py")[:2] == (0, "")
+
+
 def test_suppressed_findings_stay_in_json(capsys, isolated):
     write(isolated, "sup.py", SUPPRESSED)
     _, out, _ = run(capsys, "--format", "json", "sup.py")
