@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Score nagle-lint (and optionally its peers) on whole projects judged by hand in projects.toml.
+
+The script fetches nothing. Put one tree per project under a folder, named as in projects.toml and
+at the commit recorded there (a git checkout or an unpacked archive), then:
+
+    python benchmarks/realworld/score_projects.py --root TREES
+    python benchmarks/realworld/score_projects.py --root TREES --half holdout
+    python benchmarks/realworld/score_projects.py --root TREES --peer ast-grep=PATH --peer semgrep=PATH
+    python benchmarks/realworld/score_projects.py --show-commands --root TREES
+
+For each tree it runs nagle-lint at its default settings (the copy in this repository), matches each
+finding to the labels by path, line and rule, and prints Markdown tables: per project (files, findings,
+true/false/debatable, time), then precision per half (tune, holdout) and per language, both as
+true / (true + false + debatable) and as true / (true + false). Findings with no label are listed
+with a link: they must be judged and added to projects.toml, never counted silently; labelled findings
+no longer reported are listed too. A peer's finding shares the label of nagle-lint's finding at the same
+path, line and rule (its rule id starts with the rule's name, e.g. ngl001-c-split-write-then-read).
+
+Exit status: 0 when every finding has a label, 3 when some have none, 2 when no tree was found.
+Standard library only, plus nagle-lint itself (and tomli before Python 3.11, which nagle-lint needs too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: nagle-lint depends on tomli there
+    import tomli as tomllib
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parent.parent
+LABELS = ("true", "false", "debatable")
+PEERS = REPO_ROOT / "benchmarks" / "peers"
+
+
+@dataclass
+class Project:
+    name: str
+    repo: str
+    commit: str
+    language: str
+    split: str
+    labels: dict  # (path, line, rule) -> (label, reason)
+
+    def link(self, path: str, line: int) -> str:
+        return f"https://github.com/{self.repo}/blob/{self.commit}/{path}#L{line}"
+
+
+@dataclass
+class Score:
+    """What one tool reported on one project, matched to the labels."""
+    files: int | None = None
+    seconds: float = 0.0
+    counts: Counter = field(default_factory=Counter)  # label or "unlabeled" -> findings
+    unlabeled: list = field(default_factory=list)  # (path, line, rule, message)
+    gone: list = field(default_factory=list)  # labelled (path, line, rule) no longer reported
+
+
+def load_projects(path: Path) -> list[Project]:
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    projects = []
+    for p in doc["project"]:
+        labels = {}
+        for f in p.get("finding", []):
+            if f["label"] not in LABELS:
+                raise ValueError(f"{p['name']}: {f['path']}:{f['line']}: label {f['label']!r} is not one of {LABELS}")
+            labels[(f["path"], f["line"], f["rule"])] = (f["label"], f["reason"])
+        projects.append(Project(p["name"], p["repo"], p["commit"], p["language"], p["split"], labels))
+    return projects
+
+
+def relative(path: str) -> str:
+    return Path(os.path.normpath(path)).as_posix()
+
+
+def run(cmd: list[str], cwd: Path, ok_codes=(0,)) -> tuple[str, float]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)
+    elapsed = time.perf_counter() - start
+    if proc.returncode not in ok_codes:
+        raise RuntimeError(f"{cmd[0]} exited {proc.returncode}: {proc.stderr.strip()[:300]}")
+    return proc.stdout, elapsed
+
+
+# Each tool gives (files or None, seconds, [(path, line, rule, message)]) for one tree, paths relative to it.
+
+def nagle_lint(tree: Path, _exe: str | None):
+    out, seconds = run([sys.executable, "-m", "nagle_lint", "--format", "json", "--no-cache",
+                        "--exit-zero", "--quiet", "."], tree)
+    doc = json.loads(out)
+    return doc.get("files"), seconds, [(relative(f["path"]), f["line"], f["rule"], f["message"])
+                                       for f in doc["findings"]]
+
+
+def rule_of(check_id: str) -> str:
+    """NGL001 from 'ngl001-c-split-write-then-read' (semgrep prefixes the config's folders with dots)."""
+    return check_id.rsplit(".", 1)[-1].split("-", 1)[0].upper()
+
+
+def semgrep(tree: Path, exe: str):
+    # --x-ignore-semgrepignore-files: otherwise semgrep skips every test/ and tests/ folder by default.
+    out, seconds = run([exe, "scan", "--x-ignore-semgrepignore-files", "--config", str(PEERS / "semgrep.yml"),
+                        "--metrics=off", "--disable-version-check", "--quiet", "--json", "."], tree, ok_codes=(0, 1))
+    doc = json.loads(out)
+    found = {(relative(r["path"]), r["start"]["line"], rule_of(r["check_id"])): r["extra"].get("message", "")
+             for r in doc.get("results", [])}
+    return None, seconds, [(*key, msg) for key, msg in found.items()]
+
+
+def ast_grep(tree: Path, exe: str):
+    out, seconds = run([exe, "scan", "-c", str(PEERS / "sgconfig.yml"), "--json=compact", "."], tree,
+                       ok_codes=(0, 1))
+    text = out.strip()
+    rows = json.loads(text) if text.startswith("[") else [json.loads(x) for x in text.splitlines() if x.strip()]
+    # ast-grep counts lines from 0.
+    found = {(relative(r["file"]), r["range"]["start"]["line"] + 1, rule_of(r["ruleId"])): r.get("message", "")
+             for r in rows}
+    return None, seconds, [(*key, msg) for key, msg in found.items()]
+
+
+TOOLS = {"nagle-lint": nagle_lint, "semgrep": semgrep, "ast-grep": ast_grep}
+
+
+def score(project: Project, tree: Path, tool, exe: str | None) -> Score:
+    files, seconds, findings = tool(tree, exe)
+    s = Score(files=files, seconds=seconds)
+    seen = set()
+    for path, line, rule, message in sorted(findings):
+        key = (path, line, rule)
+        seen.add(key)
+        if key in project.labels:
+            s.counts[project.labels[key][0]] += 1
+        else:
+            s.counts["unlabeled"] += 1
+            s.unlabeled.append((path, line, rule, message))
+    s.gone = sorted(set(project.labels) - seen)
+    return s
+
+
+def precision(c: Counter) -> tuple[str, str]:
+    t, f, d = c["true"], c["false"], c["debatable"]
+    strict = f"{t / (t + f + d):.2f}" if t + f + d else "-"
+    decided = f"{t / (t + f):.2f}" if t + f else "-"
+    return strict, decided
+
+
+def table(header: list[str], rows: list[list]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def report(tool_name: str, scored: list[tuple[Project, Score]]) -> str:
+    out = [f"## {tool_name}", ""]
+    rows = []
+    for p, s in scored:
+        c = s.counts
+        rows.append([p.name, p.language, p.split, p.commit[:10], "-" if s.files is None else s.files,
+                     sum(c.values()), c["true"], c["false"], c["debatable"], c["unlabeled"], f"{s.seconds:.1f}"])
+    out.append(table(["project", "language", "split", "commit", "files", "findings", "true", "false",
+                      "debatable", "unlabeled", "time (s)"], rows))
+    out.append("")
+    groups = []
+    for title, key in (("half", lambda p: p.split), ("language", lambda p: p.language)):
+        for value in sorted({key(p) for p, _ in scored}):
+            c = sum((s.counts for p, s in scored if key(p) == value), Counter())
+            groups.append([f"{title}: {value}", sum(c.values()), c["true"], c["false"], c["debatable"],
+                           c["unlabeled"], *precision(c)])
+    total = sum((s.counts for _, s in scored), Counter())
+    groups.append(["all", sum(total.values()), total["true"], total["false"], total["debatable"],
+                   total["unlabeled"], *precision(total)])
+    out.append(table(["group", "findings", "true", "false", "debatable", "unlabeled",
+                      "true/(t+f+d)", "true/(t+f)"], groups))
+    unlabeled = [(p, u) for p, s in scored for u in s.unlabeled]
+    if unlabeled:
+        out += ["", f"Findings with no label ({len(unlabeled)}): judge them and add them to projects.toml.", ""]
+        out += [f"- {p.name} `{path}:{line}` {rule}: {message[:160]} {p.link(path, line)}"
+                for p, (path, line, rule, message) in unlabeled]
+    gone = [(p, g) for p, s in scored for g in s.gone]
+    if gone and tool_name == "nagle-lint":
+        out += ["", f"Labelled findings no longer reported ({len(gone)}):", ""]
+        out += [f"- {p.name} `{path}:{line}` {rule} (was {p.labels[(path, line, rule)][0]})"
+                for p, (path, line, rule) in gone]
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", required=True, help="folder holding one tree per project, named as in the file")
+    parser.add_argument("--projects", default=str(HERE / "projects.toml"), help="the judged projects (default: %(default)s)")
+    parser.add_argument("--only", action="append", metavar="NAME", help="score only this project (repeatable)")
+    parser.add_argument("--half", choices=("tune", "holdout"), help="score only this half")
+    parser.add_argument("--peer", action="append", default=[], metavar="TOOL=PATH",
+                        help="also score a peer with the rules in benchmarks/peers: ast-grep=PATH or semgrep=PATH")
+    parser.add_argument("--show-commands", action="store_true",
+                        help="print git commands that create the trees under --root, then exit")
+    args = parser.parse_args(argv)
+
+    projects = load_projects(Path(args.projects))
+    projects = [p for p in projects if (not args.only or p.name in args.only) and (not args.half or p.split == args.half)]
+    if args.show_commands:
+        for p in projects:
+            dest = f"{args.root}/{p.name}"
+            print(f"git clone --filter=blob:none https://github.com/{p.repo}.git {dest}"
+                  f" && git -C {dest} checkout --quiet {p.commit}")
+        return 0
+    tools = [("nagle-lint", None)]
+    for spec in args.peer:
+        name, _, exe = spec.partition("=")
+        if name not in TOOLS or name == "nagle-lint" or not exe:
+            parser.error(f"--peer {spec!r}: expected ast-grep=PATH or semgrep=PATH")
+        tools.append((name, exe))
+
+    root = Path(args.root)
+    present = [p for p in projects if (root / p.name).is_dir()]
+    for p in projects:
+        if p not in present:
+            print(f"{p.name}: no tree at {root / p.name}", file=sys.stderr)
+    if not present:
+        print(f"no trees found under {root}; see --show-commands", file=sys.stderr)
+        return 2
+    any_unlabeled = False
+    for name, exe in tools:
+        scored = [(p, score(p, root / p.name, TOOLS[name], exe)) for p in present]
+        any_unlabeled |= any(s.unlabeled for _, s in scored)
+        print(report(name, scored))
+    return 3 if any_unlabeled else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
