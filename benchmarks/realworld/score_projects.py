@@ -15,7 +15,8 @@ true/false/debatable, time), then precision per half (tune, holdout) and per lan
 true / (true + false + debatable) and as true / (true + false). Findings with no label are listed
 with a link: they must be judged and added to projects.toml, never counted silently; labelled findings
 no longer reported are listed too. A peer's finding shares the label of nagle-lint's finding at the same
-path, line and rule (its rule id starts with the rule's name, e.g. ngl001-c-split-write-then-read).
+path, line and rule (its rule id starts with the rule's name, e.g. ngl001-c-split-write-then-read); a label
+with `found_by` was judged on a line only the peers named there reported.
 
 Exit status: 0 when every finding has a label, 3 when some have none, 2 when no tree was found.
 Standard library only, plus nagle-lint itself (and tomli before Python 3.11, which nagle-lint needs too).
@@ -52,6 +53,7 @@ class Project:
     language: str
     split: str
     labels: dict  # (path, line, rule) -> (label, reason)
+    found_by: dict  # (path, line, rule) -> the tools that reported it when it was judged
 
     def link(self, path: str, line: int) -> str:
         return f"https://github.com/{self.repo}/blob/{self.commit}/{path}#L{line}"
@@ -71,12 +73,14 @@ def load_projects(path: Path) -> list[Project]:
     doc = tomllib.loads(path.read_text(encoding="utf-8"))
     projects = []
     for p in doc["project"]:
-        labels = {}
+        labels, found_by = {}, {}
         for f in p.get("finding", []):
             if f["label"] not in LABELS:
                 raise ValueError(f"{p['name']}: {f['path']}:{f['line']}: label {f['label']!r} is not one of {LABELS}")
-            labels[(f["path"], f["line"], f["rule"])] = (f["label"], f["reason"])
-        projects.append(Project(p["name"], p["repo"], p["commit"], p["language"], p["split"], labels))
+            key = (f["path"], f["line"], f["rule"])
+            labels[key] = (f["label"], f["reason"])
+            found_by[key] = set(f.get("found_by", ["nagle-lint"]))
+        projects.append(Project(p["name"], p["repo"], p["commit"], p["language"], p["split"], labels, found_by))
     return projects
 
 
@@ -134,8 +138,8 @@ def ast_grep(tree: Path, exe: str):
 TOOLS = {"nagle-lint": nagle_lint, "semgrep": semgrep, "ast-grep": ast_grep}
 
 
-def score(project: Project, tree: Path, tool, exe: str | None) -> Score:
-    files, seconds, findings = tool(tree, exe)
+def score(project: Project, tree: Path, tool_name: str, exe: str | None) -> Score:
+    files, seconds, findings = TOOLS[tool_name](tree, exe)
     s = Score(files=files, seconds=seconds)
     seen = set()
     for path, line, rule, message in sorted(findings):
@@ -146,7 +150,7 @@ def score(project: Project, tree: Path, tool, exe: str | None) -> Score:
         else:
             s.counts["unlabeled"] += 1
             s.unlabeled.append((path, line, rule, message))
-    s.gone = sorted(set(project.labels) - seen)
+    s.gone = sorted(key for key, tools in project.found_by.items() if tool_name in tools and key not in seen)
     return s
 
 
@@ -190,7 +194,7 @@ def report(tool_name: str, scored: list[tuple[Project, Score]]) -> str:
         out += [f"- {p.name} `{path}:{line}` {rule}: {message[:160]} {p.link(path, line)}"
                 for p, (path, line, rule, message) in unlabeled]
     gone = [(p, g) for p, s in scored for g in s.gone]
-    if gone and tool_name == "nagle-lint":
+    if gone:
         out += ["", f"Labelled findings no longer reported ({len(gone)}):", ""]
         out += [f"- {p.name} `{path}:{line}` {rule} (was {p.labels[(path, line, rule)][0]})"
                 for p, (path, line, rule) in gone]
@@ -234,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     any_unlabeled = False
     for name, exe in tools:
-        scored = [(p, score(p, root / p.name, TOOLS[name], exe)) for p in present]
+        scored = [(p, score(p, root / p.name, name, exe)) for p in present]
         any_unlabeled |= any(s.unlabeled for _, s in scored)
         print(report(name, scored))
     return 3 if any_unlabeled else 0
