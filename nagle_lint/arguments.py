@@ -8,6 +8,7 @@ import sys
 from . import __version__
 from .cache import DIRNAME, ENV
 from .config import LEVELS, size_option, timeout_option
+from .report import FORMATS
 from .site import CONFIDENCES
 
 
@@ -35,9 +36,12 @@ OPTIONS = (
     (("--ignore",), dict(type=_csv, metavar="IDS", help="skip these rules (ids, names or prefixes)")),
     (("--exclude",), dict(type=_csv, metavar="GLOBS", help="skip paths matching these gitignore patterns (added to the config's)")),
     (("--force-exclude",), dict(action="store_true", help="apply excludes even to files named on the command line")),
-    (("--format",), dict(choices=("text", "json", "sarif", "github"), default="text",
-                         help="output format (default: text); github: workflow-command annotations")),
-    (("--include-suppressed",), dict(action="store_true", help="keep suppressed findings in SARIF output")),
+    (("--format", "--output-format"), dict(
+        choices=tuple(FORMATS), metavar="FORMAT",
+        help=f"output format: {', '.join(FORMATS)} (default: full on a terminal, else concise; text is concise)")),
+    (("--statistics",), dict(action="store_true", help="print how many findings each rule has instead of them")),
+    (("--include-suppressed",), dict(action="store_true",
+                                     help="keep suppressed findings in the report, marked with their reason")),
     (("--baseline",), dict(metavar="FILE", help="report only findings not recorded in this baseline")),
     (("--write-baseline",), dict(metavar="FILE", help="record the current findings in FILE (then exit 0)")),
     (("--diff-base",), dict(metavar="REF", help="report only findings on lines added or changed since git REF")),

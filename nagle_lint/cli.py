@@ -95,9 +95,26 @@ def entry() -> None:
     os._exit(status)
 
 
-# Reports that depend on the result alone (SARIF and GitHub's read the files
-# and the environment): what they printed can be printed again.
-REPLAYED_FORMATS = ("text", "json")
+# Reports that depend on the result alone (SARIF, GitLab's and GitHub's read
+# the files and the environment): what they printed can be printed again.
+# full reads the source lines too, but the same files give the same lines;
+# whether it is coloured is part of what is kept.
+REPLAYED_FORMATS = ("full", "concise", "text", "json", "json-lines", "rdjson", "junit")
+
+
+def resolve_format(args) -> None:
+    """The format a run prints (full on a terminal, else concise) and whether
+    it is coloured: on a terminal, unless NO_COLOR is set (no-color.org)."""
+    tty = not args.output_file and sys.stdout.isatty()
+    if args.format is None:
+        args.format = "full" if tty else "concise"
+    args.color = args.format == "full" and tty and not os.environ.get("NO_COLOR")
+    if args.statistics and args.format not in STATISTICS_FORMATS:
+        raise UsageError(f"--statistics prints text or JSON: give --format {' or '.join(STATISTICS_FORMATS[1:])}"
+                         f" (not {args.format})")
+
+
+STATISTICS_FORMATS = ("full", "concise", "text", "json")
 
 
 def lint(args) -> int:
@@ -105,6 +122,7 @@ def lint(args) -> int:
     from .runner import plan
 
     settings = settings_from(args)
+    resolve_format(args)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if args.quiet and args.verbose:
@@ -164,8 +182,8 @@ def _lint_planned(args, settings, planned) -> int:
     variant = None
     if planned.digest is not None and args.format in REPLAYED_FORMATS and not (
             args.baseline or args.write_baseline or args.diff_base):
-        variant = f"{args.format}-" + "".join(
-            str(int(bool(flag))) for flag in (args.include_suppressed, args.quiet, args.verbose, args.exit_zero))
+        variant = f"{args.format}-" + "".join(str(int(bool(flag))) for flag in (
+            args.include_suppressed, args.quiet, args.verbose, args.exit_zero, args.statistics, args.color))
         printed = planned.cache.replay(planned.digest, variant)
         if printed is not None:
             return _print(args, *printed)
@@ -185,7 +203,12 @@ def _report(args, settings, result) -> tuple[int, str, str]:
 
         adopt(result, args.baseline, args.write_baseline, args.diff_base, quiet=args.quiet,
               start=args.paths[0] if args.paths else args.stdin_filename)
-    report = render(args.format, result, include_suppressed=args.include_suppressed)
+    if args.statistics:
+        from .report.statistics import render as statistics
+
+        report = statistics(result, as_json=args.format == "json", include_suppressed=args.include_suppressed)
+    else:
+        report = render(args.format, result, include_suppressed=args.include_suppressed, color=args.color)
     warnings = "" if args.quiet else "".join(line + "\n" for line in _warnings(result, args.verbose))
     if result.files == 0:  # every path named was a file that could not be read
         return EXIT_ERROR, report, warnings + "nagle-lint: error: nothing could be linted\n"

@@ -756,9 +756,11 @@ def test_a_reason_that_merely_starts_like_a_placeholder_counts(capsys, isolated,
     assert run(capsys, "sup.py")[:2] == (0, "")
 
 
-def test_suppressed_findings_stay_in_json(capsys, isolated):
+def test_suppressed_findings_are_in_json_only_when_asked_for(capsys, isolated):
     write(isolated, "sup.py", SUPPRESSED)
     _, out, _ = run(capsys, "--format", "json", "sup.py")
+    assert {f["line"]: f["suppressed"] for f in json.loads(out)["findings"]} == {22: None, 29: None, 44: None}
+    _, out, _ = run(capsys, "--format", "json", "--include-suppressed", "sup.py")
     findings = {f["line"]: f["suppressed"] for f in json.loads(out)["findings"]}
     assert findings == {
         7: "the peer reads lazily",

@@ -29,15 +29,36 @@ class Result:
         return [f for f in self.findings if f.suppressed is None]
 
 
-def render(fmt: str, result: Result, **options) -> str:
-    if fmt == "text":
-        from .text import render as r
-    elif fmt == "json":
-        from .json import render as r
-    elif fmt == "sarif":
-        from .sarif import render as r
-    elif fmt == "github":
-        from .github import render as r
-    else:
+# --format's names -> the module under nagle_lint/report that renders them.
+FORMATS = {
+    "full": "full",
+    "concise": "text",
+    "text": "text",  # the name concise had before; kept so that existing hooks and workflows run on
+    "json": "json",
+    "json-lines": "jsonlines",
+    "sarif": "sarif",
+    "github": "github",
+    "rdjson": "rdjson",
+    "gitlab": "gitlab",
+    "junit": "junit",
+}
+
+FINGERPRINTED = ("sarif", "gitlab")
+
+
+def render(fmt: str, result: Result, include_suppressed: bool = False, **options) -> str:
+    """The report in format `fmt`.  Suppressed findings are left out here,
+    once for every format, unless asked for; reporters that are given them
+    mark them with their reason."""
+    from importlib import import_module
+
+    if fmt not in FORMATS:
         raise ValueError(fmt)
-    return r(result, **options)
+    if fmt in FINGERPRINTED:  # a finding's fingerprint counts the run's findings on its line, suppressed ones too
+        from ..fingerprint import attach
+
+        attach(result.findings, options.get("root"))
+    if not include_suppressed:
+        result = Result(result.shown, result.files, result.problems)
+    return import_module(f".{FORMATS[fmt]}", __name__).render(result, include_suppressed=include_suppressed,
+                                                              **options)

@@ -74,13 +74,15 @@ def _title(rule_id: str) -> str:
 
 
 def from_findings(findings, root: Path) -> list[Annotation]:
+    """Suppressed findings (given with --include-suppressed) are notices that say why."""
     out = []
     for f in findings:
-        if f.suppressed is not None:
-            continue
         s = f.site
-        out.append(Annotation(LEVELS.get(f.level, "warning"), repo_path(f.path, root) or f.path, s.line, s.col,
-                              s.end_line, s.end_col, _title(f.rule), f.message, f.confidence))
+        level, message = LEVELS.get(f.level, "warning"), f.message
+        if f.suppressed is not None:
+            level, message = "notice", f"{message} (suppressed: {f.suppressed})"
+        out.append(Annotation(level, repo_path(f.path, root) or f.path, s.line, s.col,
+                              s.end_line, s.end_col, _title(f.rule), message, f.confidence))
     return out
 
 

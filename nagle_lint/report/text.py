@@ -1,4 +1,5 @@
-"""`path:line:col: NGL001 message`, one finding a line, for terminals and editors."""
+"""`path:line:col: NGL001 message`, one finding a line (the concise format),
+for editors, pipes and log files."""
 
 from __future__ import annotations
 
@@ -9,8 +10,14 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+def suppressed_note(f) -> str:
+    """` (suppressed: reason)` after a suppressed finding's message, else nothing."""
+    return "" if f.suppressed is None else f" (suppressed: {f.suppressed})"
+
+
 def render(result, **_) -> str:
-    return "".join(f"{printable(f.path)}:{f.site.line}:{f.site.col}: {f.rule} {f.message}\n" for f in result.shown)
+    return "".join(f"{printable(f.path)}:{f.site.line}:{f.site.col}: {f.rule} {f.message}{suppressed_note(f)}\n"
+                   for f in result.findings)
 
 
 def summary(result) -> str:
