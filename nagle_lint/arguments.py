@@ -56,7 +56,7 @@ OPTIONS = (
                                 help="skip (and report) files bigger than this: bytes, or e.g. 2MB "
                                      "(default: 1MB; 0: no limit)")),
     (("--timeout",), dict(type=timeout_option, metavar="SECONDS",
-                          help="time budget to parse and model one file (default: 10; 0: no limit)")),
+                          help="time budget to parse, model and check one file (default: 10; 0: no limit)")),
     (("--no-cache",), dict(action="store_true", help="do not read or write the result cache")),
     (("--cache-dir",), dict(metavar="DIR", help=f"keep the result cache in DIR (default: ${ENV}, else {DIRNAME}/ "
                                                  "at the project's root)")),

@@ -52,7 +52,7 @@ class Settings:
             fail_on=fail_on,
             min_confidence=min_confidence,
             max_file_size=max_file_size,  # bytes; a bigger file is reported and skipped (0: no limit)
-            timeout=timeout,  # seconds to parse and lower one file (0: no limit)
+            timeout=timeout,  # seconds to parse, lower and check one file (0: no limit)
             respect_gitignore=respect_gitignore,  # in a git work tree, leave out what git ignores
             source=source,  # the file the settings came from
         )
