@@ -24,6 +24,7 @@ import os
 import stat
 
 from . import __version__
+from .output import write_all
 
 # json and shutil are imported where used: the command line reads DIRNAME
 # for its help, and a run with --no-cache needs nothing else.
@@ -246,9 +247,7 @@ class Cache:
         try:
             fd = self._open_file(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
             try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
+                write_all(fd, data)
             finally:
                 os.close(fd)
             if self._fd is not None:

@@ -30,8 +30,13 @@ def write_text(path: str, text: str) -> None:
             os.close(fd)
             raise OSError(errno.ELOOP, "it is a symbolic link to a file; give the file's own path") from None
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(fd, data)
     finally:
         os.close(fd)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """os.write until every byte is written (it may write fewer)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
