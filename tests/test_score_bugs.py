@@ -87,7 +87,6 @@ def test_split_is_deterministic_and_balanced_per_language():
 
 
 def test_the_corpus_is_well_formed_and_split_as_computed():
-    pytest.importorskip("tomllib")  # Python 3.11+
     bugs = sb.load_bugs(ROOT / "benchmarks" / "realworld" / "bugs.toml")
     assert len({b.id for b in bugs}) == len(bugs)
     split = sb.split_of(bugs)

@@ -24,7 +24,8 @@ Scoring (tolerance of 2 lines either side):
   there, now behind NODELAY), when those are given.
 
 It prints a Markdown table per half (tune, holdout) and recall and fixed-as-expected rates per
-language and in all, at both confidences. Standard library only (Python 3.11+ for tomllib).
+language and in all, at both confidences. Standard library only, plus nagle-lint itself (and tomli
+before Python 3.11, which nagle-lint needs too).
 """
 
 from __future__ import annotations
@@ -75,7 +76,10 @@ class Bug:
 
 
 def load_bugs(path: Path) -> list[Bug]:
-    import tomllib  # Python 3.11+; imported here so the matching functions work on 3.10 too
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: nagle-lint depends on tomli there
+        import tomli as tomllib
 
     with path.open("rb") as f:
         data = tomllib.load(f)
