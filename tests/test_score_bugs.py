@@ -10,7 +10,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "realworld" / "score_bugs.py"
