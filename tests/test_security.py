@@ -16,19 +16,11 @@ from pathlib import Path
 import pytest
 
 from nagle_lint.cli import main
+from test_cache import SPLIT
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="POSIX links and modes")
 
 ROOT = Path(__file__).resolve().parent.parent
-SPLIT = b"""import socket
-
-
-def ask(host):
-    sock = socket.create_connection((host, 80))
-    sock.sendall(b"GET ")
-    sock.sendall(b"/ HTTP/1.0\\r\\n\\r\\n")
-    return sock.recv(100)
-"""
 CACHE = ".nagle_lint_cache"
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
 
