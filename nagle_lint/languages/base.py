@@ -48,6 +48,15 @@ class Pair:
 
 
 @record
+class Sent:
+    """The result of a send on connection `conn` (`n = send(fd, ...)`): a
+    count, not a connection; testing it for failure (`if (n < 0)`) is
+    testing the send."""
+
+    conn: str
+
+
+@record
 class Fresh:
     """A connection just made (socket(), accept(), new Socket()); it takes the
     name it is assigned to."""
@@ -822,8 +831,10 @@ class Lowering:
         mark = len(self._out[-1])
         self.expr(cond)
         then = self.block_of(body)
-        if self.fe.tests_failure(cond):  # `if (send(...) < 0)`: taken because the send failed
-            failed = sorted({ev.conn for ev in walk(self._out[-1][mark:]) if isinstance(ev, Send)})
+        if self.fe.tests_failure(cond):  # `if (send(...) < 0)`, `if (n < 0)`: taken because the send failed
+            failed = {ev.conn for ev in walk(self._out[-1][mark:]) if isinstance(ev, Send)}
+            failed |= {v.conn for v in map(self.env.get, _NAMES.findall(compact(cond))) if isinstance(v, Sent)}
+            failed = sorted(failed)
             then = tuple(Failed(c, self.site(cond)) for c in failed) + then
         if len(branches) == 1:
             self.emit(If((then,), False, self.site(node)))
@@ -1037,7 +1048,7 @@ class Lowering:
         if isinstance(val, Fresh):
             key = self.fe_key(node) or "conn"
             return self.new_conn(key, node, val.tcp, val.confidence)
-        if val is NOT_CONN or isinstance(val, (Const, Pair)):
+        if val is NOT_CONN or isinstance(val, (Const, Pair, Sent)):
             return None
         key = self.fe_key(node)
         if key is None:
@@ -1158,6 +1169,10 @@ class Lowering:
             if isinstance(v.value, int):
                 return v.value != 0
         return None
+
+
+# The names and field paths in an expression's text without blanks (`n`, `c->fd`, `self.sock`).
+_NAMES = re.compile(r"[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)*")
 
 
 def _base_name(key: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NO_VALUE, NOT_CONN, Const, count_size, Fresh, Frontend, Handle, Lowering, compact, int_literal, seconds, text
+from .base import NO_VALUE, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
 from .c_scan import CScanner
 from ..model import ONE, SMALL, UNKNOWN
 
@@ -39,8 +39,9 @@ LIBRARY = {"connect", "bind", "listen", "fcntl", "ioctl", "getsockopt", "getpeer
 # An event loop that the file fills with TCP connections hands them back as these.
 POLLERS = re.compile(rb"\b(?:epoll_ctl|FD_SET|kevent|EV_SET)\b|struct\s+pollfd")
 TCP_MADE = re.compile(rb"\baccept4?\s*\(|SOCK_STREAM")
-# A send's result compared as a failure: below zero, -1, not the length asked, below it.
-FAILURE_TEST = re.compile(r"<=?0\b|==-1\b|!=|<[A-Za-z_(]|==SOCKET_ERROR")
+# A send's result compared as a failure: below zero, -1, not the length asked, below it;
+# either way round (`0 >= write(...)`, `-1 == n`).
+FAILURE_TEST = re.compile(r"<=?0\b|==-1\b|!=|<[A-Za-z_(]|==SOCKET_ERROR|(?<![\w.])(?:0>=?|-1==|SOCKET_ERROR==)")
 # Sleeps, by the seconds of their argument's unit (None: a length not told).
 SLEEPS = {"sleep": 1.0, "usleep": 1e-6, "nanosleep": None, "Sleep": 1e-3}
 POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
@@ -338,9 +339,11 @@ class CFrontend(CScanner, Frontend):
                 more = flags is not None and "MSG_MORE" in text(flags)
                 size = _size(low, args[count]) if count is not None and count < len(args) else UNKNOWN
                 low.send(h, node, size, more=more)
+                return Sent(h.key)
             elif name in GATHERS:
                 more = name == "sendmsg" and len(args) > 2 and "MSG_MORE" in text(args[2])
                 low.send(h, node, UNKNOWN, gather=True, more=more)
+                return Sent(h.key)
             elif name in RECVS:
                 low.recv(h, node, _size(low, args[2]) if len(args) > 2 and name not in ("recvmsg", "readv") else UNKNOWN)
             elif name == "shutdown":
