@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..findings import Finding
-from ..model import ONE, SMALL, Call, FileModel, Loop, Push, Recv, Send
+from ..model import ONE, SMALL, Break, Call, Continue, Failed, FileModel, If, Loop, Push, Recv, Return, Send, Switch, Try
 from ..site import CONFIDENCES
 from .common import idiom
 from ..model import walk
@@ -34,6 +34,8 @@ def check(model: FileModel, analysis: Analysis):
                     continue
                 if ev.conn in loop.varies or ev.conn in answered or ev.conn in passed:
                     continue
+                if not _sent_again(loop, ev):
+                    continue  # the loop comes round again only when the send failed (an EINTR retry)
                 info = _best(fn.conns.get(ev.conn), analysis.info_at.get(ev.site))
                 if info is None or info.tcp is False:
                     continue
@@ -47,6 +49,55 @@ def check(model: FileModel, analysis: Analysis):
                     ),
                     fix=f"collect the bytes in one buffer and send once, or write through {buffer}",
                 )
+
+
+def _sent_again(loop: Loop, send: Send) -> bool:
+    """Whether a pass of `loop` can come round again after `send` went out,
+    on a path where it did not fail (the branch of `if (write(...) < 0)`
+    that retries is taken because it failed: nothing was sent)."""
+    ends, _, again = _passes(loop.head + loop.body, {False}, send)
+    return True in ends | again
+
+
+def _passes(stmts, states: set, send: Send):
+    """The path flags (True: `send` went out and did not fail) where `stmts`
+    fall through, break and continue, from those at their start."""
+    breaks, again = set(), set()
+    for s in stmts:
+        if not states:
+            break
+        if isinstance(s, Send) and s.site == send.site:
+            states = {True}
+        elif isinstance(s, Failed) and s.conn == send.conn:
+            states = {False}
+        elif isinstance(s, Return):
+            states = set()
+        elif isinstance(s, Break):
+            breaks, states = breaks | states, set()
+        elif isinstance(s, Continue):
+            again, states = again | states, set()
+        elif isinstance(s, (If, Switch)):
+            out = set() if s.exhaustive else set(states)
+            for branch in s.branches:
+                ends, b, c = _passes(branch, states, send)
+                out |= ends | b if isinstance(s, Switch) else ends
+                breaks |= set() if isinstance(s, Switch) else b
+                again |= c
+            states = out
+        elif isinstance(s, Loop):  # an inner loop: its own break and continue; once or twice round
+            ends, b, c = _passes(s.head + s.body, states, send)
+            more, b2, c2 = _passes(s.head + s.body, ends | c, send)
+            states = states | ends | b | c | more | b2 | c2
+        elif isinstance(s, Try):
+            parts = [s.body, *s.handlers, s.orelse, s.final]
+            out = set(states)
+            for part in parts:
+                ends, b, c = _passes(part, out, send)
+                out |= ends
+                breaks |= b
+                again |= c
+            states = out
+    return states, breaks, again
 
 
 def _best(a, b):
