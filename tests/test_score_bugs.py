@@ -1,12 +1,16 @@
 """The documented-bugs scorer: its matching rules, its split, and the corpus file's form.
 
-No mirrors and no network: the functions are fed findings as nagle-lint's JSON gives them.
+No mirrors and no network: the functions are fed findings as nagle-lint's JSON gives them, and
+the parts that read a mirror get a small git repository made in a temporary folder.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import subprocess
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -85,6 +89,96 @@ def test_split_is_deterministic_and_balanced_per_language():
                       ("Java", "tune"): 3, ("Java", "holdout"): 2}
 
 
+def test_a_later_round_never_changes_an_earlier_one_and_evens_out_the_halves():
+    first = [bug(id=f"C-{n}") for n in range(5)]  # round 1: 3 tune, 2 holdout
+    second = [bug(id=f"C2-{n}", round=2) for n in range(3)]
+    before = sb.split_of(first)
+    after = sb.split_of(first + second)
+    assert {i: after[i] for i in before} == before
+    # Round 2 starts with the half that round 1 left short, so 8 entries split 4 / 4.
+    assert Counter(after.values()) == {"tune": 4, "holdout": 4}
+    third = [bug(id=f"C3-{n}", round=3) for n in range(4)]
+    again = sb.split_of(first + second + third)
+    assert {i: again[i] for i in after} == after
+    assert Counter(again.values()) == {"tune": 6, "holdout": 6}
+
+
+def git(repo, *args) -> str:
+    return subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t",
+                           *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def commit(repo, message) -> str:
+    git(repo, "commit", "-q", "-am", message)
+    return git(repo, "rev-parse", "HEAD")
+
+
+BUGGY = "import socket\n\ndef ask(s):\n    s.sendall(b'h')\n    s.sendall(b'b')\n    return s.recv(9)\n"
+FIXED = "import socket\n\ndef ask(s):\n    s.sendall(b'h' + b'b')\n    return s.recv(9)\n"
+
+
+def mirror_with_a_fix(mirrors: Path):
+    """A mirror o+r whose first commit splits a message in two sends and whose second merges them."""
+    repo = mirrors / "o+r"
+    repo.mkdir(parents=True)
+    git(repo, "init", "-q")
+    (repo / "net.py").write_text(BUGGY)
+    git(repo, "add", "net.py")
+    buggy = commit(repo, "split")
+    (repo / "net.py").write_text(FIXED)
+    fixed = commit(repo, "merged")
+    return buggy, fixed
+
+
+def test_check_refs_finds_missing_commits_paths_and_lines_out_of_range():
+    with tempfile.TemporaryDirectory() as tmp:
+        mirrors = Path(tmp)
+        buggy, fixed = mirror_with_a_fix(mirrors)
+        good = bug(language="Python", buggy_commit=buggy, fixed_commit=fixed, path="net.py",
+                   lines=[5], first_lines=[4], read_lines=[6], fixed_lines=[4])
+        assert sb.check_refs(good, mirrors) == []
+        assert sb.check_refs(bug(repo="o/none"), mirrors) == ["no mirror of o/none"]
+        assert sb.check_refs(bug(buggy_commit=buggy, fixed_commit="f" * 40, path="net.py"),
+                             mirrors) == [f"commit {'f' * 40} is not in the mirror"]
+        reversed_ = bug(buggy_commit=fixed, fixed_commit=buggy, path="net.py", lines=[5],
+                        fixed_lines=[4])
+        assert any("not an ancestor" in p for p in sb.check_refs(reversed_, mirrors))
+        assert sb.check_refs(bug(buggy_commit=buggy, fixed_commit=fixed, path="gone.py"),
+                             mirrors) == [f"gone.py is not in commit {buggy[:10]}",
+                                          f"gone.py is not in commit {fixed[:10]}"]
+        # The buggy file has 6 lines, the fixed one 5.
+        problems = sb.check_refs(bug(buggy_commit=buggy, fixed_commit=fixed, path="net.py",
+                                     lines=[7], fixed_lines=[6]), mirrors)
+        assert problems == [f"lines 7 is outside net.py (6 lines) at {buggy[:10]}",
+                            f"fixed_lines 6 is outside net.py (5 lines) at {fixed[:10]}"]
+
+
+def fake_ast_grep(folder: Path, line0: int) -> str:
+    """An executable that answers like `ast-grep scan --json=compact` with one NGL001 match on
+    net.py at the 0-based line `line0`, whatever the tree."""
+    exe = folder / "fake-ast-grep"
+    match = [{"file": "net.py", "range": {"start": {"line": line0}},
+              "ruleId": "ngl001-python-split-write-then-read", "message": "split"}]
+    exe.write_text(f"#!{sys.executable}\nprint({json.dumps(json.dumps(match))})\n")
+    exe.chmod(0o755)
+    return str(exe)
+
+
+def test_a_peer_finding_on_the_labelled_line_counts_as_found():
+    with tempfile.TemporaryDirectory() as tmp:
+        mirrors = Path(tmp) / "mirrors"
+        buggy, fixed = mirror_with_a_fix(mirrors)
+        b = bug(language="Python", buggy_commit=buggy, fixed_commit=fixed, path="net.py",
+                lines=[5], fixed_lines=[4])
+        on_the_line = sb.score(b, mirrors, {"ast-grep": fake_ast_grep(Path(tmp), 4)})
+        # The fake reports line 5 at both commits: found, and within 2 lines of the merged send
+        # at line 4 of the fixed version, so that one is not clean.
+        assert on_the_line["ast-grep"] == (True, False)
+        elsewhere = sb.score(b, mirrors, {"ast-grep": fake_ast_grep(Path(tmp), 0)})
+        assert elsewhere["ast-grep"] == (False, True)
+        assert set(elsewhere) == {"default", "low", "ast-grep"}
+
+
 def test_the_corpus_is_well_formed_and_split_as_computed():
     bugs = sb.load_bugs(ROOT / "benchmarks" / "realworld" / "bugs.toml")
     assert len({b.id for b in bugs}) == len(bugs)
@@ -95,5 +189,6 @@ def test_the_corpus_is_well_formed_and_split_as_computed():
         assert b.lines and b.fixed_lines, b.id
         assert b.expect_fixed in ("clean", "NGL002"), b.id
         assert b.scope in ("repo", "dir"), b.id
+        assert b.round >= 1, b.id
         assert len(b.buggy_commit) == 40 and len(b.fixed_commit) == 40, b.id
         assert b.link.startswith("https://"), b.id

@@ -24,14 +24,22 @@ Scoring (tolerance of 2 lines either side):
   there, now behind NODELAY), when those are given.
 
 It prints a Markdown table per half (tune, holdout) and recall and fixed-as-expected rates per
-language and in all, at both confidences. Standard library only, plus nagle-lint itself (and tomli
-before Python 3.11, which nagle-lint needs too).
+language and in all, at both confidences. --peer ast-grep=PATH / --peer semgrep=PATH also runs a peer
+with the rules in benchmarks/peers on the same trees and scores it the same way (one confidence).
+
+--check-refs lints nothing: it checks that every entry's commits are in its mirror, that `path` is
+in the buggy commit and `fixed_path` in the fixed one, and that every labelled line is within its
+file (-v prints the labelled lines). --check-split checks the split only.
+
+Standard library only, plus nagle-lint itself (and tomli before Python 3.11, which nagle-lint needs
+too).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -69,6 +77,7 @@ class Bug:
     fixed_split_lines: list[int] = field(default_factory=list)
     fix_kind: str = ""
     scope: str = "repo"
+    round: int = 1
 
     def __post_init__(self) -> None:
         if not self.fixed_path:
@@ -87,14 +96,22 @@ def load_bugs(path: Path) -> list[Bug]:
 
 
 def split_of(bugs: list[Bug]) -> dict[str, str]:
-    """The deterministic split: within each language, entries ordered by the SHA-256 of their id
-    alternate tune, holdout, tune, ... so each half gets half of every language."""
-    result = {}
+    """The deterministic split, dealt per labelling round so that a later round never changes an
+    earlier one. Within a round and a language, ids ordered by the SHA-256 of the id alternate
+    between the halves; round 1 starts with tune, a later round with the half that has fewer
+    entries of that language in the earlier rounds (tune on a tie), so each language stays
+    balanced to within one entry."""
+    result: dict[str, str] = {}
     for language in sorted({b.language for b in bugs}):
-        ids = sorted((b.id for b in bugs if b.language == language),
-                     key=lambda i: hashlib.sha256(i.encode()).hexdigest())
-        for n, bug_id in enumerate(ids):
-            result[bug_id] = "tune" if n % 2 == 0 else "holdout"
+        counts = {"tune": 0, "holdout": 0}
+        for rnd in sorted({b.round for b in bugs if b.language == language}):
+            ids = sorted((b.id for b in bugs if b.language == language and b.round == rnd),
+                         key=lambda i: hashlib.sha256(i.encode()).hexdigest())
+            first = "tune" if rnd == 1 or counts["tune"] <= counts["holdout"] else "holdout"
+            second = "holdout" if first == "tune" else "tune"
+            for n, bug_id in enumerate(ids):
+                result[bug_id] = first if n % 2 == 0 else second
+                counts[result[bug_id]] += 1
     return result
 
 
@@ -157,22 +174,83 @@ def lint(root: Path, target: str, low: bool) -> list[dict]:
     return findings
 
 
-def run_version(gitdir: Path, commit: str, bug: Bug, path: str) -> dict[str, list[dict]]:
+def peer_tool(name: str):
+    """The function of score_projects.py that runs peer `name` on a tree (the same rules and output
+    parsing for both benchmarks)."""
+    spec = importlib.util.spec_from_file_location("score_projects", HERE / "score_projects.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["score_projects"] = module  # its dataclasses look the module up by name
+    spec.loader.exec_module(module)
+    return module.TOOLS[name]
+
+
+def peer_lint(root: Path, name: str, exe: str) -> list[dict]:
+    """A peer's findings on the tree in `root`, in nagle-lint's JSON form (rule, path, line)."""
+    _files, _seconds, rows = peer_tool(name)(root, exe)
+    return [{"rule": rule, "path": os.path.normpath(path), "line": line}
+            for path, line, rule, _message in rows]
+
+
+def run_version(gitdir: Path, commit: str, bug: Bug, path: str,
+                peers: dict[str, str] | None = None) -> dict[str, list[dict]]:
+    """Findings at `commit`: one list per confidence of nagle-lint, and one per peer."""
     subdir = str(Path(path).parent) if bug.scope == "dir" else None
     with tempfile.TemporaryDirectory(prefix="nagle-bugs-") as tmp:
         root = Path(tmp)
         export(gitdir, commit, root, subdir)
         target = subdir or "."
-        return {c: lint(root, target, low=(c == "low")) for c in CONFIDENCES}
+        results = {c: lint(root, target, low=(c == "low")) for c in CONFIDENCES}
+        for name, exe in (peers or {}).items():
+            results[name] = peer_lint(root, name, exe)
+        return results
 
 
-def score(bug: Bug, mirrors: Path) -> dict | None:
+def score(bug: Bug, mirrors: Path, peers: dict[str, str] | None = None) -> dict | None:
+    """(found, fixed as expected) per column (the confidences, then the peers), or None when the
+    repository is not among the mirrors."""
     gitdir = git_dir(mirrors, bug.repo)
     if gitdir is None:
         return None
-    buggy = run_version(gitdir, bug.buggy_commit, bug, bug.path)
-    fixed = run_version(gitdir, bug.fixed_commit, bug, bug.fixed_path)
-    return {c: (found(bug, buggy[c]), fixed_as_expected(bug, fixed[c])) for c in CONFIDENCES}
+    buggy = run_version(gitdir, bug.buggy_commit, bug, bug.path, peers)
+    fixed = run_version(gitdir, bug.fixed_commit, bug, bug.fixed_path, peers)
+    return {c: (found(bug, buggy[c]), fixed_as_expected(bug, fixed[c])) for c in buggy}
+
+
+def git(gitdir: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "--git-dir", str(gitdir), *args], capture_output=True)
+
+
+def check_refs(bug: Bug, mirrors: Path, verbose: bool = False) -> list[str]:
+    """What is wrong with the entry's references (commits, paths, line numbers); lints nothing."""
+    gitdir = git_dir(mirrors, bug.repo)
+    if gitdir is None:
+        return [f"no mirror of {bug.repo}"]
+    problems = []
+    for commit in (bug.buggy_commit, bug.fixed_commit):
+        if git(gitdir, "cat-file", "-e", f"{commit}^{{commit}}").returncode != 0:
+            problems.append(f"commit {commit} is not in the mirror")
+    if problems:
+        return problems
+    if git(gitdir, "merge-base", "--is-ancestor", bug.buggy_commit, bug.fixed_commit).returncode:
+        problems.append(f"buggy commit {bug.buggy_commit[:10]} is not an ancestor of the fixed one")
+    sites = ((bug.buggy_commit, bug.path, {"lines": bug.lines, "first_lines": bug.first_lines,
+                                           "read_lines": bug.read_lines}),
+             (bug.fixed_commit, bug.fixed_path, {"fixed_lines": bug.fixed_lines,
+                                                 "fixed_split_lines": bug.fixed_split_lines}))
+    for commit, path, fields in sites:
+        shown = git(gitdir, "show", f"{commit}:{path}")
+        if shown.returncode != 0:
+            problems.append(f"{path} is not in commit {commit[:10]}")
+            continue
+        text = shown.stdout.decode("utf-8", "replace").splitlines()
+        for name, numbers in fields.items():
+            for n in numbers:
+                if not 1 <= n <= len(text):
+                    problems.append(f"{name} {n} is outside {path} ({len(text)} lines)"
+                                    f" at {commit[:10]}")
+                elif verbose:
+                    print(f"  {bug.id} {name} {path}:{n}: {text[n - 1].strip()}")
+    return problems
 
 
 def mark(ok: bool) -> str:
@@ -183,31 +261,34 @@ def rate(n: int, d: int) -> str:
     return f"{n}/{d} ({n / d:.2f})" if d else "-"
 
 
-def report(bugs: list[Bug], results: dict[str, dict | None], half: str) -> None:
+def report(bugs: list[Bug], results: dict[str, dict | None], half: str,
+           columns: tuple[str, ...] = CONFIDENCES) -> None:
+    """One table of the half's entries, then the rates per language; a column per confidence of
+    nagle-lint ("default", "low") and per peer."""
     chosen = [b for b in bugs if b.split == half]
     print(f"\n## {half} ({len(chosen)} bugs)\n")
-    print("| id | language | found (default) | found (low) | fixed as expected (default) |"
-          " fixed as expected (low) | expect fixed |")
-    print("|---|---|---|---|---|---|---|")
+    heads = [f"found ({c})" for c in columns] + [f"fixed as expected ({c})" for c in columns]
+    print("| id | language | " + " | ".join(heads) + " | expect fixed |")
+    print("|---|---|" + "---|" * len(heads) + "---|")
     for b in chosen:
         r = results.get(b.id)
         if r is None:
-            print(f"| {b.id} | {b.language} | missing mirror | | | | {b.expect_fixed} |")
-            continue
-        print(f"| {b.id} | {b.language} | {mark(r['default'][0])} | {mark(r['low'][0])} |"
-              f" {mark(r['default'][1])} | {mark(r['low'][1])} | {b.expect_fixed} |")
-    print("\n| language | bugs | recall (default) | recall (low) | fixed ok (default) |"
-          " fixed ok (low) |")
-    print("|---|---|---|---|---|---|")
+            cells = ["missing mirror"] + [""] * (len(heads) - 1)
+        else:
+            cells = [mark(r[c][index]) for index in (0, 1) for c in columns]
+        print(f"| {b.id} | {b.language} | " + " | ".join(cells) + f" | {b.expect_fixed} |")
+    heads = [f"recall ({c})" for c in columns] + [f"fixed ok ({c})" for c in columns]
+    print("\n| language | bugs | " + " | ".join(heads) + " |")
+    print("|---|---|" + "---|" * len(heads))
     for language in (*LANGUAGES, "all"):
         scored = [results[b.id] for b in chosen
                   if results.get(b.id) and language in (b.language, "all")]
-        cells = []
-        for index in (0, 1):
-            for c in CONFIDENCES:
-                cells.append(rate(sum(r[c][index] for r in scored), len(scored)))
-        print(f"| {language} | {len(scored)} | {cells[0]} | {cells[1]} | {cells[2]} |"
-              f" {cells[3]} |")
+        cells = [rate(sum(r[c][index] for r in scored), len(scored))
+                 for index in (0, 1) for c in columns]
+        print(f"| {language} | {len(scored)} | " + " | ".join(cells) + " |")
+
+
+PEERS = ("ast-grep", "semgrep")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,8 +297,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bugs", type=Path, default=HERE / "bugs.toml")
     parser.add_argument("--half", choices=("tune", "holdout", "both"), default="both")
     parser.add_argument("--only", help="comma-separated ids to score")
+    parser.add_argument("--peer", action="append", default=[], metavar="TOOL=PATH",
+                        help="also score a peer with the rules in benchmarks/peers:"
+                             " ast-grep=PATH or semgrep=PATH")
     parser.add_argument("--check-split", action="store_true",
                         help="only check that each entry's split is the deterministic one")
+    parser.add_argument("--check-refs", action="store_true",
+                        help="only check every entry's commits, paths and line numbers in the"
+                             " mirrors (lints nothing)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="with --check-refs: print every labelled line")
     args = parser.parse_args(argv)
     bugs = load_bugs(args.bugs)
     expected = split_of(bugs)
@@ -228,19 +317,34 @@ def main(argv: list[str] | None = None) -> int:
     if args.check_split:
         print(f"{len(bugs)} entries, split as computed")
         return 0
+    peers = {}
+    for spec in args.peer:
+        name, _, exe = spec.partition("=")
+        if name not in PEERS or not exe:
+            parser.error(f"--peer {spec!r}: expected ast-grep=PATH or semgrep=PATH")
+        peers[name] = exe
     if args.mirrors is None:
         parser.error("--mirrors is required")
     if args.only:
         keep = set(args.only.split(","))
         bugs = [b for b in bugs if b.id in keep]
+    if args.check_refs:
+        bad = 0
+        for b in bugs:
+            problems = check_refs(b, args.mirrors, args.verbose)
+            bad += bool(problems)
+            for problem in problems:
+                print(f"{b.id}: {problem}")
+        print(f"{len(bugs)} entries checked, {bad} with problems")
+        return 1 if bad else 0
     halves = ("tune", "holdout") if args.half == "both" else (args.half,)
     bugs = [b for b in bugs if b.split in halves]
     results = {}
     for b in bugs:
         print(f"scoring {b.id} ...", file=sys.stderr)
-        results[b.id] = score(b, args.mirrors)
+        results[b.id] = score(b, args.mirrors, peers)
     for half in halves:
-        report(bugs, results, half)
+        report(bugs, results, half, (*CONFIDENCES, *peers))
     return 0
 
 
