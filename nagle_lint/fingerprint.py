@@ -63,16 +63,20 @@ class Lines:
     decoded the way the frontends do (on b"\\n", UTF-8 with replacement), so
     character columns mean the same thing here."""
 
-    def __init__(self):
+    def __init__(self, texts: dict[str, bytes] | None = None):
+        """`texts`: path -> the text linted in place of the file there (standard input)."""
+        self._texts = texts or {}
         self._cache: dict[str, list[str] | None] = {}
 
     def of(self, path: str) -> list[str] | None:
         if path not in self._cache:
-            try:
-                with open(path, "rb") as fh:
-                    data = fh.read()
-            except OSError:
-                data = None
+            data = self._texts.get(path)
+            if data is None:
+                try:
+                    with open(path, "rb") as fh:
+                        data = fh.read()
+                except OSError:
+                    pass
             self._cache[path] = None if data is None else [
                 line.decode("utf-8", "replace").rstrip("\r") for line in data.split(b"\n")
             ]

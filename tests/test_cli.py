@@ -665,6 +665,19 @@ def test_a_dash_lints_standard_input_as_the_stdin_filename(capsys, isolated, mon
     assert [(p, rule) for p, _, rule in finding_lines(out)] == [("x.py", "NGL001")]
 
 
+def test_the_full_report_of_standard_input_shows_its_lines_not_the_files(capsys, isolated, monkeypatch):
+    """The file on disk named by --stdin-filename holds other text (an
+    editor's unsaved buffer): the source lines shown are those linted."""
+    import io
+
+    write(isolated, "x.py", "# an older version\n" * 10)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(SPLIT.encode())))
+    code, out, _ = run(capsys, "--format", "full", "--stdin-filename", "x.py", "-")
+    assert code == 1
+    assert "older version" not in out
+    assert "sock.sendall(body)" in out
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["-"], "'-' reads standard input: name it with --stdin-filename"),
     (["--stdin-filename", "x.py", "-", "a.py"], "'-' (standard input) cannot be linted together with other paths"),

@@ -57,7 +57,7 @@ def render(fmt: str, result: Result, include_suppressed: bool = False, **options
     if fmt in FINGERPRINTED:  # a finding's fingerprint counts the run's findings on its line, suppressed ones too
         from ..fingerprint import attach
 
-        attach(result.findings, options.get("root"))
+        attach(result.findings, options.get("root"), options.get("lines"))
     if not include_suppressed:
         result = Result(result.shown, result.files, result.problems)
     return import_module(f".{FORMATS[fmt]}", __name__).render(result, include_suppressed=include_suppressed,

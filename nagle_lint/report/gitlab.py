@@ -31,7 +31,7 @@ def issue(f, root: Path) -> dict:
     }
 
 
-def render(result, root: Path | None = None, **_) -> str:
+def render(result, root: Path | None = None, lines=None, **_) -> str:
     root = root or find_root()
-    attach(result.findings, root)
+    attach(result.findings, root, lines)
     return json.dumps([issue(f, root) for f in result.findings], indent=2, ensure_ascii=False) + "\n"

@@ -270,6 +270,6 @@ def sarif_log(result, *, include_suppressed: bool = False, root: Path | None = N
     return {"$schema": SCHEMA_URI, "version": VERSION, "runs": [run]}
 
 
-def render(result, include_suppressed: bool = False, root: Path | None = None, **_) -> str:
-    log = sarif_log(result, include_suppressed=include_suppressed, root=root)
+def render(result, include_suppressed: bool = False, root: Path | None = None, lines: Lines | None = None, **_) -> str:
+    log = sarif_log(result, include_suppressed=include_suppressed, root=root, lines=lines)
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
