@@ -34,7 +34,8 @@ OPTIONS = (
     (("--select",), dict(type=_csv, metavar="IDS", help="only these rules (ids, names or prefixes, comma-separated; "
                                                         "ALL: every rule, also those off by default)")),
     (("--ignore",), dict(type=_csv, metavar="IDS", help="skip these rules (ids, names or prefixes)")),
-    (("--exclude",), dict(type=_csv, metavar="GLOBS", help="skip paths matching these gitignore patterns (added to the config's)")),
+    (("--exclude",), dict(type=_csv, metavar="GLOBS", help="skip paths matching these gitignore patterns, written from "
+                                                          "the current folder (added to the config's)")),
     (("--force-exclude",), dict(action="store_true", help="apply excludes even to files named on the command line")),
     (("--format", "--output-format"), dict(
         choices=tuple(FORMATS), metavar="FORMAT",

@@ -30,7 +30,7 @@ def settings_from(args) -> Settings:
     if args.ignore is not None:
         settings = settings.replace(ignore=tuple(check_rule_ids(args.ignore, "--ignore")))
     if args.exclude:
-        settings = settings.replace(exclude=settings.exclude + tuple(args.exclude))
+        settings = settings.replace(cli_exclude=tuple(args.exclude))
     if args.fail_on:
         settings = settings.replace(fail_on=args.fail_on)
     if args.min_confidence:
@@ -137,10 +137,14 @@ def lint(args) -> int:
                              "(its extension tells the language)")
         args.paths = []
     if args.stdin_filename:
-        result = _lint_stdin(args, settings)
-        if result is None:
+        linted = _lint_stdin(args, settings)
+        if linted is None:
             return EXIT_CLEAN
-        return _print(args, *_report(args, settings, result))
+        from .fingerprint import Lines
+
+        result, data = linted
+        # The report shows the lines that came on standard input, not the file's on disk.
+        return _print(args, *_report(args, settings, result, Lines({args.stdin_filename: data})))
     paths = args.paths or ["."]
     missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
@@ -194,8 +198,9 @@ def _lint_planned(args, settings, planned) -> int:
     return status
 
 
-def _report(args, settings, result) -> tuple[int, str, str]:
-    """(exit status, report, warnings) of a run."""
+def _report(args, settings, result, lines=None) -> tuple[int, str, str]:
+    """(exit status, report, warnings) of a run; `lines`: a fingerprint.Lines
+    the reports read the source from (else the files)."""
     from .report import render
 
     if args.baseline or args.write_baseline or args.diff_base:
@@ -208,7 +213,8 @@ def _report(args, settings, result) -> tuple[int, str, str]:
 
         report = statistics(result, as_json=args.format == "json", include_suppressed=args.include_suppressed)
     else:
-        report = render(args.format, result, include_suppressed=args.include_suppressed, color=args.color)
+        report = render(args.format, result, include_suppressed=args.include_suppressed, color=args.color,
+                        lines=lines)
     warnings = "" if args.quiet else "".join(line + "\n" for line in _warnings(result, args.verbose))
     if result.files == 0:  # every path named was a file that could not be read
         return EXIT_ERROR, report, warnings + "nagle-lint: error: nothing could be linted\n"
@@ -248,6 +254,8 @@ def settings_text(settings) -> str:
         value = list(value) if isinstance(value, tuple) else {k: list(v) for k, v in value.items()} \
             if isinstance(value, dict) else value
         lines.append(f"{key} = {json.dumps(value)}")
+    if settings.cli_exclude:
+        lines.append(f"# and --exclude (from the current folder): {json.dumps(list(settings.cli_exclude))}")
     return "\n".join(lines) + "\n"
 
 
@@ -279,7 +287,7 @@ def project_root(paths, settings) -> str:
 
 
 def _lint_stdin(args, settings):
-    """The result of linting standard input, or None where it is excluded."""
+    """(the result of linting standard input, its bytes), or None where it is excluded."""
     from .discover import excluded, excludes
     from .languages import language_of
     from .report import Result
@@ -290,14 +298,14 @@ def _lint_stdin(args, settings):
     path = args.stdin_filename
     if language_of(path) is None:
         raise UsageError(f"--stdin-filename {path}: not a Python, Java or C file name")
-    if args.force_exclude and excluded(path, excludes(settings.exclude, settings.folder())):
+    if args.force_exclude and excluded(path, excludes(settings.of(path))):
         return None  # excluded, as configured: nothing to say
     data = sys.stdin.buffer.read()
     _, findings, problem, errors = lint_file(path, settings, data=data)
     result = Result(findings, 0 if problem else 1, [(path, problem)] if problem else [])
     if errors:
         result.problems.append((path, f"{errors} syntax error{'s' if errors != 1 else ''}; analysed what parsed"))
-    return result
+    return result, data
 
 
 def _warnings(result, verbose: bool) -> list[str]:

@@ -43,7 +43,7 @@ class Settings:
     def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
                  per_file_ignores: dict | None = None, fail_on: str = "warning", min_confidence: str = "medium",
                  max_file_size: int = DEFAULT_MAX_FILE_SIZE, timeout: float = DEFAULT_TIMEOUT,
-                 respect_gitignore: bool = True, source: str | None = None):
+                 respect_gitignore: bool = True, source: str | None = None, cli_exclude: tuple[str, ...] = ()):
         self.__dict__.update(
             select=select,  # empty: every rule that is on by default
             ignore=ignore,
@@ -55,6 +55,7 @@ class Settings:
             timeout=timeout,  # seconds to parse, lower and check one file (0: no limit)
             respect_gitignore=respect_gitignore,  # in a git work tree, leave out what git ignores
             source=source,  # the file the settings came from
+            cli_exclude=cli_exclude,  # --exclude's patterns, written from the current folder
         )
 
     def replace(self, **changes) -> "Settings":
@@ -66,6 +67,15 @@ class Settings:
     def folder(self) -> str | None:
         """The folder of the configuration file, where its patterns are written from."""
         return os.path.dirname(os.path.abspath(self.source)) if self.source else None
+
+    def of(self, path: str) -> "Settings":
+        """The settings of the file at `path`: these, for every file (a
+        `Resolver` finds each file's own)."""
+        return self
+
+    def in_folder(self, folder: str) -> "Settings":
+        """The settings of the files in `folder`: these, for every folder."""
+        return self
 
     def __setattr__(self, name, value):
         raise AttributeError("settings are read-only: use replace()")
@@ -276,17 +286,24 @@ def selected_rules(settings: Settings, path: str | None = None) -> set[str]:
         chosen = {r for r in known if r not in OPT_IN}
     chosen = {r for r in chosen if not any(r.startswith(i) or i == "ALL" for i in settings.ignore)}
     if path is not None and settings.per_file_ignores:
-        from .discover import matches
+        from .discover import excluded
 
-        names = [path]
-        if settings.source:  # patterns are written relative to the config file's folder
-            try:
-                from pathlib import Path
-
-                names.append(Path(path).resolve().relative_to(Path(settings.source).resolve().parent).as_posix())
-            except ValueError:
-                pass
-        for glob, ids in settings.per_file_ignores.items():
-            if any(matches(n, glob) for n in names):
+        for pattern, ids in per_file_patterns(settings):
+            if excluded(path, pattern):
                 chosen = {r for r in chosen if not any(r.startswith(i) or i == "ALL" for i in ids)}
     return chosen
+
+
+def per_file_patterns(settings: Settings) -> list:
+    """(discover.Patterns, rule ids) of each per-file-ignores pattern: read as
+    `exclude` reads its patterns (gitignore's rules, written from the
+    configuration file's folder), made once per run."""
+    key = (settings.folder() or os.getcwd(), tuple(settings.per_file_ignores.items()))
+    if key not in _PER_FILE:
+        from .discover import Patterns
+
+        _PER_FILE[key] = [(Patterns(key[0], [glob]), ids) for glob, ids in key[1]]
+    return _PER_FILE[key]
+
+
+_PER_FILE: dict = {}

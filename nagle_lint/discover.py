@@ -19,21 +19,6 @@ SKIP_DIRS = {
 }
 
 
-def matches(path: str, pattern: str) -> bool:
-    """A per-file-ignores glob: a pattern with a slash matches the path (from
-    the linted root), one without matches any part of it."""
-    import fnmatch  # here: it imports `re`, which a run without patterns may not need
-
-    path = path.replace(os.sep, "/")
-    while path.startswith("./"):
-        path = path[2:]
-    pattern = pattern.rstrip("/")
-    if "/" in pattern:
-        pattern = pattern.lstrip("/")
-        return fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(path, pattern + "/*")
-    return any(fnmatch.fnmatch(part, pattern) for part in path.split("/"))
-
-
 class Patterns:
     """gitignore-style patterns written from the folder `base`."""
 
@@ -60,29 +45,35 @@ class Patterns:
         return self.spec.check_file(prefix + name + ("/" if is_dir else "")).include
 
 
-def excludes(exclude: tuple[str, ...], base: str | None) -> Patterns | None:
-    """The `exclude` setting as patterns, written from `base` (the
-    configuration file's folder; else the current folder)."""
-    return Patterns(base or os.getcwd(), exclude) if exclude else None
+def excludes(settings) -> list[Patterns]:
+    """A Settings' exclude patterns: the configuration's, written from its
+    file's folder (else the current folder), and the command line's
+    (`--exclude`), written from the current folder, as a shell path is."""
+    here = os.getcwd()
+    found = [(settings.folder() or here, settings.exclude), (here, settings.cli_exclude)]
+    return [Patterns(base, lines) for base, lines in found if lines]
 
 
-def excluded(path: str, patterns: Patterns | None) -> bool:
+def excluded(path: str, patterns) -> bool:
     """Whether a file named on the command line is excluded, as a walk
-    would leave it out: it, or a folder it lies in, matches."""
-    rel = patterns.prefix(os.path.abspath(path)) if patterns is not None else None
-    if not rel:
-        return False
-    parts = rel.rstrip("/").split("/")
-    return any(patterns.spec.check_file("/".join(parts[:n]) + ("/" if n < len(parts) else "")).include
-               for n in range(1, len(parts) + 1))
+    would leave it out: it, or a folder it lies in, matches one of
+    `patterns` (a Patterns or a list of them)."""
+    for p in patterns if isinstance(patterns, list) else (patterns,) if patterns is not None else ():
+        rel = p.prefix(os.path.abspath(path))
+        if not rel:
+            continue
+        parts = rel.rstrip("/").split("/")
+        if any(p.spec.check_file("/".join(parts[:n]) + ("/" if n < len(parts) else "")).include
+               for n in range(1, len(parts) + 1)):
+            return True
+    return False
 
 
-def discover(paths: list[str], exclude: tuple[str, ...], force_exclude: bool = False, base: str | None = None,
-             gitignore: bool = True):
+def discover(paths: list[str], settings, force_exclude: bool = False):
     """Yield (path, error) pairs: error is None for a file to lint, or a
-    message for a path that cannot be linted.  `base`: where the exclude
-    patterns are written from; `gitignore`: leave out what git ignores."""
-    patterns = excludes(exclude, base)
+    message for a path that cannot be linted.  `settings`: a Settings, or
+    a config.Resolver (each folder's own); their excludes, and whether to
+    leave out what git ignores."""
     seen = set()
     for root in paths:
         if not os.path.lexists(root):
@@ -90,15 +81,15 @@ def discover(paths: list[str], exclude: tuple[str, ...], force_exclude: bool = F
             continue
         if os.path.isdir(root):
             if len(paths) == 1:  # one walk meets each file once: nothing to tell apart
-                yield from ((path, None) for path, _ in _walk(root, patterns, gitignore))
+                yield from ((path, None) for path, _ in _walk(root, settings))
                 continue
             top = _same(root)
-            for path, rel in _walk(root, patterns, gitignore):
+            for path, rel in _walk(root, settings):
                 key = os.path.normcase(os.path.join(top, rel))
                 if key not in seen:
                     seen.add(key)
                     yield path, None
-        elif force_exclude and excluded(root, patterns):
+        elif force_exclude and excluded(root, excludes(settings.of(root))):
             continue
         elif _same(root) not in seen:
             seen.add(_same(root))
@@ -153,11 +144,13 @@ def _patterns_in(base: str, path: str) -> Patterns | None:
     return Patterns(base, lines) if any(line.strip() and not line.startswith("#") for line in lines) else None
 
 
-def _walk(root: str, patterns: Patterns | None, gitignore: bool = True):
-    """Yield (path, path relative to root) for each file to lint under root.
+def _walk(root: str, settings):
+    """Yield (path, path relative to root) for each file to lint under root,
+    each folder's entries judged by that folder's settings (`settings.in_folder`).
     Relative paths are built as the walk goes (not worked out per file)."""
-    top = _git_top(root) if gitignore else None
+    top = _git_top(root)
     in_git = top is not None
+    patterns: dict[int, tuple] = {}  # id(Settings) -> (Settings, its exclude Patterns)
     stack = [(root, "", _git_ignores(root, top) if in_git else [])]
     while stack:
         folder, rel_folder, ignores = stack.pop()
@@ -171,9 +164,14 @@ def _walk(root: str, patterns: Patterns | None, gitignore: bool = True):
                 found = _patterns_in(folder, own.path)
                 if found is not None:
                     ignores = [*ignores, found]
-        absolute = os.path.abspath(folder) if ignores or patterns else None
-        prefixes = [(p, p.prefix(absolute)) for p in reversed(ignores)]
-        excluded_prefix = patterns.prefix(absolute) if patterns else None
+        here = settings.in_folder(folder)
+        if id(here) not in patterns:
+            patterns[id(here)] = here, excludes(here)  # the Settings kept: its id is not reused
+        excluding = patterns[id(here)][1]
+        gitignored = ignores if here.respect_gitignore else []
+        absolute = os.path.abspath(folder) if gitignored or excluding else None
+        prefixes = [(p, p.prefix(absolute)) for p in reversed(gitignored)]
+        excluded_prefixes = [(p, p.prefix(absolute)) for p in excluding]
         subdirs = []
         for e in entries:
             try:
@@ -183,7 +181,7 @@ def _walk(root: str, patterns: Patterns | None, gitignore: bool = True):
                         continue
                 elif not language_of(e.name):
                     continue
-                if patterns is not None and patterns.decides(excluded_prefix, e.name, is_dir):
+                if any(p.decides(prefix, e.name, is_dir) for p, prefix in excluded_prefixes):
                     continue
                 if prefixes and _ignored(prefixes, e.name, is_dir):
                     continue

@@ -533,7 +533,7 @@ def plan(paths: list[str], settings: Settings, force_exclude: bool = False, cach
     """The files to lint, the paths that cannot be, and the cache key of the
     run (None without a cache, or where a file cannot be looked at)."""
     missing, files = [], []
-    for path, error in discover(paths, settings.exclude, force_exclude, settings.folder(), settings.respect_gitignore):
+    for path, error in discover(paths, settings, force_exclude):
         (missing if error else files).append((path, error) if error else path)
     digest = None
     if cache is not None:

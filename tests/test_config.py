@@ -312,6 +312,38 @@ def test_config_exclude_applies_when_linting_a_subfolder(capsys, tmp_path, monke
     assert reported(capsys, "src") == (1, ["src/app.py:NGL001"])
 
 
+def test_per_file_ignores_follow_the_exclude_patterns_rules(capsys, tmp_path, monkeypatch):
+    """A per-file-ignores pattern reads as an `exclude` pattern does (gitignore's
+    rules): `src/*.py` is anchored and does not reach `src/deep/x.py`; a name
+    without a slash matches at any depth; `gen/` matches what lies in a folder."""
+    write(tmp_path, "src/top.py", SPLIT)
+    write(tmp_path, "src/deep/x.py", SPLIT)
+    write(tmp_path, "lib/conftest.py", SPLIT)
+    write(tmp_path, "lib/gen/made.py", SPLIT)
+    write(tmp_path, "lib/app.py", SPLIT)
+    pyproject(tmp_path, '[tool.nagle-lint.per-file-ignores]\n"src/*.py" = ["NGL001"]\n'
+                        '"conftest.py" = ["NGL001"]\n"gen/" = ["NGL001"]\n')
+    monkeypatch.chdir(tmp_path)
+    assert reported(capsys, ".") == (1, ["lib/app.py:NGL001", "src/deep/x.py:NGL001"])
+    monkeypatch.chdir(tmp_path / "lib")  # written from the configuration's folder, wherever the run starts
+    assert reported(capsys, ".") == (1, ["app.py:NGL001"])
+
+
+def test_command_line_excludes_are_written_from_the_current_folder(capsys, tmp_path, monkeypatch):
+    """As ruff reads `--exclude`: from where the command runs (a shell path),
+    not from the configuration file's folder as the file's own patterns are."""
+    write(tmp_path, "sub/gen/c.py", SPLIT)
+    write(tmp_path, "sub/app.py", SPLIT)
+    write(tmp_path, "gen/c.py", SPLIT)
+    pyproject(tmp_path, 'exclude = ["/sub/app.py"]\n')
+    monkeypatch.chdir(tmp_path / "sub")
+    # Only ../gen/c.py is left (`reported` strips the leading "../").
+    assert reported(capsys, "--exclude", "gen/c.py", ".", "../gen") == (1, ["gen/c.py:NGL001"])
+    code, out, _ = run(capsys, "--exclude", "gen/c.py", "--show-settings")
+    assert code == 0 and 'exclude = ["/sub/app.py"]' in out.splitlines()
+    assert '# and --exclude (from the current folder): ["gen/c.py"]' in out.splitlines()
+
+
 # --- bad configuration: exit 2, one line naming the file and the key ---------------------
 
 BAD = [

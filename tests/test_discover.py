@@ -76,5 +76,6 @@ def test_show_settings_prints_the_settings_in_force(tree, capsys):
     (tree / "pyproject.toml").write_text('[tool.nagle-lint]\nselect = ["NGL001"]\nexclude = ["gen"]\n')
     code, out, _ = lint(capsys, "--show-settings", "--min-confidence", "high", "--exclude", "private")
     assert code == 0 and out.splitlines()[0] == f"# settings from {tree / 'pyproject.toml'}"
-    assert 'select = ["NGL001"]\n' in out and 'exclude = ["gen", "private"]\n' in out
+    assert 'select = ["NGL001"]\n' in out and 'exclude = ["gen"]\n' in out
+    assert '# and --exclude (from the current folder): ["private"]\n' in out
     assert 'min-confidence = "high"\n' in out

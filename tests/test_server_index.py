@@ -57,3 +57,27 @@ def test_an_edit_analyses_the_file_and_its_callers_and_gives_what_a_cold_run_giv
     assert ix.findings(client) == []
     (tree / "helpers_project" / "proto.c").write_bytes(edited)
     assert _key(_all(ix)) == _key(run([str(tree)], Settings(), jobs=1).findings)
+
+
+def test_the_index_excludes_a_file_as_the_command_line_walk_does(tmp_path, monkeypatch):
+    """An open file is owned by its folder's index exactly where a run over the
+    folder would lint it: the same gitignore-style patterns (`src/*.py` does
+    not reach `src/deep/x.py`; `/top.py` is anchored at the configuration's folder)."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("src/a.py", "src/deep/x.py", "top.py", "lib/top.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("import socket\n", encoding="utf-8")
+    config = tmp_path / ".nagle-lint.toml"
+    config.write_text('exclude = ["src/*.py", "/top.py"]\n', encoding="utf-8")
+    settings = load(str(config))
+    ix = Index(str(tmp_path), settings, jobs=1)
+    walked = set(run_plan(str(tmp_path), settings))
+    assert walked == {str(tmp_path / "src/deep/x.py"), str(tmp_path / "lib/top.py")}
+    for name in ("src/a.py", "src/deep/x.py", "top.py", "lib/top.py"):
+        assert ix.owns(str(tmp_path / name)) == (str(tmp_path / name) in walked), name
+
+
+def run_plan(root, settings):
+    from nagle_lint.runner import plan
+
+    return plan([root], settings).files

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 from .. import runner
 from ..config import Settings, selected_rules
-from ..discover import matches
+from ..discover import excluded, excludes
 from ..languages import language_of
 from ..lint import raw_findings, settle
 from ..report import Result
@@ -53,13 +53,11 @@ class Index:
 
     def owns(self, path: str) -> bool:
         """Whether `path` is a file of the folder to lint: a known language,
-        under the folder, not excluded (patterns read as the command line
-        reads them: from the folder, and from the configuration file's)."""
+        under the folder, not excluded (as the command line's walk would
+        leave it out)."""
         if not self.holds(path) or language_of(path) is None:
             return False
-        base = os.path.dirname(os.path.abspath(self.settings.source)) if self.settings.source else self.root
-        names = {os.path.relpath(path, self.root), os.path.relpath(path, base)}
-        return not any(matches(n, p) for n in names for p in self.settings.exclude)
+        return not excluded(path, excludes(self.settings.of(path)))
 
     def build(self, texts: dict[str, bytes] | None = None) -> None:
         """Analyse every file under the folder, as `nagle-lint ROOT` would."""
