@@ -333,11 +333,12 @@ def test_python_enclosing_spans_on_generated_text(data: bytes):
 
 
 def _lowered_as_sends():
-    from nagle_lint.languages import c, java, python
+    from nagle_lint.languages import c, java
+    from nagle_lint.languages.python_catalogue import PYTHON
 
     yield from (("c", f"{n}(fd, b, n);".encode()) for n in [*c.SENDS, *c.GATHERS, *c.STDIO_WRITES])
     yield from (("java", f"out.{n}(b);".encode()) for n in java.WRITES)
-    yield from (("python", f"s.{n}(b)".encode()) for n in [*python.SENDS, *python.STREAM_WRITES, "sendmsg", "sendfile"])
+    yield from (("python", f"s.{n}(b)".encode()) for n in sorted(PYTHON.all_sends | PYTHON.stream_writes))
 
 
 @pytest.mark.parametrize("language, call", list(_lowered_as_sends()), ids=lambda v: v if isinstance(v, str) else v.decode())

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
-from .python_scan import SOCKET_ONLY, PythonScanner
+from .python_scan import PythonScanner
 from ..model import ONE, SMALL, UNKNOWN, Bind
-
-SENDS = {"send", "sendall", "sendto"}
-RECVS = {"recv", "recv_into", "recvfrom", "recvfrom_into", "recvmsg", "recvmsg_into"}
-STREAM_WRITES = {"write", "writelines"}
-STREAM_READS = {"read", "readline", "readlines", "readinto", "read1", "peek", "readexactly", "readuntil"}
-ON_CONNECTION = frozenset(SENDS | RECVS | SOCKET_ONLY | {"sendmsg", "accept", "close", "sendfile"})  # made on the connection itself
-CREATORS = {"socket", "create_connection", "create_server", "fromfd", "socketpair"}
-NO_NAGLE_FAMILIES = ("AF_UNIX", "AF_BLUETOOTH", "AF_NETLINK", "AF_PACKET", "AF_CAN", "SOCK_DGRAM", "SOCK_RAW")
-NOT_SOCKETS = {"open", "BytesIO", "StringIO", "io.BytesIO", "io.StringIO", "io.open", "os.fdopen", "Pipe",
-               "multiprocessing.Pipe", "tempfile.TemporaryFile", "gzip.open"}
 
 
 
@@ -80,7 +71,7 @@ class PythonFrontend(PythonScanner, Frontend):
             low.params.add(name)
             keys.append(name)
             annotation = compact(p.child_by_field_name("type"))
-            if annotation in ("socket.socket", "socket", "ssl.SSLSocket", "SSLSocket"):
+            if annotation in self.catalogue.socket_types:
                 low.conns[name] = _info(name, True, "high", "param")
                 low.env[name] = Handle(name)
         if low.cls is not None and keys and keys[0] in ("self", "cls"):
@@ -91,7 +82,7 @@ class PythonFrontend(PythonScanner, Frontend):
         return tuple(keys)
 
     def is_callback(self, qualname: str) -> bool:
-        return qualname.rsplit(".", 1)[-1] in ("data_received", "handle", "handle_one_request")
+        return qualname.rsplit(".", 1)[-1] in self.catalogue.callbacks
 
     def _framework_fields(self, low: Lowering, node) -> None:
         """What a framework base class gives a method: socketserver's request and
@@ -255,14 +246,15 @@ class PythonFrontend(PythonScanner, Frontend):
             return None
         obj, meth = func.child_by_field_name("object"), text(func.child_by_field_name("attribute"))
         dotted, receiver = compact(func), compact(obj)
-        if receiver in ("socket", "ssl") and meth in CREATORS:
+        cat = self.catalogue
+        if receiver == "socket" and meth in cat.tcp_makers:
             return self._create(low, meth, args, kwargs)
-        if dotted in NOT_SOCKETS:
+        if dotted in cat.not_tcp:
             _eval_all(low, args, kwargs)
             return NOT_CONN
-        if dotted in ("time.sleep", "asyncio.sleep"):
+        if dotted in cat.sleeps:
             _eval_all(low, args, kwargs)
-            return low.pause(node, seconds(args[0], 1.0) if args else None)
+            return low.pause(node, seconds(args[0], cat.sleeps[dotted]) if args else None)
         if dotted == "asyncio.open_connection":
             return self._open_stream(low, node, args, kwargs)
         if receiver in ("self", "cls") and low.cls and f"{low.cls}.{meth}" in low.unit.function_names:
@@ -272,53 +264,51 @@ class PythonFrontend(PythonScanner, Frontend):
         if isinstance(target, Obj):  # a method of a class that may be defined in a linted file
             _eval_all(low, [], kwargs)
             return low.outside_call(f"{target.cls}.{meth}", args, node, receiver=receiver)
-        if meth == "wrap_socket":
+        if meth in cat.wrappers and cat.wrappers[meth] is False:  # ssl's wrap_socket(sock): the same connection
             _eval_all(low, args[1:], {k: v for k, v in kwargs.items() if k != "sock"})
             inner = args[0] if args else kwargs.get("sock")
             return low.conn_for(inner, "medium") if inner is not None else None
-        if meth in ON_CONNECTION:
-            evidence = "medium" if meth in SOCKET_ONLY else "low"
-            h = low.conn_for(obj, evidence)
+        if meth in self.on_connection:
+            h = low.conn_for(obj, "medium" if meth in cat.socket_only else "low")
         else:
             v = low.expr(obj)
             h = v if isinstance(v, Handle) else None
         if h is None:
             _eval_all(low, args, kwargs)
             return None
-        if meth == "accept":
+        if meth in cat.accepts:
             info = low.conns.get(h.key)
             tcp = info.tcp if info else None
             return Pair((Fresh(tcp, "high" if tcp else "medium"), None))
-        if meth == "makefile":
+        if meth in cat.wrappers:  # makefile(mode, buffering): buffered when it writes, unless told not to
             mode = text(args[0] if args else kwargs.get("mode")) or "r"
             buffering = args[1] if len(args) > 1 else kwargs.get("buffering")
             unbuffered = buffering is not None and text(buffering).strip() == "0"
             return Handle(h.key, buffered="w" in mode and not unbuffered)
         _eval_all(low, args, kwargs)
-        if meth in SENDS or (meth in STREAM_WRITES):
-            flags = args[1] if meth in ("send", "sendall") and len(args) > 1 else kwargs.get("flags")
-            if meth == "sendto" and len(args) > 2:
-                flags = args[1]
-            more = flags is not None and "MSG_MORE" in text(flags)
-            low.send(h, node, _size(args[0]) if args else UNKNOWN, more=more)
-        elif meth == "sendmsg":
-            low.send(h, node, UNKNOWN, gather=True, more=len(args) > 2 and "MSG_MORE" in text(args[2]))
-        elif meth == "sendfile":
+        if meth in cat.sends or meth in cat.stream_writes:
+            flags = kwargs.get("flags")
+            if meth in cat.sends and (len(args) > 2 or (len(args) > 1 and meth != "sendto")):
+                flags = args[1]  # send(data, flags), sendall(data, flags), sendto(data, flags, address)
+            low.send(h, node, _size(args[0]) if args else UNKNOWN, more=self._more(flags))
+        elif meth in cat.gather_sends:  # sendmsg(buffers, ancdata, flags)
+            low.send(h, node, UNKNOWN, gather=True, more=self._more(args[2] if len(args) > 2 else None))
+        elif meth in cat.file_sends:
             low.send(h, node, UNKNOWN)
-        elif meth in RECVS or meth in STREAM_READS:
+        elif meth in cat.reads or meth in cat.stream_reads:
             size = UNKNOWN
-            if meth in ("recv", "recvfrom", "read") and args and args[0].type == "integer":
+            if meth in ("recv", "recvfrom", "read") and args and args[0].type == "integer":  # a byte count first
                 size = count_size(int_literal(text(args[0])))
             low.recv(h, node, size)
-        elif meth == "flush":
+        elif meth in cat.flushes:
             low.flush(h, node)
-        elif meth == "close":
+        elif meth in cat.closes:
             low.flush(h, node) if h.buffered else low.push(h, node)
-        elif meth == "shutdown":
+        elif meth in cat.shutdowns:
             low.push(h, node)
-        elif meth == "setsockopt" and len(args) >= 3:
+        elif meth in cat.option_setters and len(args) >= 3:
             opt = text(args[1])
-            option = "nodelay" if "TCP_NODELAY" in opt else "cork" if ("TCP_CORK" in opt or "TCP_NOPUSH" in opt) else None
+            option = next((what for word, what in cat.options.items() if word in opt), None)
             if option:
                 low.set_option(h, option, args[2], node)
         return None
@@ -339,14 +329,15 @@ class PythonFrontend(PythonScanner, Frontend):
     def _plain_call(self, low, node, name, args, kwargs):
         if name == "open_connection":
             return self._open_stream(low, node, args, kwargs)
-        if name in CREATORS and name != "socketpair":
+        cat = self.catalogue
+        if name in cat.tcp_makers:
             return self._create(low, name, args, kwargs)
-        if name in NOT_SOCKETS or name == "socketpair":
+        if name in cat.not_tcp:
             _eval_all(low, args, kwargs)
             return NOT_CONN
-        if name == "sleep" and name not in low.unit.function_names:  # from time import sleep
+        if name in cat.sleeps and name not in low.unit.function_names:  # from time import sleep
             _eval_all(low, args, kwargs)
-            return low.pause(node, seconds(args[0], 1.0) if args else None)
+            return low.pause(node, seconds(args[0], cat.sleeps[name]) if args else None)
         _eval_all(low, [], kwargs)
         for candidate in (f"{low.qualname}.{name}", name):
             if candidate in low.unit.function_names and candidate != "<module>":
@@ -357,15 +348,23 @@ class PythonFrontend(PythonScanner, Frontend):
 
     def _create(self, low, name, args, kwargs):
         _eval_all(low, args, kwargs)
-        if name == "socketpair":
-            return NOT_CONN
-        if name in ("socket", "fromfd"):
+        if name in ("socket", "fromfd"):  # the two that take a family and a type
+            cat = self.catalogue
             spec = " ".join(text(n) for n in list(args[:2]) + [kwargs.get("family"), kwargs.get("type")] if n is not None)
-            if any(f in spec for f in NO_NAGLE_FAMILIES):
+            if any(f in spec for f in cat.no_nagle_words):
                 return Fresh(False, "high")
-            if name == "fromfd" or (spec and not all(w in ("AF_INET", "AF_INET6", "SOCK_STREAM") for w in _names(spec))):
+            if name == "fromfd" or (spec and not all(w in cat.plain_tcp_words for w in _names(spec))):
                 return Fresh(None, "medium")
         return Fresh(True, "high")
+
+    def _more(self, flags) -> bool:
+        return flags is not None and any(f in text(flags) for f in self.catalogue.more_flags)
+
+    @cached_property
+    def on_connection(self) -> frozenset[str]:
+        """Calls made on the connection itself (not on a stream over it)."""
+        c = self.catalogue
+        return c.all_sends | c.reads | c.socket_only | c.accepts | c.closes
 
 
 def _names(spec: str):

@@ -1,16 +1,14 @@
-"""Python's byte scan: socket and stream sends, and where a function's text lies."""
+"""Python's byte scan: socket and stream sends, and where a function's text lies.
+Its words and patterns are derived from the Python catalogue."""
 
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
+from .python_catalogue import PYTHON
 from .scan import WORD_BYTES, AnyOf, Scanner
 
-
-# Words that make `.write()`/`.read()` events: the file has socket streams.
-STREAM_WORDS = (b"makefile", b"asyncio", b"RequestHandler", b"data_received", b"start_server")
-# Methods only sockets have: they make an unknown receiver a likely socket.
-SOCKET_ONLY = frozenset({"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"})
 DEFINING = (b"def", b"class")  # the keywords that start a definition
 _INDENT = re.compile(rb"[ \t\f]*")
 # A line that starts a definition (`def`, `async def` or `class`), and the name it defines.
@@ -98,25 +96,67 @@ def _definition_below(data: bytes, start: int, width: int) -> int:
 
 
 class PythonScanner(Scanner):
-    evidence_words = (b"makefile", b"socket", b"asyncio", b"RequestHandler", b"data_received")
-    # The lowering makes a connection medium-sure where it is accepted, or
-    # where a method only sockets have is called on it: calls, not words
-    # ("acceptable" in a mail protocol's text is not evidence).  Each looked
-    # for on its own: a regex that starts with a literal is found fast, an
-    # alternation is tried at every position.
-    accept_call = re.compile(rb"accept\s*\(")
-    socket_only_calls = tuple(re.compile(w.encode() + rb"\s*\(") for w in sorted(SOCKET_ONLY) if w != "makefile")
+    catalogue = PYTHON
     definition_before = re.compile(rb"\b(?:def|class)\s+\Z")
     definition_after = re.compile(rb"")
     declaration_words = DEFINING
-    read_calls = re.compile(rb"\.(?:recv\w*|read\w*)\s*\(")  # a file that reads may matter through the functions it calls
-    send_calls = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile|write|writelines)\s*\(")
-    events = AnyOf(rb"\.(?:send\w*|recv\w*|close|shutdown|setsockopt|makefile|accept|wrap_socket)\s*\(",
-                   rb"socket", rb"create_connection", rb"TCP_")
-    # File-like calls are events only on makefile() streams.
-    stream_events = events.extended(rb"\.(?:write\w*|read\w*|flush)\s*\(")
 
-    socket_sends = re.compile(rb"\.(?:send|sendall|sendto|sendmsg|sendfile)\s*\(")
+    # -- derived from the catalogue ------------------------------------------
+    # Each pattern is searched on its own: a regex that starts with a literal
+    # is found fast, an alternation is tried at every position.
+
+    @cached_property
+    def evidence_words(self) -> tuple[bytes, ...]:
+        return _encoded(self.catalogue.evidence_words)
+
+    @cached_property
+    def stream_words(self) -> tuple[bytes, ...]:
+        """Words that make `.write()`/`.read()` events: the file has socket streams."""
+        return _encoded(self.catalogue.stream_words)
+
+    @cached_property
+    def accept_call(self):
+        # The lowering makes a connection medium-sure where it is accepted, or
+        # where a method only sockets have is called on it: calls, not words
+        # ("acceptable" in a mail protocol's text is not evidence).
+        return AnyOf(*(_call(w) for w in sorted(self.catalogue.accepts)))
+
+    @cached_property
+    def socket_only_calls(self):
+        # A method that is an evidence word already needs no look for its call.
+        words = set(self.catalogue.evidence_words)
+        return tuple(re.compile(_call(w)) for w in sorted(self.catalogue.socket_only) if w not in words)
+
+    @cached_property
+    def read_calls(self):
+        """A file that reads may matter through the functions it calls: any
+        method named like a read (`read_packet`) may be one."""
+        c = self.catalogue
+        return re.compile(_method(_names(_stems(c.reads | c.stream_reads), rb"\w*")))
+
+    @cached_property
+    def send_calls(self):
+        c = self.catalogue
+        return re.compile(_method(_names(c.all_sends | c.stream_writes)))
+
+    @cached_property
+    def socket_sends(self):
+        return re.compile(_method(_names(self.catalogue.all_sends)))
+
+    @cached_property
+    def events(self):
+        """A call that may lower to an event, or a word that makes a
+        connection: a function without one is not worth lowering."""
+        c = self.catalogue
+        calls = _method(_names(_stems(c.all_sends | c.reads), rb"\w*")
+                        + _names(c.closes | c.shutdowns | c.option_setters | set(c.wrappers) | c.accepts))
+        return AnyOf(calls, *_names(c.tcp_makers | set(c.options)))
+
+    @cached_property
+    def stream_events(self):
+        """File-like calls are events only on stream wrappers (see `stream_words`)."""
+        c = self.catalogue
+        return self.events.extended(_method(_names(_stems(c.stream_writes | c.stream_reads), rb"\w*") + _names(c.flushes)))
 
     def has_evidence(self, data: bytes) -> bool:
         return self.own_connection(data) or any(p.search(data) for p in self.socket_only_calls)
@@ -181,7 +221,7 @@ class PythonScanner(Scanner):
                     stack.pop()
 
     def events_in(self, data: bytes):
-        return self.stream_events if any(w in data for w in STREAM_WORDS) else self.events
+        return self.stream_events if any(w in data for w in self.stream_words) else self.events
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         first = self.send_calls.search(data)
@@ -189,7 +229,7 @@ class PythonScanner(Scanner):
             return False
         if self.socket_sends.search(data, first.start()):
             return True
-        if any(w in data for w in STREAM_WORDS):
+        if any(w in data for w in self.stream_words):
             return True
         # Elsewhere `.write()` is lowered only in a function that has a socket
         # event too: look for one whose text has both.
@@ -203,3 +243,29 @@ class PythonScanner(Scanner):
                 if self.events.search(data, *span):
                     return True
         return False
+
+
+_OPEN = rb"\s*\("
+
+
+def _encoded(words) -> tuple[bytes, ...]:
+    return tuple(w.encode() for w in words)
+
+
+def _call(name: str) -> bytes:
+    return re.escape(name.encode()) + _OPEN
+
+
+def _stems(names) -> set[str]:
+    """The names none of the others starts with (`recv` for `recv_into`)."""
+    return {n for n in names if not any(o != n and n.startswith(o) for o in names)}
+
+
+def _names(names, tail: bytes = b"") -> list[bytes]:
+    """Each name as a regex, followed by `tail`."""
+    return [re.escape(n.encode()) + tail for n in sorted(names)]
+
+
+def _method(alternatives) -> bytes:
+    """A call of a method one of the `alternatives` (regexes) names."""
+    return rb"\.(?:" + b"|".join(alternatives) + b")" + _OPEN

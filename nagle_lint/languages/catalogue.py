@@ -1,0 +1,195 @@
+"""A language's socket knowledge, as data.
+
+Each language keeps one `Catalogue` (e.g. `python_catalogue.PYTHON`): the
+names of the calls that send, read, flush, wrap or make a connection, the
+options that matter, and what library calls do.  The frontend lowers calls
+by looking them up here, and the byte scan (the prefilter that skips files
+and functions before any parse) builds its words and patterns from the same
+entries, so an idiom is never known in one place and forgotten in the other.
+Adding an idiom is one entry here, plus a fixture that fails without it.
+
+Names are as the code writes them: a method's name (`sendall`), a
+function's (`send`, `SSL_write`), or a dotted call (`io.BytesIO`), as each
+field says.  Where a call's connection is an argument (C's `send(fd, ...)`)
+rather than its receiver (Python's `sock.send(...)`), the frontend says
+where; a catalogue only says what the call does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+
+def _frozen(mapping) -> MappingProxyType:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One effect of a library call on its connection, in order.
+
+    `event`: "buffer" (the bytes wait in the library's buffer), "send" (a
+    send of its own: a segment on the wire), "flush" (the buffer goes out as
+    one send), "read" (blocks for the peer's answer).  `arg`/`keyword`: the
+    step happens only when that argument is given (its index among the
+    positional arguments, or its keyword) and is not a literal None; both
+    None: always."""
+
+    event: str
+    arg: int | None = None
+    keyword: str | None = None
+
+
+@dataclass(frozen=True)
+class Library:
+    """A library object that owns a TCP connection and sends through calls of
+    its own (`http.client.HTTPConnection`).  `makers`: the calls that create
+    one (as written: `HTTPConnection`, `http.client.HTTPConnection`);
+    `methods`: method name -> its steps, in order (see `Step`).  A method
+    not listed does nothing to the connection."""
+
+    makers: frozenset[str]
+    methods: MappingProxyType  # str -> tuple[Step, ...]
+
+    def __init__(self, makers, methods):
+        object.__setattr__(self, "makers", frozenset(makers))
+        object.__setattr__(self, "methods", _frozen((k, tuple(v)) for k, v in methods.items()))
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """What one language's calls do to TCP connections.
+
+    Calls made on (or with) a connection:
+      sends          send their payload at once: each call is a segment
+                     (`send`, `sendall`, C's `write`).
+      gather_sends   send several buffers in one call (`sendmsg`, `writev`).
+      file_sends     send a file's content (`sendfile`): big, never small.
+      reads          block until the peer's data arrives (`recv`, `read`).
+      stream_writes  writes on a stream object (a file-like wrapper): a send
+                     when the stream is unbuffered, held until a flush when
+                     it buffers.
+      stream_reads   reads on a stream object.
+      flushes        send what a buffered stream holds.
+      closes         close: a buffered stream flushes, then the connection
+                     pushes out what Nagle holds.
+      shutdowns      half-close: push out what Nagle holds.
+      accepts        return a new connection (with the peer's address).
+      socket_only    calls only a socket has: whatever they are made on is
+                     at least medium-sure to be a socket.
+    Endpoints:
+      tcp_makers     create an endpoint that is TCP unless its arguments
+                     name a family or type of `no_nagle_words`.
+      plain_tcp_words  the words of a creation's arguments that keep it
+                     plain TCP; any other upper-case word makes it unsure.
+      no_nagle_words the words of a creation's arguments that make an
+                     endpoint without Nagle (`AF_UNIX`, `SOCK_DGRAM`).
+      not_tcp        calls that create something that is never a TCP
+                     connection: files, pipes, in-memory buffers, socket
+                     pairs (as written, plain or dotted).
+      wrappers       name -> does the wrapper buffer writes: True, False,
+                     or None (as its arguments say, e.g. a mode); the
+                     result reaches the same connection.
+      socket_types   type names (annotations, declarations) that make a
+                     parameter or variable a TCP socket.
+    Options:
+      option_setters the calls that set a socket option.
+      options        option name -> what it does: "nodelay" or "cork".
+      more_flags     send flags that hold the data for more (`MSG_MORE`).
+    Time:
+      sleeps         sleeping calls -> seconds per unit of their argument
+                     (1.0: seconds); a sleep long enough lets every ACK in.
+    Libraries:
+      libraries      library objects that own a connection (see `Library`).
+    Files, as the byte scan reads them:
+      evidence_words words in a file that make its connections at least
+                     medium-sure (a socket made or named there).
+      stream_words   words in a file that put its stream writes and reads
+                     on connections (a stream wrapper, a framework's
+                     connection object); elsewhere they are file I/O.
+      callbacks      functions a framework calls on a connection with data
+                     to read (their end is where the peer waits)."""
+
+    sends: frozenset[str] = frozenset()
+    gather_sends: frozenset[str] = frozenset()
+    file_sends: frozenset[str] = frozenset()
+    reads: frozenset[str] = frozenset()
+    stream_writes: frozenset[str] = frozenset()
+    stream_reads: frozenset[str] = frozenset()
+    flushes: frozenset[str] = frozenset()
+    closes: frozenset[str] = frozenset()
+    shutdowns: frozenset[str] = frozenset()
+    accepts: frozenset[str] = frozenset()
+    socket_only: frozenset[str] = frozenset()
+    tcp_makers: frozenset[str] = frozenset()
+    plain_tcp_words: frozenset[str] = frozenset()
+    no_nagle_words: frozenset[str] = frozenset()
+    not_tcp: frozenset[str] = frozenset()
+    wrappers: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    socket_types: frozenset[str] = frozenset()
+    option_setters: frozenset[str] = frozenset()
+    options: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    more_flags: frozenset[str] = frozenset()
+    sleeps: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    libraries: tuple[Library, ...] = ()
+    evidence_words: tuple[str, ...] = ()
+    stream_words: tuple[str, ...] = ()
+    callbacks: frozenset[str] = frozenset()
+
+    def __post_init__(self):
+        for name, value in list(vars(self).items()):  # literal sets and dicts become immutable
+            if isinstance(value, (set, frozenset)):
+                object.__setattr__(self, name, frozenset(value))
+            elif isinstance(value, dict):
+                object.__setattr__(self, name, _frozen(value))
+            elif isinstance(value, list):
+                object.__setattr__(self, name, tuple(value))
+
+    # -- what the lowering and the byte scan derive ------------------------
+
+    @property
+    def all_sends(self) -> frozenset[str]:
+        """Every call that puts bytes on the wire by itself."""
+        return self.sends | self.gather_sends | self.file_sends
+
+    @property
+    def library_methods(self) -> dict[str, tuple[Library, ...]]:
+        """Method name -> the libraries that have it."""
+        found: dict[str, tuple] = {}
+        for lib in self.libraries:
+            for m in lib.methods:
+                found[m] = found.get(m, ()) + (lib,)
+        return found
+
+    @property
+    def library_makers(self) -> frozenset[str]:
+        return frozenset().union(*(lib.makers for lib in self.libraries))
+
+    def library_events(self, event: str) -> frozenset[str]:
+        """The library methods with a step of `event`."""
+        return frozenset(m for lib in self.libraries for m, steps in lib.methods.items()
+                         if any(s.event == event for s in steps))
+
+    def without(self, field_name: str, entry) -> "Catalogue":
+        """The catalogue with one entry left out (of a set, a tuple or a
+        mapping's keys; a library by its index): to show that each entry is
+        needed."""
+        value = getattr(self, field_name)
+        if isinstance(value, MappingProxyType):
+            value = {k: v for k, v in value.items() if k != entry}
+        elif field_name == "libraries":
+            value = tuple(lib for i, lib in enumerate(value) if i != entry)
+        elif isinstance(value, tuple):
+            value = tuple(v for v in value if v != entry)
+        else:
+            value = value - {entry}
+        return Catalogue(**{**vars(self), field_name: value})
+
+    def entries(self):
+        """(field, entry) for every entry: the unit `without` leaves out."""
+        for name, value in vars(self).items():
+            if name == "libraries":
+                yield from ((name, i) for i in range(len(value)))
+            else:
+                yield from ((name, entry) for entry in sorted(value))

@@ -1,0 +1,36 @@
+"""What Python's calls do to TCP connections (see `catalogue.Catalogue` for
+what each field means).  The frontend (`python.py`) lowers from it and the
+byte scan (`python_scan.py`) derives its words from it."""
+
+from __future__ import annotations
+
+from .catalogue import Catalogue
+
+PYTHON = Catalogue(
+    sends={"send", "sendall", "sendto"},
+    gather_sends={"sendmsg"},
+    file_sends={"sendfile"},
+    reads={"recv", "recv_into", "recvfrom", "recvfrom_into", "recvmsg", "recvmsg_into"},
+    stream_writes={"write", "writelines"},
+    stream_reads={"read", "readline", "readlines", "readinto", "read1", "peek", "readexactly", "readuntil"},
+    flushes={"flush"},
+    closes={"close"},
+    shutdowns={"shutdown"},
+    accepts={"accept"},
+    socket_only={"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"},
+    # socket.socket(), socket.create_connection(), ... or the same names imported from the module
+    tcp_makers={"socket", "create_connection", "create_server", "fromfd"},
+    plain_tcp_words={"AF_INET", "AF_INET6", "SOCK_STREAM"},
+    no_nagle_words={"AF_UNIX", "AF_BLUETOOTH", "AF_NETLINK", "AF_PACKET", "AF_CAN", "SOCK_DGRAM", "SOCK_RAW"},
+    not_tcp={"open", "io.open", "os.fdopen", "gzip.open", "tempfile.TemporaryFile", "BytesIO", "io.BytesIO",
+             "StringIO", "io.StringIO", "Pipe", "multiprocessing.Pipe", "socketpair", "socket.socketpair"},
+    wrappers={"makefile": None, "wrap_socket": False},  # makefile: buffered when its mode writes
+    socket_types={"socket.socket", "socket", "ssl.SSLSocket", "SSLSocket"},
+    option_setters={"setsockopt"},
+    options={"TCP_NODELAY": "nodelay", "TCP_CORK": "cork", "TCP_NOPUSH": "cork"},
+    more_flags={"MSG_MORE"},
+    sleeps={"time.sleep": 1.0, "asyncio.sleep": 1.0, "sleep": 1.0},
+    evidence_words=("makefile", "socket", "asyncio", "RequestHandler", "data_received"),
+    stream_words=("makefile", "asyncio", "RequestHandler", "data_received", "start_server"),
+    callbacks={"data_received", "handle", "handle_one_request"},
+)
