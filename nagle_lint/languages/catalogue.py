@@ -44,17 +44,23 @@ class Step:
 @dataclass(frozen=True)
 class Library:
     """A library object that owns a TCP connection and sends through calls of
-    its own (`http.client.HTTPConnection`).  `makers`: the calls that create
-    one (as written: `HTTPConnection`, `http.client.HTTPConnection`);
-    `methods`: method name -> its steps, in order (see `Step`).  A method
-    not listed does nothing to the connection."""
+    its own (`http.client.HTTPConnection`).  `name`: what messages call it;
+    `makers`: the calls that create one (as written: `HTTPConnection`,
+    `http.client.HTTPConnection`); `methods`: method name -> its steps, in
+    order (see `Step`; a method not listed does nothing to the connection);
+    `own_methods`: those no other object has: whatever one is called on in a
+    file is such an object there."""
 
+    name: str
     makers: frozenset[str]
     methods: MappingProxyType  # str -> tuple[Step, ...]
+    own_methods: frozenset[str]
 
-    def __init__(self, makers, methods):
+    def __init__(self, name, makers, methods, own_methods=()):
+        object.__setattr__(self, "name", name)
         object.__setattr__(self, "makers", frozenset(makers))
         object.__setattr__(self, "methods", _frozen((k, tuple(v)) for k, v in methods.items()))
+        object.__setattr__(self, "own_methods", frozenset(own_methods))
 
 
 @dataclass(frozen=True)
@@ -173,13 +179,13 @@ class Catalogue:
 
     def without(self, field_name: str, entry) -> "Catalogue":
         """The catalogue with one entry left out (of a set, a tuple or a
-        mapping's keys; a library by its index): to show that each entry is
+        mapping's keys; a library by its name): to show that each entry is
         needed."""
         value = getattr(self, field_name)
         if isinstance(value, MappingProxyType):
             value = {k: v for k, v in value.items() if k != entry}
         elif field_name == "libraries":
-            value = tuple(lib for i, lib in enumerate(value) if i != entry)
+            value = tuple(lib for lib in value if lib.name != entry)
         elif isinstance(value, tuple):
             value = tuple(v for v in value if v != entry)
         else:
@@ -190,6 +196,6 @@ class Catalogue:
         """(field, entry) for every entry: the unit `without` leaves out."""
         for name, value in vars(self).items():
             if name == "libraries":
-                yield from ((name, i) for i in range(len(value)))
+                yield from ((name, lib.name) for lib in value)
             else:
                 yield from ((name, entry) for entry in sorted(value))

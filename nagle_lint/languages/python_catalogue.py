@@ -22,15 +22,15 @@ PYTHON = Catalogue(
     tcp_makers={"socket", "create_connection", "create_server", "fromfd"},
     plain_tcp_words={"AF_INET", "AF_INET6", "SOCK_STREAM"},
     no_nagle_words={"AF_UNIX", "AF_BLUETOOTH", "AF_NETLINK", "AF_PACKET", "AF_CAN", "SOCK_DGRAM", "SOCK_RAW"},
-    not_tcp={"open", "io.open", "os.fdopen", "gzip.open", "tempfile.TemporaryFile", "BytesIO", "io.BytesIO",
-             "StringIO", "io.StringIO", "Pipe", "multiprocessing.Pipe", "socketpair", "socket.socketpair"},
+    # (A dotted call of an unknown module, `io.BytesIO()`, makes no connection anyway.)
+    not_tcp={"open", "Pipe", "multiprocessing.Pipe", "socketpair", "socket.socketpair"},
     wrappers={"makefile": None, "wrap_socket": False},  # makefile: buffered when its mode writes
     socket_types={"socket.socket", "socket", "ssl.SSLSocket", "SSLSocket"},
     option_setters={"setsockopt"},
     options={"TCP_NODELAY": "nodelay", "TCP_CORK": "cork", "TCP_NOPUSH": "cork"},
     more_flags={"MSG_MORE"},
     sleeps={"time.sleep": 1.0, "asyncio.sleep": 1.0, "sleep": 1.0},
-    evidence_words=("makefile", "socket", "asyncio", "RequestHandler", "data_received"),
+    evidence_words=("socket", "asyncio", "RequestHandler", "data_received", "start_server"),
     stream_words=("makefile", "asyncio", "RequestHandler", "data_received", "start_server"),
     callbacks={"data_received", "handle", "handle_one_request"},
 )
