@@ -42,14 +42,16 @@ def _found(findings):
 
 
 def _lint_all():
+    """Path -> findings at the default confidence and at `low`."""
     found = {}
     for path in FIXTURES:
-        settings = settings_for(path.read_text(encoding="utf-8", errors="replace")).replace(min_confidence="low")
-        found[path] = _found(lint_file(str(path), settings)[1])
+        settings = settings_for(path.read_text(encoding="utf-8", errors="replace"))
+        found[path] = [_found(lint_file(str(path), s)[1]) for s in (settings, settings.replace(min_confidence="low"))]
     for folder in PROJECTS:
         files = sorted(p for p in folder.rglob("*") if p.suffix in SOURCES)
-        settings = settings_for("".join(p.read_text(encoding="utf-8") for p in files)).replace(min_confidence="low")
-        found[folder] = _found(run([str(folder)], settings, jobs=1).findings)
+        settings = settings_for("".join(p.read_text(encoding="utf-8") for p in files))
+        found[folder] = [_found(run([str(folder)], s, jobs=1).findings)
+                         for s in (settings, settings.replace(min_confidence="low"))]
     return found
 
 
