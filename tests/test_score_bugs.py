@@ -192,3 +192,21 @@ def test_the_corpus_is_well_formed_and_split_as_computed():
         assert b.round >= 1, b.id
         assert len(b.buggy_commit) == 40 and len(b.fixed_commit) == 40, b.id
         assert b.link.startswith("https://"), b.id
+
+
+def test_export_leaves_out_files_the_mirror_does_not_hold():
+    # Stored snapshots may leave out their largest files; git archive then fails on the whole tree.
+    with tempfile.TemporaryDirectory() as tmp:
+        mirrors = Path(tmp) / "mirrors"
+        buggy, _fixed = mirror_with_a_fix(mirrors)
+        repo = mirrors / "o+r"
+        (repo / "big.bin").write_bytes(b"\0" * 64)
+        git(repo, "add", "big.bin")
+        with_blob = commit(repo, "a large file")
+        oid = git(repo, "rev-parse", f"{with_blob}:big.bin")
+        (repo / ".git" / "objects" / oid[:2] / oid[2:]).unlink()
+        out = Path(tmp) / "out"
+        out.mkdir()
+        sb.export(repo / ".git", with_blob, out, None)
+        assert (out / "net.py").read_text() == FIXED
+        assert not (out / "big.bin").exists()

@@ -152,8 +152,41 @@ def export(gitdir: Path, commit: str, dest: Path, subdir: str | None) -> None:
     cmd = ["git", "--git-dir", str(gitdir), "archive", "--format=tar", commit]
     if subdir:
         cmd.append(subdir)
-    archive = subprocess.run(cmd, capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    archive = subprocess.run(cmd, capture_output=True)
+    if archive.returncode == 0:
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+    else:
+        export_present_blobs(gitdir, commit, dest, subdir)
+
+
+def export_present_blobs(gitdir: Path, commit: str, dest: Path, subdir: str | None) -> None:
+    """Write the files of `commit` one by one, leaving out those whose contents the mirror does
+    not hold (snapshots may leave out their largest files, which git archive refuses)."""
+    cmd = ["git", "--git-dir", str(gitdir), "ls-tree", "-r", "-z", commit]
+    if subdir:
+        cmd += ["--", subdir]
+    listing = subprocess.run(cmd, capture_output=True, check=True).stdout.decode()
+    entries = []  # (object id, path) of regular files
+    for item in filter(None, listing.split("\0")):
+        meta, path = item.split("\t", 1)
+        mode, kind, oid = meta.split()
+        if kind == "blob" and mode in ("100644", "100755"):
+            entries.append((oid, path))
+    batch = subprocess.run(["git", "--git-dir", str(gitdir), "cat-file", "--batch"],
+                           input="".join(f"{oid}\n" for oid, _ in entries).encode(),
+                           capture_output=True, check=True).stdout
+    pos = 0
+    for _oid, path in entries:
+        end = batch.index(b"\n", pos)
+        header = batch[pos:end].split()
+        pos = end + 1
+        if header[-1] == b"missing":
+            continue
+        size = int(header[2])
+        target = dest / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(batch[pos:pos + size])
+        pos += size + 1  # the contents are followed by a newline
 
 
 def lint(root: Path, target: str, low: bool) -> list[dict]:
