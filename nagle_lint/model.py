@@ -9,13 +9,13 @@ its source position.
 
 from __future__ import annotations
 
-from .records import Factory, record
+from dataclasses import dataclass, field
 from typing import Union
 
 from .site import Site
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ConnInfo:
     """What is known about one connection key.
 
@@ -42,7 +42,7 @@ SMALL = "small"  # a short constant
 UNKNOWN = "unknown"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Send:
     """Data handed to the connection.
 
@@ -63,13 +63,13 @@ class Send:
     partial: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Flush:
     conn: str
     site: Site
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Recv:
     """A blocking read on the connection; `size` is how much it asks for,
     when the code says (ONE or SMALL: an acknowledgement, a status code)."""
@@ -79,7 +79,7 @@ class Recv:
     size: str = UNKNOWN
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Push:
     """shutdown(SHUT_WR), shutdownOutput(), close(): held data leaves at once."""
 
@@ -87,7 +87,7 @@ class Push:
     site: Site
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Pause:
     """Time passes (a sleep at least as long as the peer's delayed ACK):
     what was sent before has been acknowledged, on every connection."""
@@ -95,7 +95,7 @@ class Pause:
     site: Site
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Failed:
     """The branch taken because a send on `conn` failed (`if (send(...) < 0)`):
     the connection is broken, and what was sent before waits for nothing."""
@@ -104,7 +104,7 @@ class Failed:
     site: Site
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SetOption:
     """A socket option change.  `option` is "nodelay" or "cork" (TCP_CORK and
     TCP_NOPUSH); `value` is True/False, or None when it cannot be told;
@@ -120,7 +120,7 @@ class SetOption:
     value_param: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Bind:
     """The key now names a new connection (assignment from socket()/accept())."""
 
@@ -128,7 +128,7 @@ class Bind:
     site: Site
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Call:
     """A call to a function that may be defined in a linted file.
     `args[i]` is the connection key passed as parameter i, or None;
@@ -147,7 +147,7 @@ class Call:
 # --- structure --------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class If:
     """Alternatives; when not `exhaustive`, control may also skip them all."""
 
@@ -156,7 +156,7 @@ class If:
     site: Site
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Switch:
     """Like `If`, but a `Break` inside leaves the switch, not a loop."""
 
@@ -165,7 +165,7 @@ class Switch:
     site: Site
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Loop:
     """Every loop.  `head` runs before each iteration (a while condition);
     `body_first` for do-while.  `infinite` loops leave only by break/return.
@@ -180,7 +180,7 @@ class Loop:
     varies: frozenset[str] = frozenset()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Try:
     body: tuple["Stmt", ...]
     handlers: tuple[tuple["Stmt", ...], ...]
@@ -189,18 +189,18 @@ class Try:
     site: Site
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Return:
     site: Site
     value: str | None = None  # the connection key returned (a factory), if any
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Break:
     site: Site
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Continue:
     site: Site
 
@@ -209,7 +209,7 @@ Event = Union[Send, Flush, Recv, Push, SetOption, Bind, Call]
 Stmt = Union[Event, If, Switch, Loop, Try, Return, Break, Continue]
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Function:
     """One function, method or module body.  `params[i]` is the connection
     key of parameter i (None when it is not a connection)."""
@@ -218,7 +218,7 @@ class Function:
     site: Site
     params: tuple[str | None, ...]
     body: tuple[Stmt, ...]
-    conns: dict[str, ConnInfo] = Factory(dict)
+    conns: dict[str, ConnInfo] = field(default_factory=dict)
     # Named as a value somewhere (registered as a callback, stored in a
     # handler table): an event loop calls it, once per event.
     callback: bool = False
@@ -229,7 +229,7 @@ class Function:
     locals: frozenset = frozenset()
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class FileModel:
     path: str
     language: str
@@ -237,7 +237,7 @@ class FileModel:
     error_count: int = 0  # ERROR/MISSING nodes tree-sitter recovered from
     # How this language spells each fix ("join", "gather", "buffer", "cork"),
     # so that messages suggest code the reader can type.
-    idioms: dict[str, str] = Factory(dict)
+    idioms: dict[str, str] = field(default_factory=dict)
     # Functions kept without a body (nothing in them can start a finding) but
     # with events, and the quiet setters (below): lowered when another file
     # turns out to call one.

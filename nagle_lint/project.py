@@ -9,17 +9,17 @@ hides a finding.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from .languages import frontend
 from .languages.scan import n_is_root
 from .model import Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send, SetOption, Switch, Try, walk
-from .records import Factory, record
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Wanted:
     """What makes a file the byte scan skipped matter after all: it names a
     function other files call but none defines (`needed`: it may define it),
@@ -32,14 +32,14 @@ class Wanted:
     again: frozenset = frozenset()
     # needed name -> the folders of its callers (a name many files define
     # resolves only to the definition in the caller's folder)
-    callers: dict = Factory(dict)
+    callers: dict = field(default_factory=dict)
     # Those of the effects that set an option and send nothing, by no
     # callee either: a file that calls only these and sends nothing itself
     # has nothing for the option to act on.
     option_only: frozenset = frozenset()
     # File lowered already -> its functions without a body that functions of
     # other files call: needed there, when it is lowered again.
-    called: dict = Factory(dict)
+    called: dict = field(default_factory=dict)
 
     def __bool__(self):
         return bool(self.needed or self.effects or self.again)
@@ -304,12 +304,12 @@ class Project:
             branches = tuple(self._pruned(fn, b) for b in s.branches)
             if not any(branches):
                 return None
-            return s if all(a is b for a, b in zip(branches, s.branches)) else s.replace(branches=branches)
+            return s if all(a is b for a, b in zip(branches, s.branches)) else replace(s, branches=branches)
         if isinstance(s, Loop):
             head, body = self._pruned(fn, s.head), self._pruned(fn, s.body)
             if not (head or body or s.infinite):
                 return None
-            return s if head is s.head and body is s.body else s.replace(head=head, body=body)
+            return s if head is s.head and body is s.body else replace(s, head=head, body=body)
         if isinstance(s, Try):
             parts = [self._pruned(fn, b) for b in (s.body, s.orelse, s.final)]
             handlers = tuple(self._pruned(fn, h) for h in s.handlers)
@@ -318,7 +318,7 @@ class Project:
             if all(a is b for a, b in zip(parts, (s.body, s.orelse, s.final))) and \
                     all(a is b for a, b in zip(handlers, s.handlers)):
                 return s
-            return s.replace(body=parts[0], orelse=parts[1], final=parts[2], handlers=handlers)
+            return replace(s, body=parts[0], orelse=parts[1], final=parts[2], handlers=handlers)
         return s
 
     def has_effects(self, fn: Function) -> bool:

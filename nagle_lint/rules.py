@@ -4,16 +4,15 @@ name, summary, level and help text."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
-
-from .records import record
 
 HEADER_KEYS = ("id", "name", "summary", "level", "precision", "languages", "tags")
 # Rules that run only when selected by name.
 OPT_IN = {"NGL005"}
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Rule:
     id: str
     name: str

@@ -121,7 +121,7 @@ def test_lowering(language, case):
 
 def test_models_come_back_whole_from_a_worker():
     """Workers send their models back pickled, each record as its fields'
-    values (see `records.py`): every kind of node comes back equal."""
+    values: every kind of node comes back equal."""
     seen = set()
     for language, case in (p.values for p in CASES):
         model = frontend(language).lower("case" + LANGUAGES[language], case.source.encode("utf-8"))

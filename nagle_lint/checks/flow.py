@@ -27,6 +27,7 @@ The analysis records observations; the rule modules decide what is a finding.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..model import (
@@ -34,7 +35,6 @@ from ..model import (
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
-from ..records import Factory, record
 from ..site import CONFIDENCES
 
 MAX_CALL_DEPTH = 4
@@ -80,7 +80,7 @@ EMPTY = ConnState()
 State = dict  # conn key -> frozenset[ConnState]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SplitRead:
     """Two separate sends, then a blocking read, on one connection."""
 
@@ -92,7 +92,7 @@ class SplitRead:
     nodelay: Point | None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SplitAtExit:
     """A function nobody in the file calls ends right after two separate sends."""
 
@@ -107,7 +107,7 @@ class SplitAtExit:
     callback: bool = False  # the function is registered with an event loop
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HeldData:
     """Data still corked (or behind MSG_MORE) at a read or at the function's end."""
 
@@ -120,35 +120,35 @@ class HeldData:
     at_read: bool
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Analysis:
-    split_reads: set[SplitRead] = Factory(set)
-    split_exits: set[SplitAtExit] = Factory(set)
-    held: set[HeldData] = Factory(set)
+    split_reads: set[SplitRead] = field(default_factory=set)
+    split_exits: set[SplitAtExit] = field(default_factory=set)
+    held: set[HeldData] = field(default_factory=set)
     # The best we know of the connection of each event's site, from any caller.
-    info_at: dict[Site, ConnInfo] = Factory(dict)
+    info_at: dict[Site, ConnInfo] = field(default_factory=dict)
     project: object = None  # the Project the calls were resolved in
     steps: int = 0  # statements followed, in all (the analysis' cost, told without a clock)
     cut: bool = False  # the deadline came before the analysis ended: what is here holds, more may be missing
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class _Flow:
     normal: State | None
-    breaks: list[State] = Factory(list)
-    continues: list[State] = Factory(list)
-    returns: list[State] = Factory(list)
+    breaks: list[State] = field(default_factory=list)
+    continues: list[State] = field(default_factory=list)
+    returns: list[State] = field(default_factory=list)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class _Frame:
     fn: Function
     keys: dict  # this function's connection keys -> the root function's keys
     stack: tuple[tuple[str, Site], ...]
     active: frozenset[int]  # ids of the functions being followed (no recursion)
-    consts: dict = Factory(dict)  # parameter -> truth of the constant passed
+    consts: dict = field(default_factory=dict)  # parameter -> truth of the constant passed
     receiver: str | None = None  # the root key of the object whose fields are self./this.
-    returned: set = Factory(set)  # root keys of the connections the function returns
+    returned: set = field(default_factory=set)  # root keys of the connections the function returns
 
 
 def class_of(qualname: str) -> str:

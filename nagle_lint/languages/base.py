@@ -9,8 +9,9 @@ import os
 import re
 import sys
 from _thread import _local as _thread_local
-from types import SimpleNamespace
+from dataclasses import dataclass, replace
 from functools import cached_property
+from types import SimpleNamespace
 
 from ..model import (
     walk,
@@ -18,13 +19,12 @@ from ..model import (
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
-from ..records import record
 from .scan import FunctionTexts, Scanner, n_is_root, socket_like, whole_words
 
 # --- abstract values --------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Handle:
     """An expression that reaches connection `key`: the socket itself, or a
     stream over it.  `buffered` writes wait for a flush; `autoflush` streams
@@ -35,19 +35,19 @@ class Handle:
     autoflush: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Const:
     value: object
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Pair:
     """A tuple such as accept()'s (conn, addr)."""
 
     items: tuple
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Sent:
     """The result of a send on connection `conn` (`n = send(fd, ...)`): a
     count, not a connection; testing it for failure (`if (n < 0)`) is
@@ -56,7 +56,7 @@ class Sent:
     conn: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Fresh:
     """A connection just made (socket(), accept(), new Socket()); it takes the
     name it is assigned to."""
@@ -65,7 +65,7 @@ class Fresh:
     confidence: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Relevance:
     """What `Frontend._relevant` tells of a file's functions."""
 
@@ -76,7 +76,7 @@ class Relevance:
     quiet_options: frozenset = frozenset()  # the option-only functions of other files those call
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Returned:
     """What a call to a function of the linted files gives back: maybe a
     connection (a factory); it is bound where the result gets a name."""
@@ -85,7 +85,7 @@ class Returned:
     emitted: bool
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Obj:
     """An object of a class that may be defined in a linted file; `init` is the
     constructor call still to be made once the object has a name."""
@@ -354,7 +354,7 @@ class Frontend(Scanner):
             for i, fn in enumerate(functions):
                 callback = self.is_callback(fn.qualname) or _short(fn.qualname) in values
                 if fn.callback != callback:  # a copy: a function taken from `before` is that model's too
-                    functions[i] = fn.replace(callback=callback)
+                    functions[i] = replace(fn, callback=callback)
             if too_deep and limits is not None:
                 named = ", ".join(f"{q} (line {line})" for q, line in sorted(too_deep.items(), key=lambda i: i[1])[:3])
                 more = f" and {len(too_deep) - 3} more" if len(too_deep) > 3 else ""
@@ -1142,7 +1142,7 @@ class Lowering:
 
     def bind_result(self, returned: Returned, key: str) -> Handle:
         """`key = f(...)`: what f returns, if a connection, is now `key`'s."""
-        call = returned.call.replace(result=key)
+        call = replace(returned.call, result=key)
         out = self._out[-1]
         if returned.emitted and out and out[-1] is returned.call:
             out[-1] = call
