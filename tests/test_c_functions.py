@@ -36,7 +36,7 @@ def test_fixture_functions_are_told_from_the_bytes(path: Path):
 def test_a_partial_parse_gives_the_model_of_a_whole_one(path: Path, monkeypatch):
     data = path.read_bytes()
     partial = FE.lower(str(path), data)
-    # Not byte_functions: its answers are kept by the bytes (SPANS), and the partial lowering asked already.
+    # No function told from the bytes: the file is parsed whole.
     monkeypatch.setattr(type(FE), "functions_of", lambda self, data: None)
     whole = FE.lower(str(path), data)
 
@@ -291,33 +291,3 @@ def test_an_earlier_model_of_other_bytes_is_not_taken_from():
     again = FE.lower(str(path), new, frozenset(), needed, before=first)
     assert dump(again) == dump(FE.lower(str(path), new, frozenset(), needed))
     assert not {id(fn) for fn in again.functions} & {id(fn) for fn in first.functions}
-
-
-def test_spans_are_worked_out_once_and_handed_to_the_next_round(monkeypatch):
-    """What `functions_of` works out is kept by the bytes, handed over once,
-    and a process that learns it (the next round's) does not work it out again."""
-    from nagle_lint.languages.scan import _Spans
-
-    worked: list[bytes] = []
-
-    def work(data: bytes):
-        worked.append(data)
-        return FE.byte_functions(data)
-
-    here, there = _Spans(), _Spans()
-    one, two = b"int f(void)\n{\n    return 1;\n}\n", b"static void g(int a)\n{\n}\n"
-    assert here.get(one, work) == tuple(FE.byte_functions(one)) and worked == [one]
-    assert here.get(bytes(one), work) == here.get(one, work) and worked == [one]  # the same bytes, another object
-    assert here.get(two, work) is not None and worked == [one, two]
-    handed = here.handed()
-    assert len(handed) == 2 and here.handed() == {}
-    there.learn(handed)
-    assert there.get(one, work) == here.get(one, work) and there.get(two, work) == here.get(two, work)
-    assert worked == [one, two] and there.handed() == {}
-
-    small = _Spans()
-    monkeypatch.setattr(small, "BUDGET", 2)  # room for one file of one function
-    assert small.get(one, work) and small.get(two, work)
-    assert len(small.known) == 1 and len(worked) == 4
-    small.get(two, work)  # not kept: worked out again, and not handed over
-    assert len(worked) == 5 and list(small.handed()) == list(here.known)[:1]

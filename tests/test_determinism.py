@@ -90,39 +90,20 @@ def test_a_process_pool_where_fork_is_missing_gives_the_same_output(tree, capsys
     assert any(pool is not None for pool in pools)
 
 
-def test_files_lowered_while_the_scan_goes_on_give_the_same_output(tree, capsys, monkeypatch):
-    """The files the scan lets through are lowered by a worker while the
-    scan goes on (forks.Stream; this tree is scanned by this process alone,
-    so every one of them goes that way): the report is the one process's."""
-    from nagle_lint import forks
-
-    one, _ = report(tree, "json", 1, ["."], capsys, monkeypatch)
-    put, results = [], []
-    monkeypatch.setattr(forks.Stream, "put", lambda self, i, weight=0, put_one=forks.Stream.put: (
-        put.append(i), put_one(self, i, weight))[1])
-    monkeypatch.setattr(forks.Stream, "results", lambda self, got=forks.Stream.results: (
-        results.append(got(self)), results[-1])[1])
-    two, _ = report(tree, "json", 2, ["."], capsys, monkeypatch)
-    assert one == two
-    assert len(put) > 20 and len(results) == 1 and sorted(results[0]) == sorted(put)
-
-
 def test_workers_sharing_the_scan_do_not_change_the_output(tmp_path, capsys, monkeypatch):
-    """When the scanning left is worth sharing (here: always), the workers
-    scan the rest with this process; a tree with socket code here and there
-    gives what one process gives."""
+    """A tree big enough is scanned by the workers with this process; a tree
+    with socket code here and there gives what one process gives."""
     for i in range(120):
         write(tmp_path, f"m{i:03}.py", SPLIT.replace("query", f"query{i}") if i % 30 == 7 else f"X{i} = {i}\n")
     one, _ = report(tmp_path, "json", 1, ["."], capsys, monkeypatch)
-    monkeypatch.setattr(runner, "WORTH_A_POOL", 0.0)
     shared = []
     share = runner._Workers.map
     monkeypatch.setattr(runner._Workers, "map", lambda self, work, items, *extra, **kw: (
-        shared.append((work.__name__, len(items))), share(self, work, items, *extra, **kw))[1])
+        shared.append((work.__name__, len(items), self.parallel)), share(self, work, items, *extra, **kw))[1])
     two, _ = report(tmp_path, "json", 2, ["."], capsys, monkeypatch)
     assert one == two
     assert b"NGL001" in one
-    assert any(name == "_scan_many_first" and size > 32 for name, size in shared)
+    assert ("_scan_many", 120, True) in shared
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
@@ -214,23 +195,6 @@ def test_a_suppression_holds_in_the_helper_a_finding_lies_in(tmp_path, jobs):
     assert sum(1 for f in found if not f.suppressed) == runner.PARALLEL_THRESHOLD // 4 + 4
 
 
-def test_lowering_and_checks_are_loaded_after_the_lowering_workers_start(tree, monkeypatch):
-    """The first lowering worker is forked at the first file to lower and
-    loads the lowering itself, while this process scans on and loads it and
-    the checks (which the workers that lower never run, and the workers that
-    run them are forked after): the second core never waits for them."""
-    from nagle_lint import forks
-
-    events = []
-    real_fork, real_checks, real_lowering = forks._fork, runner._load_checks, runner._load_lowering
-    monkeypatch.setattr(forks, "_fork", lambda *a: events.append("fork") or real_fork(*a))
-    monkeypatch.setattr(runner, "_load_checks", lambda: events.append("checks") or real_checks())
-    monkeypatch.setattr(runner, "_load_lowering", lambda languages: events.append("lowering") or real_lowering(languages))
-    runner.run([str(tree)], Settings(), jobs=2)
-    assert events[:3] == ["fork", "lowering", "checks"]
-    assert events.count("fork") >= 2  # and the checks' own workers were forked after they were loaded
-
-
 def test_lowering_a_file_loads_no_check(tmp_path):
     import subprocess
     import sys
@@ -264,4 +228,4 @@ def test_workers_sharing_a_later_round_do_not_change_the_output(tmp_path, capsys
     two, _ = report(tmp_path, "json", 2, ["."], capsys, monkeypatch)
     assert one == two
     assert [(f["rule"], f["confidence"]) for f in json.loads(one)["findings"]] == [("NGL001", "high")]
-    assert any(name == "_scan_many" and size >= runner.PARALLEL_THRESHOLD for name, size in shared)
+    assert any(name == "_offers_of" and size >= runner.PARALLEL_THRESHOLD for name, size in shared)

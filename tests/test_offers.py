@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from nagle_lint.languages import frontend, scanner
-from nagle_lint.languages.scan import names_of
 from nagle_lint.model import Call, walk
 from nagle_lint.project import Project
 
@@ -52,81 +51,29 @@ def test_what_that_rests_on_such_a_call_resolves_to_the_file_s_own_function(lang
         assert project.resolve(fn, "main").path == f"here.{ext}"
 
 
-def test_a_later_round_looks_at_a_file_ruled_out_before_for_the_new_names_only(tmp_path, monkeypatch):
+@pytest.mark.parametrize("few", [True, False])
+def test_a_later_round_finds_the_same_offers_with_few_needed_names_or_many(tmp_path, few):
+    """With few needed names, each is looked for before a file's facts are
+    worked out; with many, the facts are worked out at once: the offers are
+    the same."""
     from nagle_lint import runner
+    from nagle_lint.languages.scan import FEW_NAMES
     from nagle_lint.project import Wanted
 
     talking = tmp_path / "talking.py"
     talking.write_bytes(b"import socket\ndef serve(s):\n    s.recv(1)\n    report(s)\n")
     quiet = tmp_path / "quiet.py"
     quiet.write_bytes(b"def parse(text):\n    return text.split()\ndef factory():\n    return parse('a b')\n")
+    more = frozenset() if few else frozenset(f"need_{i}" for i in range(FEW_NAMES + 1))
     paths = [str(talking), str(quiet)]
-    read = []
-    monkeypatch.setattr(runner, "_reread", lambda p: read.append(p) or open(p, "rb").read())
-    monkeypatch.setattr(runner, "_SKIPPED", runner._Skipped())
 
-    def scan_round(wanted):
-        read.clear()
-        out = runner._scan_many((paths, wanted))
-        runner._learn(out, wanted)
-        return {path: (offer, ruled_out[0] if ruled_out else None) for path, _, offer, _, ruled_out, _ in out}
+    def offers(needed, effects):
+        wanted = Wanted(frozenset(needed) | more, frozenset(effects))
+        return {o.path: (o.defined, o.called) for o in runner._offers_of((paths, wanted))}
 
-    first = Wanted(frozenset({"connect_to"}), frozenset({"send_all"}))
-    assert scan_round(first) == {str(talking): (None, True), str(quiet): (None, False)}
-    assert read == paths
-    # Nothing new: neither is read again.
-    assert scan_round(first) == {str(talking): (None, True), str(quiet): (None, False)}
-    assert read == []
-    # A new function that sends, which the talking file does not call (it is
-    # known what it calls): neither is read again.
-    assert scan_round(Wanted(frozenset({"connect_to"}), frozenset({"send_all", "flush_all"}))) == \
-        {str(talking): (None, True), str(quiet): (None, False)}
-    assert read == [] and names_of(runner._SKIPPED.ruled_out[str(talking)][2]) >= {"recv", "report"}
-    # A new function that sends: only the file that talks is read, and it calls it.
-    second = Wanted(frozenset({"connect_to"}), frozenset({"send_all", "report"}))
-    found = scan_round(second)
-    assert read == [str(talking)]
-    assert found[str(talking)][0][3] == {"report"} and found[str(quiet)] == (None, False)
-    # A new needed name: the file ruled out is looked at again, and offers it.
-    third = Wanted(frozenset({"connect_to", "factory"}), frozenset({"send_all"}))
-    found = scan_round(third)
-    assert read == [str(quiet)]  # the talking file's facts are known since the second round, and offer nothing
-    assert found[str(quiet)][0][1] == {"factory"}
-
-
-def test_a_file_asked_the_same_again_offers_the_same_without_a_read(tmp_path, monkeypatch):
-    """What a file with facts offered is kept with what it was asked (the
-    needed names it may define, the functions that send it calls): asked
-    the same by the next round, its offer is given again and it is not read;
-    asked something else, it is read again."""
-    from nagle_lint import runner
-    from nagle_lint.project import Wanted
-
-    helper = tmp_path / "helper.py"
-    helper.write_bytes(b"import socket\ndef connect_to(h):\n    s = socket.create_connection(h)\n    return s\n"
-                       b"def serve(s):\n    s.recv(1)\n    report(s)\n    log_it(s)\n")
-    read = []
-    monkeypatch.setattr(runner, "_reread", lambda p: read.append(p) or open(p, "rb").read())
-    monkeypatch.setattr(runner, "_SKIPPED", runner._Skipped())
-    many = frozenset(f"need_{i}" for i in range(runner.FEW_NAMES + 1))  # facts worked out, not a first look
-
-    def scan_round(wanted):
-        read.clear()
-        return [(p, defined, worth, called) for p, defined, worth, called in
-                runner._learn(runner._scan_later([str(helper)], wanted, runner._Workers(2)), wanted)]
-
-    first = Wanted(many | {"connect_to"}, frozenset({"report"}))
-    offered = [(str(helper), {"connect_to"}, {"connect_to"}, {"report"})]
-    assert scan_round(first) == offered and read == [str(helper)]
-    # Other names, none of which it defines or calls: asked the same.
-    assert scan_round(Wanted(many | {"connect_to", "other"}, frozenset({"report", "flush_all"}))) == offered
-    assert read == []
-    # A function that sends it calls, new: asked something else, read again.
-    assert scan_round(Wanted(many | {"connect_to"}, frozenset({"report", "log_it"}))) == \
-        [(str(helper), {"connect_to"}, {"connect_to"}, {"log_it", "report"})]
-    assert read == [str(helper)]
-    # Asked for nothing it has: no offer, no read.
-    assert scan_round(Wanted(many, frozenset({"flush_all"}))) == [] and read == []
+    assert offers({"connect_to"}, {"send_all"}) == {}
+    assert offers({"connect_to"}, {"send_all", "report"}) == {str(talking): (set(), {"report"})}
+    assert offers({"connect_to", "factory"}, {"send_all"}) == {str(quiet): ({"factory"}, set())}
 
 
 WORTH = {
@@ -291,12 +238,12 @@ def test_through_a_quiet_setter_the_option_still_hides_the_split(tmp_path):
         [("NGL002", "opts.c", 2, "band-aid")]
 
 
-def test_many_functions_that_send_still_let_a_quiet_file_be_ruled_out(tmp_path, monkeypatch):
+def test_many_functions_that_send_offer_only_where_a_file_talks_and_calls_one(tmp_path):
     """Many functions that send (the 10k corpus has a thousand): a file that
-    does not talk, or talks and calls none of them, and defines no needed
-    name, is still ruled out without its facts; one that talks and calls
-    one has its facts worked out."""
+    does not talk, or talks and calls none of them, offers nothing; one that
+    talks and calls one offers that call."""
     from nagle_lint import runner
+    from nagle_lint.languages.scan import FEW_NAMES
     from nagle_lint.project import Wanted
 
     quiet = tmp_path / "quiet.py"
@@ -305,15 +252,9 @@ def test_many_functions_that_send_still_let_a_quiet_file_be_ruled_out(tmp_path, 
     talking.write_bytes(b"import socket\ndef serve(s):\n    s.recv(1)\n    report(s)\n")
     elsewhere = tmp_path / "elsewhere.py"  # talks, and calls one only through a module
     elsewhere.write_bytes(b"import socket, log\ndef serve(s):\n    s.recv(1)\n    log.report(s)\n")
-    monkeypatch.setattr(runner, "_SKIPPED", runner._Skipped())
-    many = frozenset(f"send_{i}" for i in range(runner.FEW_NAMES + 1)) | {"report"}
-    out = runner._scan_many(([str(quiet), str(talking), str(elsewhere)], Wanted(frozenset({"connect_to"}), many)))
-    by_path = {p: (facts, offer, ruled_out) for p, facts, offer, _, ruled_out, _ in out}
-    assert by_path[str(quiet)] == (None, None, (False, None))
-    facts, offer, (talks, called) = by_path[str(elsewhere)]
-    assert (facts, offer, talks) == (None, None, True) and names_of(called) >= {"recv", "report"}
-    facts, offer, ruled_out = by_path[str(talking)]
-    assert facts is not None and ruled_out is None and offer[3] == {"report"}
+    many = frozenset(f"send_{i}" for i in range(FEW_NAMES + 1)) | {"report"}
+    out = runner._offers_of(([str(quiet), str(talking), str(elsewhere)], Wanted(frozenset({"connect_to"}), many)))
+    assert [(o.path, o.called) for o in out] == [(str(talking), {"report"})]
 
 
 THROUGH_ATTRIBUTES = {
@@ -341,7 +282,7 @@ def test_a_python_call_through_an_attribute_is_not_followed_to_another_file(case
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig", "utf-8"])
-def test_a_later_round_reads_a_skipped_file_as_the_first_round_did(tmp_path, monkeypatch, encoding):
+def test_a_later_round_reads_a_skipped_file_as_the_first_round_did(tmp_path, encoding):
     """A skipped file is read again as text, as the first round read it (a
     byte-order mark dropped, UTF-16 made UTF-8): a later round finds the
     function it defines whatever its encoding."""
@@ -350,7 +291,5 @@ def test_a_later_round_reads_a_skipped_file_as_the_first_round_did(tmp_path, mon
 
     helper = tmp_path / "helper.c"
     helper.write_bytes("int put_all(int fd, const char *s) {\n  return fd;\n}\n".encode(encoding))
-    monkeypatch.setattr(runner, "_SKIPPED", runner._Skipped())
-    wanted = Wanted(frozenset({"put_all"}), frozenset())
-    offers = runner._learn(runner._scan_many(([str(helper)], wanted)), wanted)
+    offers = runner._offers_of(([str(helper)], Wanted(frozenset({"put_all"}), frozenset())))
     assert [(path, defined) for path, defined, _, _ in offers] == [(str(helper), {"put_all"})]

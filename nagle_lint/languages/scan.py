@@ -350,58 +350,6 @@ class FunctionTexts:
         return found
 
 
-class _Spans:
-    """`byte_functions`' answers, by the length and hash of the bytes they
-    were worked out of: a later round asks again for the functions of a
-    file it lowers again, or looks at again (a third of the calls on
-    nginx and curl, 20-24 ms of work each).  A worker hands its new answers
-    over with its results (`handed`), and the workers of the next round,
-    forked from the process that `learn`s them, have them.  Bounded
-    (functions in all), as memory is."""
-
-    BUDGET = 200_000
-
-    def __init__(self):
-        self.known: dict[tuple[int, int], tuple | None] = {}
-        self.fresh: dict[tuple[int, int], tuple | None] = {}
-        self.kept = 0
-
-    def get(self, data: bytes, work):
-        key = (len(data), hash(data))
-        if key in self.known:
-            return self.known[key]
-        spans = work(data)
-        spans = tuple(spans) if spans is not None else None
-        if self._keep(key, spans):
-            self.fresh[key] = spans
-        return spans
-
-    def _keep(self, key, spans) -> bool:
-        size = len(spans) + 1 if spans is not None else 1
-        if key not in self.known and self.kept + size <= self.BUDGET:
-            self.known[key] = spans
-            self.kept += size
-            return True
-        return False
-
-    def handed(self) -> dict:
-        """The answers worked out here since the last call."""
-        fresh, self.fresh = self.fresh, {}
-        return fresh
-
-    def learn(self, answers: dict) -> None:
-        for key, spans in answers.items():
-            self._keep(key, spans)
-
-    def clear(self) -> None:
-        self.known.clear()
-        self.fresh.clear()
-        self.kept = 0
-
-
-SPANS = _Spans()
-
-
 class Scanner:
     """One language's byte scan.  Subclasses set the class attributes."""
 
@@ -611,9 +559,9 @@ class Scanner:
         return None
 
     def functions_of(self, data: bytes):
-        """`byte_functions`, worked out once for the same bytes (see `SPANS`),
-        where the language has one."""
-        return SPANS.get(data, self.byte_functions) if self.tells_functions else None
+        """`byte_functions`, as a tuple, where the language has one."""
+        spans = self.byte_functions(data) if self.tells_functions else None
+        return None if spans is None else tuple(spans)
 
     @property
     def tells_functions(self) -> bool:
@@ -622,3 +570,41 @@ class Scanner:
 
     def check_nesting(self, data: bytes) -> None:
         """Raise a RecursionError for a file nested too deeply to parse safely."""
+
+
+FEW_NAMES = 32  # needed names looked for in a file one by one, before working out its facts
+
+
+class LaterLook:
+    """What a later round asks of each file the scan skipped (`wanted`, see
+    `project.Wanted`): its offer, where it may define a needed name, or has
+    socket code of its own and calls a function that sends.  Where the
+    needed names are few, each is looked for first (most files are ruled
+    out so, faster than by working out their facts)."""
+
+    def __init__(self, wanted):
+        self.wanted = wanted
+        self.needed, self.effects = keys_of(wanted.needed), keys_of(wanted.effects)
+        self._may_define: dict = {}  # language -> its `Scanner.may_define` of the needed names
+
+    def offer(self, scan: Scanner, language: str, data: bytes):
+        """(defined, worth, called) as `Scanner.offers` tells them, or None
+        where the file offers nothing."""
+        wanted = self.wanted
+        talks = called = None
+        if len(wanted.needed) <= FEW_NAMES:
+            if language not in self._may_define:
+                self._may_define[language] = scan.may_define(wanted.needed)
+            if not self._may_define[language](data):
+                talks = scan.talks(data)
+                if not talks:
+                    return None
+                called = called_keys(data)
+                if not scan.followed(data, names_of(called & self.effects)):
+                    return None
+        facts = scan.facts(data, talks, called)
+        names, definable, talks = facts
+        if not (definable & self.needed or names & self.effects and talks is not False):
+            return None
+        defined, worth, called = scan.offers(data, wanted.needed, wanted.effects, facts, wanted.option_only)
+        return (defined, worth, called) if defined or called else None
