@@ -122,3 +122,25 @@ def test_a_finally_not_followed_for_its_jumps_invents_nothing():
     _, findings, problem, _ = lint_file("reply.py", Settings(min_confidence="low"), NESTED_FINALLY.encode())
     assert problem is None
     assert findings == []
+
+
+def test_an_analysis_keeps_no_model_alive(tmp_path):
+    """Nothing outlives a run (a language server analyses for days): once
+    the findings are taken, no node of the models analysed is left."""
+    import gc
+
+    from nagle_lint.model import Function, Loop
+
+    for i in range(3):
+        (tmp_path / f"c{i}.py").write_text(
+            "import socket\n\ndef serve(s):\n    while True:\n        s.sendall(b'a')\n        s.sendall(b'b')\n"
+            "        s.recv(1)\n        helper(s)\n\ndef helper(s):\n    while s:\n        data = s.recv(10)\n")
+
+    def alive():
+        gc.collect()
+        return sum(isinstance(o, (Loop, Function)) for o in gc.get_objects())
+
+    before = alive()
+    found = run([str(tmp_path)], Settings(), jobs=1).findings
+    assert found
+    assert alive() == before

@@ -168,11 +168,11 @@ def analyse(model: FileModel, project=None, deadline: float | None = None) -> An
     project = project or Project([model])
     result = Analysis(project=project)
     field_nodelay = _fields_with_nodelay(model)
-    reads: dict = {}  # what a function reads, shared by the runs of the file's functions
+    shared = _Shared()
     for fn in model.functions:
         if project.may_find(fn):
             try:
-                _Run(project, result, fn, project.is_entry(fn), field_nodelay, reads, deadline).run()
+                _Run(project, result, fn, project.is_entry(fn), field_nodelay, shared, deadline).run()
             except Cut:  # the next functions are still followed, each up to its first look at the clock
                 result.cut = True
     return result
@@ -189,11 +189,26 @@ def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], Point]:
     return found
 
 
+class _Shared:
+    """What the runs of one file's functions work out once and share, by the
+    id of a function or loop of the project (which holds them as long as
+    the analysis runs): what a function reads, the reads and calls in a
+    loop, a callee's local keys.  Made for each analysis: nothing outlives it."""
+
+    __slots__ = ("reads", "loops", "locals")
+
+    def __init__(self):
+        self.reads: dict = {}
+        self.loops: dict[int, tuple] = {}
+        self.locals: dict[int, frozenset] = {}
+
+
 class _Run:
-    def __init__(self, project, result: Analysis, root: Function, is_entry: bool, field_nodelay, reads: dict,
+    def __init__(self, project, result: Analysis, root: Function, is_entry: bool, field_nodelay, shared: _Shared,
                  deadline: float | None = None):
         self.project = project
-        self._reads = reads
+        self.shared = shared
+        self._reads = shared.reads
         self.memo: dict = {}
         # (loop, call stack) -> (the state it was last entered with, the state its passes started from then)
         self.loops: dict = {}
@@ -252,6 +267,28 @@ class _Run:
                     elif r < len(e.args) and e.args[r] in index:
                         found.add(index[e.args[r]])
         return found
+
+    def local_keys(self, fn: Function) -> frozenset:
+        """The keys a callee's local variables have in its caller's analysis
+        (see `key`: a callee is never the function analysed)."""
+        known = self.shared.locals.get(id(fn))
+        if known is None:
+            known = self.shared.locals[id(fn)] = frozenset(_callee_key(fn, k) for k in fn.locals)
+        return known
+
+    def loop_parts(self, loop: Loop) -> tuple:
+        """(the connections a loop reads directly, the calls in it, whether its body reads)."""
+        parts = self.shared.loops.get(id(loop))
+        if parts is None:
+            recvs, calls = [], []
+            for e in walk(loop.head + loop.body):
+                if isinstance(e, Recv):
+                    recvs.append(e.conn)
+                elif isinstance(e, Call):
+                    calls.append(e)
+            parts = self.shared.loops[id(loop)] = (tuple(recvs), tuple(calls),
+                                                   any(isinstance(e, Recv) for e in walk(loop.body)))
+        return parts
 
     def key(self, frame: _Frame, k: str) -> str:
         if k in frame.keys:
@@ -339,11 +376,11 @@ class _Run:
         x = entry
         # A loop that reads in its body (`while len(buf) < n: buf += recv()`)
         # is there to read: take it to run at least once, as a do-while.
-        body_first = s.body_first or _reads_in_body(s)
+        recvs, calls, reads_in_body = self.loop_parts(s)
+        body_first = s.body_first or reads_in_body
         # Sends of different passes of a loop that reads the connection are
         # different messages (a relay, a conversation), not one split message.
         talks = set()
-        recvs, calls = _loop_parts(s)
         for conn in recvs:
             talks.add(self.key(frame, conn))
         for e in calls:
@@ -455,7 +492,7 @@ class _Run:
             # The callee's local variables end with the call (its own
             # analysis checks them at its end), but for the one it returns.
             if after is not None and callee.locals:
-                ended = _local_keys(callee) - inner.returned
+                ended = self.local_keys(callee) - inner.returned
                 if not ended.isdisjoint(after):
                     after = {k: v for k, v in after.items() if k not in ended}
             self.memo[memo_key] = (after, frozenset(inner.returned))
@@ -579,42 +616,10 @@ def _add_unit(cs: ConnState, p: Point) -> ConnState:
     return cs if len(cs.units) >= 2 else cs._replace(units=cs.units + (p,))
 
 
-_PARTS: dict[int, tuple] = {}
-_LOCALS: dict[int, tuple] = {}
-
-
 def _callee_key(fn: Function, k: str) -> str:
     """The key, in the analysis of another function, of a connection a
     called function names `k` that is none of its parameters or fields."""
     return f"{fn.path}:{fn.qualname}::{k}"
-
-
-def _local_keys(fn: Function) -> frozenset:
-    """The keys a callee's local variables have in its caller's analysis
-    (see `_Run.key`: a callee is never the function analysed), worked out once."""
-    known = _LOCALS.get(id(fn))
-    if known is None or known[0] is not fn:
-        known = _LOCALS[id(fn)] = (fn, frozenset(_callee_key(fn, k) for k in fn.locals))
-    return known[1]
-
-
-def _loop_parts(loop: Loop) -> tuple:
-    """The connections a loop reads directly, and the calls in it (worked out once per loop)."""
-    parts = _PARTS.get(id(loop))
-    if parts is None or parts[0] is not loop:
-        recvs, calls = [], []
-        for e in walk(loop.head + loop.body):
-            if isinstance(e, Recv):
-                recvs.append(e.conn)
-            elif isinstance(e, Call):
-                calls.append(e)
-        parts = _PARTS[id(loop)] = (loop, tuple(recvs), tuple(calls), any(isinstance(e, Recv) for e in walk(loop.body)))
-    return parts[1], parts[2]
-
-
-def _reads_in_body(loop: Loop) -> bool:
-    _loop_parts(loop)
-    return _PARTS[id(loop)][3]
 
 
 def _order(cs: ConnState):
