@@ -118,9 +118,12 @@ class Project:
         """`earlier`: the project of an earlier round, whose functions'
         facts are not found again (most functions are in both)."""
         self.models: dict[str, FileModel] = {m.path: m for m in models}
-        # id -> facts, shared with the earlier project; each entry holds its
-        # function, so an id is not taken for another function's meanwhile.
-        self._facts: dict[int, _Facts] = earlier._facts if earlier is not None else {}
+        # id -> facts of a function of this project (each entry holds its
+        # function, so an id is not taken for another function's meanwhile).
+        self._facts: dict[int, _Facts] = {}
+        if earlier is not None:  # only those still here: an editor's project does not grow with every edit
+            old = earlier._facts
+            self._facts = {id(fn): old[id(fn)] for fn in self.functions() if id(fn) in old and old[id(fn)].fn is fn}
         self._resolved: dict[tuple[str, str], Function | None] = {}
         self._local: dict[str, dict[str, Function | None]] = {}  # None: defined twice, as alternatives
         self._global: dict[tuple[str, str], list[Function]] = {}

@@ -81,3 +81,25 @@ def run_plan(root, settings):
     from nagle_lint.runner import plan
 
     return plan([root], settings).files
+
+
+def test_edits_do_not_grow_what_the_index_holds(tmp_path):
+    """An editor's index lives for days: after the same edit many times, it
+    holds no more than after the first (the models it replaced are gone)."""
+    import gc
+
+    from nagle_lint.model import Function
+
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "c" / "helpers_project", tree)
+    ix = Index(str(tree), Settings(), jobs=1)
+    ix.build()
+    proto = tree / "proto.c"
+
+    def alive_after_edits(n):
+        for _ in range(n):
+            ix.update(str(proto), proto.read_bytes())
+        gc.collect()
+        return sum(isinstance(o, Function) for o in gc.get_objects())
+
+    assert alive_after_edits(1) == alive_after_edits(5)
