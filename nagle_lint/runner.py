@@ -497,15 +497,13 @@ def _as_text(data: bytes):
 def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wanted | None, before=None):
     """Parse and lower, within the file's time budget (parsing, lowering and
     the file's checks share it: what this spends is told in `Prepared.spent`)."""
-    from .languages import frontend
+    from .languages.base import Budget
     from .lint import prepare
 
-    fe = frontend(language)
-    budget = settings.timeout
     start = time.monotonic()
-    fe.limits = SimpleNamespace(timeout=budget, deadline=start + budget if budget else None, notes=[])
+    budget = Budget(settings.timeout, start + settings.timeout if settings.timeout else None)
     try:
-        prepared = prepare(path, data, language, wanted, before)
+        prepared = prepare(path, data, language, wanted, before, budget)
         prepared.spent = time.monotonic() - start
     except TimeoutError as e:  # raised by the frontend when the budget is spent
         return None, f"{e}; skipped"
@@ -516,9 +514,7 @@ def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wa
     except Exception as e:  # a bug of ours that this input reveals: the other files are still linted
         why = " ".join(str(e).split())[:200]
         return None, f"internal error while analysing it ({type(e).__name__}: {why}); skipped (please report it)"
-    finally:
-        notes, fe.limits = fe.limits.notes, None
-    return prepared, "; ".join(notes) or None
+    return prepared, "; ".join(budget.notes) or None
 
 
 def lint_file(path: str, settings: Settings, data: bytes | None = None, language: str | None = None):

@@ -138,7 +138,8 @@ def test_a_time_budget_changes_no_model():
     callable that can cancel it, and node texts are read from its bytes: the
     models are those of a plain parse, Unicode and all."""
     import time
-    from types import SimpleNamespace
+
+    from nagle_lint.languages.base import Budget
 
     cases = [(language, case.source.encode("utf-8")) for language, case in (p.values for p in CASES)]
     cases += [("python", "import socket\ndef f(s: socket.socket):\n    \"é\"; s.send(b'ü' * 2)\n    s.send(b'x')\n"
@@ -146,11 +147,7 @@ def test_a_time_budget_changes_no_model():
               ("c", "void f(int fd) { /* é */ send(fd, \"ü\", 2, 0); send(fd, \"x\", 1, 0); recv(fd, 0, 0, 0); }\n".encode())]
     for language, data in cases:
         fe = frontend(language)
-        fe.limits = SimpleNamespace(timeout=60, deadline=time.monotonic() + 60, notes=[])
-        try:
-            budgeted = fe.lower("case" + LANGUAGES[language], data)
-        finally:
-            fe.limits = None
+        budgeted = fe.lower("case" + LANGUAGES[language], data, budget=Budget(60, time.monotonic() + 60))
         plain = fe.lower("case" + LANGUAGES[language], data)
         assert dump(budgeted) == dump(plain) and budgeted == plain, data[:80]
 

@@ -9,7 +9,7 @@ import os
 import re
 import sys
 from _thread import _local as _thread_local
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import SimpleNamespace
 
@@ -100,6 +100,17 @@ ACKED_AFTER = 0.2
 NO_VALUE = object()  # an expression a frontend has lowered whose value is unknown: do not walk it again
 NOT_CONN = object()  # a file, a pipe, an in-memory buffer, a datagram socket: never a connection
 
+
+
+@dataclass(slots=True)
+class Budget:
+    """A file's time budget: `timeout` seconds (named in messages), spent at
+    `deadline` (time.monotonic(); None: no limit); `notes` take what was
+    left out of the model meanwhile (functions nested too deeply)."""
+
+    timeout: float
+    deadline: float | None
+    notes: list = field(default_factory=list)
 
 
 # --- positions --------------------------------------------------------------
@@ -214,31 +225,29 @@ class Frontend(Scanner):
 
         return tree_sitter.Query(self.language, self.comment_query)
 
-    def parse(self, data: bytes, ranges=None, point: Points | None = None):
+    def parse(self, data: bytes, ranges=None, point: Points | None = None, budget: Budget | None = None):
         """The syntax tree of the file, or of the byte `ranges` of it only
         (positions stay the file's; `point`: the file's `Points`, where the
         caller has them); see `_parse`."""
         if not ranges:
-            return self._parse(data)
+            return self._parse(data, budget)
         import tree_sitter
 
         whole = self.parser.included_ranges
         point = point or Points(data)
         self.parser.included_ranges = [tree_sitter.Range(point(a), point(b), a, b) for a, b in ranges]
         try:
-            return self._parse(data)
+            return self._parse(data, budget)
         finally:
             self.parser.included_ranges = whole
 
-    def _parse(self, data: bytes):
-        """The syntax tree, within the time budget of `self.limits` (set by
-        the runner for each file: a TimeoutError when it is spent), once
-        `check_nesting` lets the file through."""
+    def _parse(self, data: bytes, budget: Budget | None = None):
+        """The syntax tree, within the `budget` (a TimeoutError when it is
+        spent), once `check_nesting` lets the file through."""
         import time
 
         self.check_nesting(data)
-        limits = getattr(self, "limits", None)
-        deadline = limits.deadline if limits is not None else None
+        deadline = budget.deadline if budget is not None else None
         self.parser.reset()  # never resume a parse that was cancelled (or interrupted) before
         _SOURCE.data = data
         if deadline is None:
@@ -259,13 +268,13 @@ class Frontend(Scanner):
             # A cancelled parse resumes at the next call unless the parser is reset.
             self.parser.reset()
             if time.monotonic() > deadline:
-                raise TimeoutError(f"parsing took longer than the time budget ({limits.timeout:g} s a file, "
+                raise TimeoutError(f"parsing took longer than the time budget ({budget.timeout:g} s a file, "
                                    "see timeout)") from None
             raise
 
     def lower(self, path: str, data: bytes, names: frozenset = frozenset(),
               needed: frozenset = frozenset(), own: bool = True, before: FileModel | None = None,
-              option_only: frozenset = frozenset()) -> FileModel:
+              option_only: frozenset = frozenset(), budget: Budget | None = None) -> FileModel:
         """The file's model.  `names`: functions of other files that touch a
         connection (a function calling one of them is lowered too); `needed`:
         names other files call (lowered when they have events); `own`: the
@@ -281,16 +290,15 @@ class Frontend(Scanner):
         file gives the same model in a worker process and in the main one).
         A function nested more than 100 levels deep (statements or
         expressions) is kept with an empty body, and named in
-        `self.limits.notes`: checks and workers handle its model without
-        running out of stack.  When the time budget of `self.limits` is spent,
+        `budget.notes`: checks and workers handle its model without
+        running out of stack.  When the `budget` is spent,
         the walk is stopped where it is and a TimeoutError raised."""
         import threading
         import time
 
         from ..model import If, Loop, Switch, Try
 
-        limits = getattr(self, "limits", None)
-        deadline = limits.deadline if limits is not None else None
+        deadline = budget.deadline if budget is not None else None
         max_depth = 100
 
         def depth_of(body) -> int:
@@ -306,10 +314,10 @@ class Frontend(Scanner):
             return deepest
 
         def work() -> FileModel:
-            trees, found, chosen, unparsed, reused = self._partial(data, names, needed, own, before, option_only)
+            trees, found, chosen, unparsed, reused = self._partial(data, names, needed, own, before, option_only, budget)
             lowered = frozenset(chosen.worth) if trees is not None else None
             if trees is None:
-                trees = [self.parse(data)]
+                trees = [self.parse(data, budget=budget)]
                 found = list(self.functions(trees[0].root_node))
                 chosen = self._relevant([(q, n.start_byte, n.end_byte, c) for q, n, c in found],
                                         data, names, needed, own, option_only)
@@ -320,7 +328,7 @@ class Frontend(Scanner):
 
             def lower_one(q, n, c):
                 if deadline is not None and time.monotonic() > deadline:
-                    raise TimeoutError(f"took longer than the time budget ({limits.timeout:g} s a file, see timeout)")
+                    raise TimeoutError(f"took longer than the time budget ({budget.timeout:g} s a file, see timeout)")
                 try:
                     fn = unit.lower_function(q, n, c)
                     if depth_of(fn.body) <= max_depth:
@@ -355,10 +363,10 @@ class Frontend(Scanner):
                 callback = self.is_callback(fn.qualname) or _short(fn.qualname) in values
                 if fn.callback != callback:  # a copy: a function taken from `before` is that model's too
                     functions[i] = replace(fn, callback=callback)
-            if too_deep and limits is not None:
+            if too_deep and budget is not None:
                 named = ", ".join(f"{q} (line {line})" for q, line in sorted(too_deep.items(), key=lambda i: i[1])[:3])
                 more = f" and {len(too_deep) - 3} more" if len(too_deep) > 3 else ""
-                limits.notes.append(f"nested too deeply to analyse (over {max_depth} levels): {named}{more}; "
+                budget.notes.append(f"nested too deeply to analyse (over {max_depth} levels): {named}{more}; "
                                     "the rest of the file was analysed")
             # Where some functions were parsed on their own, the ranges parsed
             # together hold the errors of their stitching too: count only in functions.
@@ -426,13 +434,13 @@ class Frontend(Scanner):
                 outcome.append((False, TimeoutError()))
         ok, value = outcome[0]
         if not ok:
-            if isinstance(value, TimeoutError) and not str(value) and limits is not None:
-                raise TimeoutError(f"took longer than the time budget ({limits.timeout:g} s a file, see timeout)")
+            if isinstance(value, TimeoutError) and not str(value) and budget is not None:
+                raise TimeoutError(f"took longer than the time budget ({budget.timeout:g} s a file, see timeout)")
             raise value
         return value
 
     def _partial(self, data: bytes, names: frozenset, needed: frozenset, own: bool,
-                 before: FileModel | None = None, option_only: frozenset = frozenset()):
+                 before: FileModel | None = None, option_only: frozenset = frozenset(), budget: Budget | None = None):
         """Where the language can tell the file's functions from the bytes,
         parse only where the ones worth lowering are: (trees, found, the
         `Relevance` of its functions, the functions not parsed as (name, position),
@@ -458,12 +466,12 @@ class Frontend(Scanner):
                 reused = [(a, fn) for (a, q, _), fn in zip(places, earlier) if q in relevant]
         todo = relevant - {fn.qualname for _, fn in reused}
         ranges = self.parse_ranges(data, spans, todo)
-        tree = self.parse(data, ranges, point) if ranges else None
+        tree = self.parse(data, ranges, point, budget) if ranges else None
         found = list(self.functions(tree.root_node)) if tree is not None else []
-        trees = [tree] if tree is not None else [self.parse(b"")]
+        trees = [tree] if tree is not None else [self.parse(b"", budget=budget)]
         lost = None
         if not self.partial_ok(tree, found, spans, todo):
-            found, lost = self._parsed_apart(data, point, spans, todo, found, trees)
+            found, lost = self._parsed_apart(data, point, spans, todo, found, trees, budget)
             if found is None:
                 return None, None, None, (), ()
         parsed = {q for q, _, _ in found} | {fn.qualname for _, fn in reused}
@@ -476,7 +484,7 @@ class Frontend(Scanner):
                     for q, a, b, _ in spans if q not in parsed]
         return trees, found, chosen, unparsed, reused
 
-    def _parsed_apart(self, data: bytes, point, spans, relevant, found, trees):
+    def _parsed_apart(self, data: bytes, point, spans, relevant, found, trees, budget: Budget | None = None):
         """(the functions worth lowering, those lost as (name, start, end)),
         when parsing the ranges together lost some (an error in one range,
         such as a brace in a preprocessor branch, can swallow the next):
@@ -492,7 +500,7 @@ class Frontend(Scanner):
             return None, None
         found, lost = list(found), set()
         for a, q, b in sorted(w for w in wanted if (w[1], w[2]) not in got):
-            tree = self.parse(data, [(a, b)], point)
+            tree = self.parse(data, [(a, b)], point, budget)
             alone = list(self.functions(tree.root_node))
             if not alone:
                 lost.add((q, a, b))
