@@ -133,30 +133,6 @@ def test_printed_entries_go_with_their_result(tmp_path, monkeypatch):
     assert c.warning is None
 
 
-def test_a_warm_run_loads_neither_parser_nor_dataclasses(tmp_path):
-    """What a run served from the cache imports: no grammar, no model, no
-    dataclasses (their import alone was a sixth of such a run); a command
-    run before loads not even the result, only what it printed."""
-    import subprocess
-
-    (tmp_path / "app.py").write_bytes(SPLIT)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-
-    def imports(*argv):
-        command = [sys.executable, "-X", "importtime", "-m", "nagle_lint", *argv, "app.py"]
-        warm = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
-        assert warm.returncode == 1 and "NGL001" in warm.stdout
-        return {line.split("|")[-1].strip() for line in warm.stderr.splitlines() if line.startswith("import time:")}
-
-    imports("--format", "json")  # fills the cache
-    replayed = imports("--format", "json")
-    assert "nagle_lint.runner" in replayed
-    assert not replayed & {"json", "nagle_lint.findings", "dataclasses", "tree_sitter", "nagle_lint.model"}
-    loaded = imports("--format", "text")  # the same result, printed another way
-    assert "nagle_lint.findings" in loaded
-    assert not loaded & {"dataclasses", "tree_sitter", "nagle_lint.model", "nagle_lint.lint"}
-
-
 def test_the_key_is_the_same_with_hashlib(tmp_path, monkeypatch):
     """Where the interpreter has no BLAKE2 of its own, hashlib's gives the same key."""
     from nagle_lint.config import Settings

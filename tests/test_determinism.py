@@ -195,21 +195,6 @@ def test_a_suppression_holds_in_the_helper_a_finding_lies_in(tmp_path, jobs):
     assert sum(1 for f in found if not f.suppressed) == runner.PARALLEL_THRESHOLD // 4 + 4
 
 
-def test_lowering_a_file_loads_no_check(tmp_path):
-    import subprocess
-    import sys
-
-    source = write(tmp_path, "split.c", C_SPLIT)
-    code = ("import sys\nfrom nagle_lint.config import Settings\nfrom nagle_lint.runner import read_file\n"
-            f"prepared, _ = read_file({str(source)!r}, Settings())\n"
-            "print(prepared.model is not None, 'nagle_lint.checks' in sys.modules)\n")
-    root = Path(__file__).resolve().parent.parent
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          env={"PYTHONPATH": str(root), "PATH": ""})
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["True", "False"]
-
-
 def test_workers_sharing_a_later_round_do_not_change_the_output(tmp_path, capsys, monkeypatch):
     """Many skipped files to read for a later round are read by the workers
     with this process; the helper one of them defines is found as one
