@@ -12,23 +12,23 @@ from .prepared import Prepared
 TYPE_CHECKING = False  # typing's own, without importing typing
 if TYPE_CHECKING:
     from .languages.base import Budget
-    from .model import FileModel
     from .project import Wanted
 
 
 def prepare(path: str, data: bytes, language: str | None = None, wanted: Wanted | None = None,
-            before: FileModel | None = None, budget: Budget | None = None) -> Prepared:
+            before: Prepared | None = None, budget: Budget | None = None) -> Prepared:
     """Lower a file the byte scan let through.  `wanted`: this is a later
-    round, the file matters for what other files need; `before`: its model
-    from an earlier round (it is lowered again); `budget`: see `Frontend.lower`."""
+    round, the file matters for what other files need; `before`: what an
+    earlier round made of it (it is lowered again); `budget`: see `Frontend.lower`."""
     fe = frontend(language or language_of(path))
     if wanted is None:
-        model = fe.lower(path, data, budget=budget)
+        model, choice = fe.lower_choosing(path, data, budget=budget)
     else:  # a file the byte scan skipped is lowered for what others need of it, not for its own sends
         needed = wanted.needed | wanted.called.get(path, frozenset())
-        model = fe.lower(path, data, wanted.effects, needed, own=path in wanted.again, before=before,
-                         option_only=wanted.option_only, budget=budget)
-    return Prepared(path, model, parse_suppressions(data), model.error_count)
+        earlier = (before.model, before.choice) if before is not None else None
+        model, choice = fe.lower_choosing(path, data, wanted.effects, needed, own=path in wanted.again, before=earlier,
+                                          option_only=wanted.option_only, budget=budget)
+    return Prepared(path, model, parse_suppressions(data), model.error_count, choice=choice)
 
 
 def check(prepared: list[Prepared], project, rules_for, min_confidence: str, timeout: float = 0.0,

@@ -238,25 +238,6 @@ class FileModel:
     # How this language spells each fix ("join", "gather", "buffer", "cork"),
     # so that messages suggest code the reader can type.
     idioms: dict[str, str] = field(default_factory=dict)
-    # Functions kept without a body (nothing in them can start a finding) but
-    # with events, and the quiet setters (below): lowered when another file
-    # turns out to call one.
-    stubs: frozenset = frozenset()
-    # The names called by the functions left without a body: one of them may
-    # turn out to be another file's function that sends (lowered then too).
-    left_out_calls: frozenset = frozenset()
-    # The functions lowered, where they were told from the bytes (None where
-    # the file was parsed whole): a later round lowering the file again
-    # takes these from this model (see Frontend.lower).
-    lowered: frozenset | None = None
-    # Functions kept without a body that set a socket option through another
-    # file's function (or call one that does), in a file that cannot send
-    # after it: they count as setting an option, and are lowered (as stubs
-    # are) when another file turns out to call one.
-    quiet_setters: frozenset = frozenset()
-    # The functions of other files that set an option and send nothing,
-    # called by those: with no other, lowering the file again changes nothing.
-    quiet_options: frozenset = frozenset()
 
 
 

@@ -6,19 +6,22 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing's own, without importing typing
 if TYPE_CHECKING:
+    from .languages.base import Choice
     from .model import FileModel
 
 
 class Prepared:
     """What phase one learns of a file: its model (None when the bytes show it
-    cannot matter), its suppression comments, its syntax errors, and the
+    cannot matter), its suppression comments, its syntax errors, the
     seconds of its time budget that reading and lowering it spent (`spent`:
-    its checks have the rest)."""
+    its checks have the rest), and what the lowering left out (`choice`)."""
 
-    __slots__ = ("path", "model", "marks", "errors", "spent")
+    __slots__ = ("path", "model", "marks", "errors", "spent", "choice")
 
-    def __init__(self, path: str, model: FileModel | None, marks: dict, errors: int = 0, spent: float = 0.0):
+    def __init__(self, path: str, model: FileModel | None, marks: dict, errors: int = 0, spent: float = 0.0,
+                 choice: Choice | None = None):
         self.path, self.model, self.marks, self.errors, self.spent = path, model, marks, errors, spent
+        self.choice = choice
 
 
 # What read_file gives for every file the byte scan skips: one object, which

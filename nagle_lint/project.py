@@ -13,10 +13,12 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from .languages import frontend
+from .languages.base import Choice
 from .languages.scan import n_is_root
 from .model import Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send, SetOption, Switch, Try, walk
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
+_NO_CHOICE = Choice()  # a file parsed whole, every function lowered
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +116,12 @@ class _Facts:
 
 
 class Project:
-    def __init__(self, models, earlier: Project | None = None):
+    def __init__(self, models, earlier: Project | None = None, choices: dict[str, Choice] | None = None):
         """`earlier`: the project of an earlier round, whose functions'
-        facts are not found again (most functions are in both)."""
+        facts are not found again (most functions are in both); `choices`:
+        path -> what lowering the file left out (none where not told)."""
         self.models: dict[str, FileModel] = {m.path: m for m in models}
+        self.choices = {path: c for path, c in (choices or {}).items() if c is not None}
         # id -> facts of a function of this project (each entry holds its
         # function, so an id is not taken for another function's meanwhile).
         self._facts: dict[int, _Facts] = {}
@@ -151,6 +155,9 @@ class Project:
     def functions(self):
         for m in self.models.values():
             yield from m.functions
+
+    def choice(self, path: str) -> Choice:
+        return self.choices.get(path, _NO_CHOICE)
 
     def resolve(self, caller: Function, callee: str) -> Function | None:
         """The function a call names: one of the caller's file first (none
@@ -243,23 +250,23 @@ class Project:
                     if ev.callee not in fn.params and name not in frontend(self.models[fn.path].language).builtins:
                         needed.add(name)
                         callers.setdefault(name, set()).add(os.path.dirname(fn.path))
-                elif target.qualname in self.models[target.path].stubs:
+                elif target.qualname in self.choice(target.path).stubs:
                     needed.update((target.qualname, _entry_name(target.qualname)))
                     again.add(target.path)
                 elif not target.body and target.path != fn.path:
                     called.setdefault(target.path, set()).add(target.qualname)
         starts = {_entry_name(fn.qualname) for fn in self._bodied
                   if id(fn) in self.sending and not n_is_root(fn.qualname)}
-        starts.update(_entry_name(q) for m in self.models.values() for q in m.quiet_setters)
+        starts.update(_entry_name(q) for c in self.choices.values() for q in c.quiet_setters)
         sends = self._with_effects((Send,))
         senders = {_entry_name(fn.qualname) for fn in self._bodied if id(fn) in sends}
         option_only = starts - senders
         # A file is lowered again where a function left out calls one that
         # starts a finding, unless it was left out for calling one that only
         # sets an option in a file that cannot send, and still only does.
-        again.update(m.path for m in self.models.values()
-                     if any(self.reaches(m.path, m.language, n)
-                            for n in (m.left_out_calls & starts) - (m.quiet_options & option_only)))
+        again.update(path for path, c in self.choices.items()
+                     if any(self.reaches(path, self.models[path].language, n)
+                            for n in (c.left_out_calls & starts) - (c.quiet_options & option_only)))
         keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731
         return Wanted(keep(needed), keep(starts), frozenset(again), {n: frozenset(f) for n, f in callers.items()},
                       keep(option_only), {p: frozenset(names) for p, names in called.items() if p in again})
@@ -278,7 +285,7 @@ class Project:
         where = _only(sorted(self.definers(language, name) - {path}), path, lambda p: p)
         if where is None:
             return False
-        quiet = self.models[where].quiet_setters
+        quiet = self.choice(where).quiet_setters
         return any((id(fn) in self.sending or fn.qualname in quiet) and _entry_name(fn.qualname) == name
                    for fn in self.models[where].functions)
 

@@ -157,10 +157,8 @@ def _later_rounds(lowered: _Lowered, settings: Settings, workers: _Workers):
     """Phase 3: for two more rounds at most, the skipped files that other
     files turn out to need lowered, and the files holding a stub another
     file calls lowered again; the project of every file lowered."""
-    from .project import Project
-
     prepared = lowered.prepared
-    project = Project([p.model for p in prepared.values()])
+    project = project_of(prepared)
     for _ in range(LATER_ROUNDS):
         wanted = project.wanted()
         skipped = lowered.skipped
@@ -169,7 +167,7 @@ def _later_rounds(lowered: _Lowered, settings: Settings, workers: _Workers):
         offers = _offers(skipped, wanted, workers) if skipped and (wanted.needed or wanted.effects) else []
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
         before = len(prepared)
-        items = [(p, prepared[p].model if p in wanted.again and p in prepared else None) for p in chosen]
+        items = [(p, prepared[p] if p in wanted.again and p in prepared else None) for p in chosen]
         by_size = sorted(items, key=lambda item: -_size(item[0]))  # the biggest first, so that none is left for last
         found = {item.path: item for item in workers.map(_relower_many, by_size, settings, wanted, size=1)}
         for path in chosen:  # taken in the order chosen
@@ -177,8 +175,15 @@ def _later_rounds(lowered: _Lowered, settings: Settings, workers: _Workers):
         if not chosen or (len(prepared) == before and not wanted.again):
             break
         lowered.skipped = [p for p in skipped if p not in prepared]
-        project = Project([p.model for p in prepared.values()], project)
+        project = project_of(prepared, project)
     return project
+
+
+def project_of(prepared: dict, earlier=None):
+    """The Project of the files lowered (path -> Prepared); `earlier`: see `Project`."""
+    from .project import Project
+
+    return Project([p.model for p in prepared.values()], earlier, {path: p.choice for path, p in prepared.items()})
 
 
 def _offers(skipped: list[str], wanted: Wanted, workers: _Workers) -> list[Offer]:
@@ -253,8 +258,8 @@ def _lower_many(args) -> list[Lowered]:
 
 
 def _relower_many(args) -> list[Lowered]:
-    """Files lowered for what other files need, each with its model from an
-    earlier round where it was lowered already (`wanted.again`: what that
+    """Files lowered for what other files need, each with what an earlier
+    round made of it where it was lowered already (`wanted.again`: what that
     model lowered is kept) or None."""
     items, settings, wanted = args
     return [Lowered(p, *read_file(p, settings, wanted=wanted, before=before)) for p, before in items]

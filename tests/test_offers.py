@@ -169,18 +169,24 @@ def _bodied(model) -> set[str]:
     return {fn.qualname for fn in model.functions if fn.body}
 
 
+def _project(*lowered):
+    """The Project of (model, choice) pairs."""
+    return Project([m for m, _ in lowered], choices={m.path: c for m, c in lowered})
+
+
 def test_where_nothing_can_send_after_the_option_its_callers_are_quiet_stubs():
-    model = frontend("c").lower("net/run.c", QUIET_CHAIN, EFFECTS, option_only=OPTION_ONLY)
+    model, choice = frontend("c").lower_choosing("net/run.c", QUIET_CHAIN, EFFECTS, option_only=OPTION_ONLY)
     assert _bodied(model) == set()
-    assert model.quiet_setters == {"prepare", "start", "serve"} and model.quiet_options == {"set_nodelay"}
-    assert model.stubs >= model.quiet_setters  # lowered when another file turns out to call one
+    assert choice.quiet_setters == {"prepare", "start", "serve"} and choice.quiet_options == {"set_nodelay"}
+    assert choice.stubs >= choice.quiet_setters  # lowered when another file turns out to call one
     # Not told which effects only set an option: every caller is lowered, as each is a start.
     assert _bodied(frontend("c").lower("net/run.c", QUIET_CHAIN, EFFECTS)) == {"prepare", "start", "serve"}
 
 
 def test_a_quiet_setter_another_file_needs_is_lowered_with_those_it_calls():
-    model = frontend("c").lower("net/run.c", QUIET_CHAIN, EFFECTS, frozenset({"start"}), option_only=OPTION_ONLY)
-    assert _bodied(model) == {"start", "prepare"} and model.quiet_setters == {"serve"}
+    model, choice = frontend("c").lower_choosing("net/run.c", QUIET_CHAIN, EFFECTS, frozenset({"start"}),
+                                                 option_only=OPTION_ONLY)
+    assert _bodied(model) == {"start", "prepare"} and choice.quiet_setters == {"serve"}
 
 
 @pytest.mark.parametrize("more", [
@@ -188,8 +194,8 @@ def test_a_quiet_setter_another_file_needs_is_lowered_with_those_it_calls():
     b"void both(int fd) { send_both(fd); }\n",  # a call of a function that sends
 ])
 def test_where_the_file_may_send_every_caller_of_the_option_is_lowered(more):
-    model = frontend("c").lower("net/run.c", QUIET_CHAIN + more, EFFECTS, option_only=OPTION_ONLY)
-    assert _bodied(model) >= {"prepare", "start", "serve"} and model.quiet_setters == frozenset()
+    model, choice = frontend("c").lower_choosing("net/run.c", QUIET_CHAIN + more, EFFECTS, option_only=OPTION_ONLY)
+    assert _bodied(model) >= {"prepare", "start", "serve"} and choice.quiet_setters == frozenset()
 
 
 CLIENT = b"""#include <sys/socket.h>
@@ -198,30 +204,32 @@ int ask(void) { char r[8]; int sock = prepare(); send(sock, "a", 1, 0); send(soc
 
 
 def test_quiet_setters_count_as_setting_an_option_for_the_files_that_call_them():
-    helper = frontend("c").lower("net/helper.c", NODELAY_HELPER)
-    quiet = frontend("c").lower("net/run.c", QUIET_CHAIN, EFFECTS, option_only=OPTION_ONLY)
-    wanted = Project([helper, quiet]).wanted()
+    helper = frontend("c").lower_choosing("net/helper.c", NODELAY_HELPER)
+    quiet = frontend("c").lower_choosing("net/run.c", QUIET_CHAIN, EFFECTS, option_only=OPTION_ONLY)
+    wanted = _project(helper, quiet).wanted()
     assert wanted.effects >= {"prepare", "start", "serve"} and wanted.option_only >= {"prepare", "start", "serve"}
     # Lowering it again would leave them out again: it is not.
     assert "net/run.c" not in wanted.again
     # Unless what they call now sends.
-    loud = frontend("c").lower("net/helper.c", NODELAY_HELPER.replace(b"sizeof on);", b"sizeof on); send_both(fd);"))
-    assert "net/run.c" in Project([loud, quiet]).wanted().again
+    loud = frontend("c").lower_choosing("net/helper.c",
+                                        NODELAY_HELPER.replace(b"sizeof on);", b"sizeof on); send_both(fd);"))
+    assert "net/run.c" in _project(loud, quiet).wanted().again
 
 
 def test_a_function_another_file_calls_is_needed_where_its_file_is_lowered_again():
     """The file was lowered before any function was known to set an option
     (its functions bodiless); a lowered function of another file calls one:
     when the file is lowered again, that one is needed there."""
-    helper = frontend("c").lower("net/helper.c", NODELAY_HELPER)
-    first = frontend("c").lower("net/run.c", QUIET_CHAIN)
-    client = frontend("c").lower("net/client.c", CLIENT)
-    assert _bodied(first) == set() and _bodied(client) == {"ask"}
-    wanted = Project([helper, first, client]).wanted()
+    helper = frontend("c").lower_choosing("net/helper.c", NODELAY_HELPER)
+    first = frontend("c").lower_choosing("net/run.c", QUIET_CHAIN)
+    client = frontend("c").lower_choosing("net/client.c", CLIENT)
+    assert _bodied(first[0]) == set() and _bodied(client[0]) == {"ask"}
+    wanted = _project(helper, first, client).wanted()
     assert "net/run.c" in wanted.again and wanted.called == {"net/run.c": frozenset({"prepare"})}
-    again = frontend("c").lower("net/run.c", QUIET_CHAIN, wanted.effects, wanted.needed | wanted.called["net/run.c"],
-                                option_only=wanted.option_only, before=first)
-    assert _bodied(again) == {"prepare"} and again.quiet_setters == {"start", "serve"}
+    again, choice = frontend("c").lower_choosing("net/run.c", QUIET_CHAIN, wanted.effects,
+                                                 wanted.needed | wanted.called["net/run.c"],
+                                                 option_only=wanted.option_only, before=first)
+    assert _bodied(again) == {"prepare"} and choice.quiet_setters == {"start", "serve"}
 
 
 def test_through_a_quiet_setter_the_option_still_hides_the_split(tmp_path):

@@ -70,10 +70,36 @@ class Relevance:
     """What `Frontend._relevant` tells of a file's functions."""
 
     worth: set  # the functions worth lowering
-    stubs: set  # left out, with events or quiet (see `FileModel.stubs`)
+    stubs: set  # left out, with events or quiet (see `Choice.stubs`)
     left_out_calls: set  # the names the functions left out call
-    quiet: frozenset = frozenset()  # see `FileModel.quiet_setters`
+    quiet: frozenset = frozenset()  # see `Choice.quiet_setters`
     quiet_options: frozenset = frozenset()  # the option-only functions of other files those call
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What lowering a file left out, for the later rounds (see runner.py):
+    the schedule's business, not the model's."""
+
+    # Functions kept without a body (nothing in them can start a finding) but
+    # with events, and the quiet setters (below): lowered when another file
+    # turns out to call one.
+    stubs: frozenset = frozenset()
+    # The names called by the functions left without a body: one of them may
+    # turn out to be another file's function that sends (lowered then too).
+    left_out_calls: frozenset = frozenset()
+    # The functions lowered, where they were told from the bytes (None where
+    # the file was parsed whole): lowering the file again takes these from
+    # its earlier model (see Frontend.lower).
+    lowered: frozenset | None = None
+    # Functions kept without a body that set a socket option through another
+    # file's function (or call one that does), in a file that cannot send
+    # after it: they count as setting an option, and are lowered (as stubs
+    # are) when another file turns out to call one.
+    quiet_setters: frozenset = frozenset()
+    # The functions of other files that set an option and send nothing,
+    # called by those: with no other, lowering the file again changes nothing.
+    quiet_options: frozenset = frozenset()
 
 
 @dataclass(slots=True)
@@ -272,16 +298,22 @@ class Frontend(Scanner):
                                    "see timeout)") from None
             raise
 
-    def lower(self, path: str, data: bytes, names: frozenset = frozenset(),
-              needed: frozenset = frozenset(), own: bool = True, before: FileModel | None = None,
-              option_only: frozenset = frozenset(), budget: Budget | None = None) -> FileModel:
-        """The file's model.  `names`: functions of other files that touch a
+    def lower(self, path: str, data: bytes, names: frozenset = frozenset(), needed: frozenset = frozenset(),
+              own: bool = True, before: tuple[FileModel, Choice] | None = None, option_only: frozenset = frozenset(),
+              budget: Budget | None = None) -> FileModel:
+        """The file's model (see `lower_choosing`)."""
+        return self.lower_choosing(path, data, names, needed, own, before, option_only, budget)[0]
+
+    def lower_choosing(self, path: str, data: bytes, names: frozenset = frozenset(), needed: frozenset = frozenset(),
+                       own: bool = True, before: tuple[FileModel, Choice] | None = None,
+                       option_only: frozenset = frozenset(), budget: Budget | None = None) -> tuple[FileModel, Choice]:
+        """The file's model, and what was left out of it.  `names`: functions of other files that touch a
         connection (a function calling one of them is lowered too); `needed`:
         names other files call (lowered when they have events); `own`: the
         file's own sends start findings; `option_only`: those of `names`
         that set an option and send nothing.  A function not worth lowering is
-        kept as a stub (see `FileModel.stubs`).  `before`: the file's model
-        from an earlier round; where both tell the functions from the bytes,
+        kept as a stub (see `Choice.stubs`).  `before`: the file's model and
+        choice from an earlier round; where both tell the functions from the bytes,
         the functions it lowered are taken from it, not parsed again (a
         function's model depends on its own text only).
 
@@ -372,8 +404,9 @@ class Frontend(Scanner):
             # together hold the errors of their stitching too: count only in functions.
             errors = _count_errors(trees[0].root_node) if len(trees) == 1 else \
                 sum(_count_errors(n) for _, n, _ in found)
-            return FileModel(path, self.name, functions, errors, dict(self.idioms), frozenset(chosen.stubs),
-                             frozenset(chosen.left_out_calls), lowered, chosen.quiet, chosen.quiet_options)
+            return (FileModel(path, self.name, functions, errors, dict(self.idioms)),
+                    Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
+                           chosen.quiet_options))
 
         outcome: list = []
         lock = threading.Lock()
@@ -440,7 +473,8 @@ class Frontend(Scanner):
         return value
 
     def _partial(self, data: bytes, names: frozenset, needed: frozenset, own: bool,
-                 before: FileModel | None = None, option_only: frozenset = frozenset(), budget: Budget | None = None):
+                 before: tuple[FileModel, Choice] | None = None, option_only: frozenset = frozenset(),
+                 budget: Budget | None = None):
         """Where the language can tell the file's functions from the bytes,
         parse only where the ones worth lowering are: (trees, found, the
         `Relevance` of its functions, the functions not parsed as (name, position),
@@ -457,9 +491,9 @@ class Frontend(Scanner):
         relevant = chosen.worth
         point = Points(data)
         reused = []
-        kept = before.lowered if before is not None else None
+        kept = before[1].lowered if before is not None else None
         if kept:
-            earlier = [fn for fn in before.functions if fn.qualname in kept]  # in the order of the spans
+            earlier = [fn for fn in before[0].functions if fn.qualname in kept]  # in the order of the spans
             places = [(a, q, point(b)[0] + 1) for q, a, b, _ in spans if q in kept]
             # The same functions ending on the same lines: the bytes are those the earlier model was made of.
             if [(q, end) for _, q, end in places] == [(fn.qualname, fn.site.end_line) for fn in earlier]:

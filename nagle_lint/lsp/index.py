@@ -79,8 +79,6 @@ class Index:
         """Analyse `path` again (`text`: its buffer; None: as it is on disk,
         or gone), and the files whose findings depend on it; the paths whose
         findings changed.  `opened`: lower it even if the scan would skip it."""
-        from ..project import Project
-
         if text is None:
             self.texts.pop(path, None)
         else:
@@ -93,7 +91,7 @@ class Index:
         if text is not None or os.path.isfile(path):
             prep = self._read(path, scanned=opened or old is not None)
         if self.prepared or prep is not None and prep.model is not None:
-            self.project = Project([p.model for p in self.prepared.values()], self.project)
+            self.project = runner.project_of(self.prepared, self.project)
             # What the others need of the file, or the file of the others, now
             # (a later round of the command line): those files lowered again.
             wanted = self.project.wanted()
@@ -102,7 +100,7 @@ class Index:
                 lowered.add(p)
                 self._read(p, wanted=wanted, before=self.prepared.get(p))
             if redo:
-                self.project = Project([p.model for p in self.prepared.values()], self.project)
+                self.project = runner.project_of(self.prepared, self.project)
         else:
             self.project = None
         for p in self._dependents(lowered, before):
@@ -116,7 +114,7 @@ class Index:
         """Read and lower one file (its buffer where it is open), as
         `runner.read_file` does; kept in `prepared` where it has a model."""
         prep, problem = runner.read_file(path, self.settings, data=self.texts.get(path), scanned=scanned,
-                                         wanted=wanted, before=before and before.model)
+                                         wanted=wanted, before=before)
         if problem:
             self.problems[path] = problem
         if prep is not None and prep.errors:
