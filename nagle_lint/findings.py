@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from .fixes import proposal_data, proposal_from
 from .site import Site
 
 
@@ -18,11 +19,11 @@ class Step(namedtuple("Step", "site label path", defaults=(None,))):
 
 class Finding:
     __slots__ = ("rule", "path", "site", "message", "level", "confidence", "related", "flow", "fix", "suppressed",
-                 "extra")
+                 "extra", "proposal")
 
     def __init__(self, rule: str, path: str, site: Site, message: str, level: str, confidence: str,
                  related: tuple[Step, ...] = (), flow: tuple[Step, ...] = (), fix: str = "",
-                 suppressed: str | None = None, extra: dict | None = None):
+                 suppressed: str | None = None, extra: dict | None = None, proposal=None):
         self.rule, self.path, self.site, self.message = rule, path, site, message
         self.level = level  # "warning" or "note"
         self.confidence = confidence  # "low", "medium", "high"
@@ -31,6 +32,7 @@ class Finding:
         self.fix = fix
         self.suppressed = suppressed  # the justification of an in-source suppression
         self.extra = {} if extra is None else extra
+        self.proposal = proposal  # a fixes.Proposal: the edit it suggests, in the model's terms, or None
 
     def _fields(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__)
@@ -53,11 +55,11 @@ def to_data(f: Finding) -> dict:
     step = lambda s: [site(s.site), s.label, s.path]  # noqa: E731
     return {"rule": f.rule, "path": f.path, "site": site(f.site), "message": f.message, "level": f.level,
             "confidence": f.confidence, "related": [step(s) for s in f.related], "flow": [step(s) for s in f.flow],
-            "fix": f.fix, "suppressed": f.suppressed, "extra": f.extra}
+            "fix": f.fix, "suppressed": f.suppressed, "extra": f.extra, "proposal": proposal_data(f.proposal)}
 
 
 def from_data(d: dict) -> Finding:
     step = lambda s: Step(Site(*s[0]), s[1], s[2])  # noqa: E731
     return Finding(d["rule"], d["path"], Site(*d["site"]), d["message"], d["level"], d["confidence"],
                    tuple(step(s) for s in d["related"]), tuple(step(s) for s in d["flow"]), d["fix"],
-                   d["suppressed"], d["extra"])
+                   d["suppressed"], d["extra"], proposal_from(d["proposal"]))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..findings import Finding
-from ..model import Flush, FileModel
+from ..fixes import JOIN, Proposal
+from ..model import FileModel, Flush, Send
 from ..site import lower
 from .common import at_depth, common_depth, idiom, named, step
 from .flow import Analysis
@@ -52,7 +53,8 @@ def _finding(model, project, s, read_point, repeated: bool, at_exit: bool) -> Fi
     depth = common_depth(s.first, s.second)
     first, second = at_depth(s.first, depth), at_depth(s.second, depth)
     here = second.path
-    fix = fix_for(model, isinstance(project.event_at(s.second.path, s.second.site), Flush))
+    second_event = project.event_at(s.second.path, s.second.site)
+    fix = fix_for(model, isinstance(second_event, Flush))
     read = at_depth(read_point, depth) if read_point is not None else None
     words = {"conn": s.info.name, "first": named(first, here), "fix": fix, "stall": STALL_LOWER}
     confidence = s.info.confidence
@@ -78,4 +80,16 @@ def _finding(model, project, s, read_point, repeated: bool, at_exit: bool) -> Fi
     return Finding(
         rule=RULE, path=here, site=second.site, message=message, level=level, confidence=confidence,
         related=tuple(x for i, x in enumerate(steps) if i != 1), flow=tuple(steps), fix=fix,
+        proposal=None if repeated else _join(project, s, depth, second_event),
     )
+
+
+def _join(project, s, depth: int, second) -> Proposal | None:
+    """Join the two sends, when both are plain sends in one function (not
+    calls of helpers that send)."""
+    if len(s.first.stack) != depth or len(s.second.stack) != depth or s.first.path != s.second.path:
+        return None
+    first = project.event_at(s.first.path, s.first.site)
+    if not (isinstance(first, Send) and isinstance(second, Send)) or first.gather or second.gather:
+        return None
+    return Proposal(JOIN, (s.first.site, s.second.site))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..findings import Finding, Step
+from ..fixes import DROP_MORE, Proposal
 from ..model import FileModel
 from .common import Loc, named, step
 from .flow import Analysis
@@ -30,14 +31,17 @@ def check(model: FileModel, analysis: Analysis):
         if h.cork is not None:
             message = MESSAGE_CORK.format(conn=h.info.name, held=named(held, here), when=when)
             fix = "turn TCP_CORK off (setsockopt ..., 0) once the whole message is written"
+            proposal = None
         else:
             before = f"the read at {named(at, here)}" if h.at_read else "the function returns"
             message = MESSAGE_MORE.format(conn=h.info.name, when=before)
             fix = "send the last piece without MSG_MORE"
+            proposal = Proposal(DROP_MORE, (h.more.site,))
         steps = [step(held, "data held", here)]
         if h.at_read:
             steps.append(step(at, "the read", here))
         yield Finding(
             rule=RULE, path=here, site=anchor.site, level="warning", confidence=h.info.confidence,
             message=message, related=tuple(steps), flow=(Step(anchor.site, "held from here"), *steps), fix=fix,
+            proposal=proposal,
         )

@@ -382,7 +382,11 @@ class CFrontend(CScanner, Frontend):
             return None
         return low.outside_call(name, args, node)  # may be a function of another linted file
 
+    def render(self, data: bytes, proposals) -> list:
+        """Each proposed fix as edits of the file (see fixes.py), or None."""
+        from .c_render import render
 
+        return render(self, data, proposals)
 
 
 def _ident(decl):

@@ -422,6 +422,12 @@ class JavaFrontend(JavaScanner, Frontend):
         low.evaluate(args)
         return None
 
+    def render(self, data: bytes, proposals) -> list:
+        """Each proposed fix as edits of the file (see fixes.py), or None."""
+        from .java_render import render
+
+        return render(self, data, proposals)
+
 
 def name_typed(low, key) -> bool:
     base = _base_type(low.types.get(key, ""))

@@ -366,6 +366,12 @@ class PythonFrontend(PythonScanner, Frontend):
         c = self.catalogue
         return c.all_sends | c.reads | c.socket_only | c.accepts | c.closes
 
+    def render(self, data: bytes, proposals) -> list:
+        """Each proposed fix as edits of the file (see fixes.py), or None."""
+        from .python_render import render
+
+        return render(self, data, proposals)
+
 
 def _names(spec: str):
     import re

@@ -1,0 +1,148 @@
+"""C's fixes as source text: MSG_MORE dropped from the last piece; two
+write()/send() calls on one descriptor made one writev()."""
+
+from __future__ import annotations
+
+import re
+
+from ..fixes import DROP_MORE, JOIN, SAFE, UNSAFE, Edit, Fix
+from .render import Parsed, next_statement, step_in, without_flag
+
+FLAGS_AT = {"send": 3, "sendto": 3, "sendmsg": 2}  # where each call takes its flags
+UIO = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*<sys/uio\.h>", re.MULTILINE)
+PLAIN = frozenset({"identifier", "field_expression", "subscript_expression", "string_literal"})
+
+
+def render(fe, data: bytes, proposals) -> list:
+    parsed = Parsed(fe, data)
+    return [_join(parsed, *p.sites) if p.kind == JOIN else _drop_more(parsed, p.sites[0]) if p.kind == DROP_MORE
+            else None for p in proposals]
+
+
+def _operator(parsed: Parsed):
+    return lambda n: parsed.text(n.child_by_field_name("operator"))
+
+
+def _call(parsed: Parsed, site):
+    """(call, name, argument nodes) at `site`, or None."""
+    call = parsed.node_at(site, ("call_expression",))
+    if call is None or call.child_by_field_name("function").type != "identifier":
+        return None
+    args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+    return call, parsed.text(call.child_by_field_name("function")), args
+
+
+def _drop_more(parsed: Parsed, site):
+    found = _call(parsed, site)
+    if found is None or found[1] not in FLAGS_AT or len(found[2]) <= FLAGS_AT[found[1]]:
+        return None
+    flags = found[2][FLAGS_AT[found[1]]]
+    rest = without_flag(parsed, flags, "MSG_MORE", "binary_expression", _operator(parsed))
+    if rest is None:
+        return None
+    return Fix("send the last piece without MSG_MORE", SAFE, (Edit(flags.start_byte, flags.end_byte, rest or "0"),))
+
+
+class _Piece:
+    """One write(fd, buf, n) or send(fd, buf, n, 0) that is a statement of
+    its own (`write(...);`, `(void)write(...);`) or the test of an `if`
+    without `else` that compares its result (`if (write(...) != n) ...`)."""
+
+    def __init__(self, parsed: Parsed, call, args):
+        self.call, self.fd, self.buf, self.n = call, parsed.text(args[0]), args[1], args[2]
+        node = call.parent
+        if node.type == "cast_expression" and parsed.text(node.child_by_field_name("type")) == "void":
+            node = node.parent
+        self.test = None
+        if node.type == "binary_expression" and node.child_by_field_name("left") == call:
+            self.test, node = node, node.parent
+            if node.type != "parenthesized_expression" or node.parent.type != "if_statement" \
+                    or node.parent.child_by_field_name("alternative") is not None:
+                raise ValueError
+            node = node.parent
+        elif node.type != "expression_statement":
+            raise ValueError
+        self.statement = node
+        if node.parent is None or node.parent.type != "compound_statement":
+            raise ValueError
+
+    def compared(self, parsed: Parsed):
+        """(operator, the length compared against or None, its cast) of an `if`'s test."""
+        op = parsed.text(self.test.child_by_field_name("operator"))
+        right = self.test.child_by_field_name("right")
+        cast = ""
+        if right.type == "cast_expression":
+            cast = "(" + parsed.text(right.child_by_field_name("type")) + ")"
+            right = right.child_by_field_name("value")
+        length = _bare(parsed, right) == _bare(parsed, self.n)
+        return op, length, cast, parsed.text(self.test.child_by_field_name("right"))
+
+
+def _bare(parsed: Parsed, node) -> str:
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return "".join(parsed.text(node).split())
+
+
+def _piece(parsed: Parsed, site):
+    found = _call(parsed, site)
+    if found is None:
+        return None
+    call, name, args = found
+    if not (name == "write" and len(args) == 3 or name == "send" and len(args) == 4 and parsed.text(args[3]) == "0"):
+        return None
+    try:
+        return _Piece(parsed, call, args)
+    except ValueError:
+        return None
+
+
+def _join(parsed: Parsed, first_site, second_site):
+    first, second = _piece(parsed, first_site), _piece(parsed, second_site)
+    if first is None or second is None or first.fd != second.fd \
+            or next_statement(first.statement) != second.statement:
+        return None
+    gathered = f"writev({first.fd}, iov, 2)"
+    statement = first.statement
+    if first.test is None and second.test is None:
+        combined = _replaced(parsed, statement, first.call, gathered)
+    elif first.test is not None and second.test is not None:
+        (op, length, cast, right), other = first.compared(parsed), second.compared(parsed)
+        if op != other[0] or length != other[1] or cast != other[2] or not length and right != other[3]:
+            return None
+        combined = _replaced(parsed, statement, first.test, f"{gathered} {op} " + (
+            f"{cast}({parsed.text(first.n)} + {parsed.text(second.n)})" if length else right))
+    else:
+        return None
+    indent = parsed.indent(statement)
+    inner = step_in(indent)
+    iov = ", ".join(f"{{{_base(parsed, p.buf)}, {parsed.text(p.n)}}}" for p in (first, second))
+    block = (f"{{\n{inner}struct iovec iov[2] = {{{iov}}};\n{inner}"
+             + combined.replace("\n", "\n" + inner[len(indent):]) + f"\n{indent}}}")
+    edits = [parsed.delete(first.statement), Edit(second.statement.start_byte, second.statement.end_byte, block)]
+    include = _include(parsed)
+    if include is not None:
+        edits.insert(0, include)
+    return Fix(f"send both pieces with one writev({first.fd}, iov, 2): a partial write or an error now "
+               "concerns the whole message", UNSAFE, tuple(edits))
+
+
+def _replaced(parsed: Parsed, statement, node, text: str) -> str:
+    """The statement's text with `node` (inside it) replaced by `text`."""
+    s, a, b = statement.start_byte, node.start_byte, node.end_byte
+    return (parsed.data[s:a].decode("utf-8", "replace") + text
+            + parsed.data[b:statement.end_byte].decode("utf-8", "replace"))
+
+
+def _base(parsed: Parsed, buf) -> str:
+    t = parsed.text(buf)
+    return f"(void *){t}" if buf.type in PLAIN else f"(void *)({t})"
+
+
+def _include(parsed: Parsed) -> Edit | None:
+    """`#include <sys/uio.h>` after the file's last include at the top level, where it has none."""
+    if UIO.search(parsed.data):
+        return None
+    includes = [n for n in parsed.root.named_children if n.type == "preproc_include"]
+    at = parsed.line_end(includes[-1].end_byte - 1) if includes else 0
+    return Edit(at, at, "#include <sys/uio.h>\n")

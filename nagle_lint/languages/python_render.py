@@ -1,0 +1,162 @@
+"""Python's fixes as source text: two sendall()s joined into one, MSG_MORE dropped."""
+
+from __future__ import annotations
+
+from ..fixes import DROP_MORE, JOIN, SAFE, UNSAFE, Edit, Fix
+from .render import Parsed, next_statement, without_flag
+
+# The argument of a send, when it needs no parentheses around it as an operand of `+`.
+ATOMS = frozenset({"identifier", "string", "concatenated_string", "call", "attribute", "subscript",
+                   "parenthesized_expression", "list", "tuple"})
+TIGHTER_THAN_PLUS = frozenset({"*", "/", "//", "%", "@", "**"})
+# Calls whose result is bytes.
+BYTES_CALLS = frozenset({"bytes", "bytearray", "struct.pack", "pack", "memoryview.tobytes"})
+
+
+def render(fe, data: bytes, proposals) -> list:
+    parsed = Parsed(fe, data)
+    return [_one(parsed, p) for p in proposals]
+
+
+def _one(parsed: Parsed, proposal):
+    if proposal.kind == JOIN:
+        return _join(parsed, *proposal.sites)
+    if proposal.kind == DROP_MORE:
+        return _drop_more(parsed, proposal.sites[0])
+    return None
+
+
+def _send(parsed: Parsed, site):
+    """(call, receiver text, method, the payload node) of `recv.send(payload)`
+    or `recv.sendall(payload)` written as a statement of its own, else None."""
+    call = parsed.node_at(site, ("call",))
+    if call is None or call.parent is None or call.parent.type != "expression_statement" \
+            or call.parent.named_child_count != 1:
+        return None
+    fn = call.child_by_field_name("function")
+    args = call.child_by_field_name("arguments")
+    if fn is None or fn.type != "attribute" or args is None or args.type != "argument_list":
+        return None
+    method = parsed.text(fn.child_by_field_name("attribute"))
+    payload = [a for a in args.named_children if a.type != "comment"]
+    if method not in ("send", "sendall") or len(payload) != 1 or payload[0].type in ("keyword_argument",
+                                                                                     "list_splat"):
+        return None
+    return call, parsed.text(fn.child_by_field_name("object")), method, payload[0]
+
+
+def _join(parsed: Parsed, first_site, second_site):
+    first, second = _send(parsed, first_site), _send(parsed, second_site)
+    if first is None or second is None or first[1:3] != second[1:3]:
+        return None
+    statement = first[0].parent
+    if next_statement(statement) != second[0].parent:
+        return None  # not one after the other: what lies between would change order
+    a, b = first[3], second[3]
+    joined = f"{_operand(parsed, a, left=True)} + {_operand(parsed, b, left=False)}"
+    # sendall() sends it all or raises, as the two did; send() may send part of it (its result unread).
+    safe = first[2] == "sendall" and _is_bytes(parsed, a) and _is_bytes(parsed, b)
+    return Fix(f"join the two {first[2]}() calls into one: {first[1]}.{first[2]}({joined})",
+               SAFE if safe else UNSAFE, (parsed.delete(statement), Edit(b.start_byte, b.end_byte, joined)))
+
+
+def _operand(parsed: Parsed, node, left: bool) -> str:
+    t = parsed.text(node)
+    if node.type in ATOMS:
+        return t
+    if node.type == "binary_operator":
+        op = parsed.text(node.child_by_field_name("operator"))
+        if op in TIGHTER_THAN_PLUS or left and op in ("+", "-"):
+            return t
+    return f"({t})"
+
+
+def _is_bytes(parsed: Parsed, node, seen=frozenset()) -> bool:
+    """Whether the expression is bytes for sure: a b"" literal, an encode(),
+    bytes(), struct.pack(), +, * or % of those, or a name only ever
+    assigned such values in the file."""
+    t = node.type
+    if t == "parenthesized_expression":
+        return node.named_child_count == 1 and _is_bytes(parsed, node.named_children[0], seen)
+    if t == "string":
+        return parsed.text(node).lstrip("rR")[:1] in ("b", "B")
+    if t == "concatenated_string":
+        return all(_is_bytes(parsed, c, seen) for c in node.named_children)
+    if t == "call":
+        fn = node.child_by_field_name("function")
+        name = parsed.text(fn)
+        return name in BYTES_CALLS or fn.type == "attribute" and parsed.text(fn.child_by_field_name("attribute")) \
+            in ("encode", "pack", "tobytes")
+    if t == "binary_operator":
+        op = parsed.text(node.child_by_field_name("operator"))
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op == "+":
+            return _is_bytes(parsed, left, seen) and _is_bytes(parsed, right, seen)
+        if op in ("*", "%"):
+            return _is_bytes(parsed, left, seen) or op == "*" and _is_bytes(parsed, right, seen)
+        return False
+    if t == "identifier":
+        name = parsed.text(node)
+        if name in seen:
+            return False
+        values = list(_assigned(parsed, parsed.root, name))
+        return bool(values) and all(v is not None and _is_bytes(parsed, v, seen | {name}) for v in values)
+    return False
+
+
+# Statements that bind a name otherwise than by `name = value` (-> the field holding the names bound).
+BINDERS = {"augmented_assignment": "left", "for_statement": "left", "named_expression": "name", "as_pattern": "alias",
+           "for_in_clause": "left", "global_statement": None, "nonlocal_statement": None, "parameters": None}
+
+
+def _assigned(parsed: Parsed, node, name: str):
+    """The values assigned to `name` anywhere in the file; None for a binding
+    whose value is not written there (a parameter, a loop variable, `+=`,
+    unpacking)."""
+    for child in node.named_children:
+        if child.type == "assignment" and child.child_by_field_name("left") is not None:
+            left = child.child_by_field_name("left")
+            if left.type == "identifier":
+                if parsed.text(left) == name:
+                    yield child.child_by_field_name("right")
+            elif _names(parsed, left, name):
+                yield None
+        elif child.type in BINDERS:
+            field = BINDERS[child.type]
+            if _names(parsed, child.child_by_field_name(field) if field else child, name):
+                yield None
+        yield from _assigned(parsed, child, name)
+
+
+def _names(parsed: Parsed, node, name: str) -> bool:
+    if node is None:
+        return False
+    if node.type == "identifier":
+        return parsed.text(node) == name
+    return any(_names(parsed, c, name) for c in node.named_children)
+
+
+def _drop_more(parsed: Parsed, site):
+    call = parsed.node_at(site, ("call",))
+    if call is None:
+        return None
+    args = call.child_by_field_name("arguments")
+    if args is None:
+        return None
+    for i, arg in enumerate(args.named_children):
+        flags = arg.child_by_field_name("value") if arg.type == "keyword_argument" else arg
+        if i == 0 or flags is None or "MSG_MORE" not in parsed.text(flags):
+            continue
+        rest = without_flag(parsed, flags, "MSG_MORE", "binary_operator",
+                            lambda n: parsed.text(n.child_by_field_name("operator")))
+        if rest is None:
+            return None
+        last = i == args.named_child_count - 1
+        if rest or not (last or arg.type == "keyword_argument"):
+            edit = Edit(flags.start_byte, flags.end_byte, rest or "0")
+        else:  # no flag left: the argument goes, with the comma before it
+            before = arg.prev_sibling
+            edit = Edit(before.start_byte if before is not None and before.type == "," else arg.start_byte,
+                        arg.end_byte, "")
+        return Fix("send the last piece without MSG_MORE", SAFE, (edit,))
+    return None
