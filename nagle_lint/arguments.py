@@ -46,6 +46,13 @@ OPTIONS = (
     (("--baseline",), dict(metavar="FILE", help="report only findings not recorded in this baseline")),
     (("--write-baseline",), dict(metavar="FILE", help="record the current findings in FILE (then exit 0)")),
     (("--diff-base",), dict(metavar="REF", help="report only findings on lines added or changed since git REF")),
+    (("--fix",), dict(action="store_true", help="apply the safe fixes, then report what is left")),
+    (("--unsafe-fixes",), dict(action="store_true",
+                               help="with --fix or --diff: the unsafe fixes too (they may change what happens on "
+                                    "errors or partial writes, or edit away from the finding)")),
+    (("--diff",), dict(action="store_true", help="print the fixes as a unified diff and change no file "
+                                                 "(exit 1 when there is something to fix)")),
+    (("--show-fixes",), dict(action="store_true", help="with --fix or --diff: list each fix, by file and line")),
     (("--output-file", "-o"), dict(metavar="FILE", help="write the report to FILE instead of standard output")),
     (("--fail-on",), dict(choices=LEVELS, help="lowest level that makes the exit code 1 (default: warning)")),
     (("--min-confidence",), dict(choices=CONFIDENCES, help="hide findings less sure than this (default: medium)")),

@@ -124,6 +124,11 @@ def lint(args) -> int:
             raise UsageError("'-' reads standard input: name it with --stdin-filename PATH "
                              "(its extension tells the language)")
         args.paths = []
+    fixing = args.fix or args.diff
+    if (args.unsafe_fixes or args.show_fixes) and not fixing:
+        raise UsageError(f"{'--unsafe-fixes' if args.unsafe_fixes else '--show-fixes'} goes with --fix or --diff")
+    if fixing and args.stdin_filename:
+        raise UsageError(f"{'--fix' if args.fix else '--diff'} changes files: it cannot read standard input")
     if args.stdin_filename:
         linted = _lint_stdin(args, settings)
         if linted is None:
@@ -160,6 +165,11 @@ def lint(args) -> int:
                 return EXIT_CLEAN
             raise UsageError(f"nothing to lint: no Python, Java or C file in {', '.join(paths)} "
                              "(or every one is excluded)")
+        if fixing:
+            status = _fix(args, settings, planned)
+            if status is not None:
+                return status
+            planned = plan(paths, settings, args.force_exclude, cache)  # the files as fixed
         return _lint_planned(args, settings, planned)
     finally:
         if cache is not None:
@@ -184,6 +194,36 @@ def _lint_planned(args, settings, planned) -> int:
     if variant is not None:
         planned.cache.keep_printed(planned.digest, variant, *printed)
     return status
+
+
+def _fix(args, settings, planned) -> int | None:
+    """Apply (--fix) or show (--diff) the fixes: the exit status with --diff,
+    else None (the files as fixed are linted and reported as usual)."""
+    from . import fixing
+    from .runner import run_planned
+
+    files, held_back = fixing.fix_all(run_planned(planned, settings, args.jobs), settings, args.unsafe_fixes)
+    count = sum(len(f.fixed) for f in files)
+    notes = fixing.listing(files) if args.show_fixes else ""
+    if args.diff:
+        sys.stdout.write("".join(fixing.unified_diff(f) for f in files))
+    else:
+        for f in files:
+            try:
+                fixing.write(f)
+            except OSError as e:
+                raise UsageError(f"cannot write {f.path}: {e.strerror}") from None
+    if not args.quiet:
+        plural = "" if count == 1 else "s"
+        notes += (f"Would fix {count} finding{plural} in {len(files)} file{'s' if len(files) != 1 else ''}.\n"
+                  if args.diff else f"Fixed {count} finding{plural}.\n") if count or args.diff else ""
+        if held_back:
+            notes += (f"{held_back} more fix{'es' if held_back != 1 else ''} available with --unsafe-fixes "
+                      "(check them: they may change behaviour on errors or partial writes).\n")
+    sys.stderr.write(notes)
+    if args.diff:
+        return EXIT_FINDINGS if files else EXIT_CLEAN
+    return None
 
 
 def _report(args, settings, result, lines=None) -> tuple[int, str, str]:

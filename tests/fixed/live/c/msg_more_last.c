@@ -1,0 +1,116 @@
+/* Live: MSG_MORE on every piece, the last one too. The kernel keeps waiting for more data that never
+ * comes, so the request sits in the send queue (up to ~200 ms) while the client waits for the reply.
+ * The finding is on the last send that carries MSG_MORE. Fixed twin: msg_more.c. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WARMUP 2 /* a new Linux connection ACKs at once at first (quick-ACK): skip those round trips */
+#define MAX_ROUNDS 10000
+#define HEAD_SIZE 8
+#define BODY_SIZE 200
+#define REPLY_SIZE 8
+
+static void die(const char *what) { perror(what); exit(2); }
+
+static void set_timeouts(int fd) {
+    struct timeval tv = {3, 0};
+    if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0 ||
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) < 0)
+        die("timeouts");
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void report(double *ms, int n, int fd) {
+    unsigned char info[256];
+    socklen_t len = sizeof info;
+    uint32_t segs;
+    qsort(ms, n, sizeof *ms, by_value);
+    printf("nagle-live: rounds=%d median_ms=%.3f p90_ms=%.3f", n,
+           n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2, ms[(9 * n + 9) / 10 - 1]);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, info, &len) == 0 && len >= 140) {
+        memcpy(&segs, info + 136, sizeof segs); /* tcpi_segs_out in the kernel's struct tcp_info */
+        printf(" segs_out=%u", segs);
+    }
+    printf("\n");
+}
+
+/* Server (child process): read each whole request, answer it with one write. */
+static void serve(int listener) {
+    char request[HEAD_SIZE + BODY_SIZE], reply[REPLY_SIZE] = "OK 0";
+    int conn = accept(listener, NULL, NULL);
+    if (conn < 0) die("accept");
+    set_timeouts(conn);
+    for (;;) {
+        size_t got = 0;
+        while (got < sizeof request) {
+            ssize_t n = read(conn, request + got, sizeof request - got);
+            if (n <= 0) return;
+            got += (size_t)n;
+        }
+        if (write(conn, reply, sizeof reply) != (ssize_t)sizeof reply) die("server write");
+    }
+}
+
+int main(int argc, char **argv) {
+    static double samples[MAX_ROUNDS];
+    int rounds = argc > 1 ? atoi(argv[1]) : 10;
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t addr_len = sizeof addr;
+    if (rounds < 1 || rounds > MAX_ROUNDS) { fprintf(stderr, "rounds: 1..%d\n", MAX_ROUNDS); return 2; }
+    alarm(10 + rounds); /* last resort: the per-call timeouts below should fire first */
+
+    int listener = socket(AF_INET, SOCK_STREAM, 0);
+    if (listener < 0 || bind(listener, (struct sockaddr *)&addr, sizeof addr) < 0 || listen(listener, 1) < 0 ||
+        getsockname(listener, (struct sockaddr *)&addr, &addr_len) < 0)
+        die("listen");
+    set_timeouts(listener);
+    pid_t server = fork();
+    if (server < 0) die("fork");
+    if (server == 0) { alarm(10 + rounds); serve(listener); _exit(0); }
+    close(listener);
+
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) die("socket");
+    set_timeouts(fd);
+    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) die("connect");
+
+    char head[HEAD_SIZE] = "PUT 200", body[BODY_SIZE], reply[REPLY_SIZE];
+    memset(body, 'x', sizeof body);
+    for (int i = -WARMUP; i < rounds; i++) {
+        double start = now_ms();
+        if (send(fd, head, sizeof head, MSG_MORE) != (ssize_t)sizeof head) die("send head");
+        if (send(fd, body, sizeof body, 0) != (ssize_t)sizeof body) die("send body"); // expect: NGL004
+        size_t got = 0;
+        while (got < sizeof reply) {
+            ssize_t n = read(fd, reply + got, sizeof reply - got);
+            if (n <= 0) die("read reply");
+            got += (size_t)n;
+        }
+        if (i >= 0) samples[i] = now_ms() - start;
+    }
+    report(samples, rounds, fd);
+    close(fd);
+    waitpid(server, NULL, 0);
+    return 0;
+}
