@@ -6,7 +6,7 @@ import struct
 
 def send_record(sock, kind, data):
     sock.sendall(struct.pack("!BI", kind, len(data)), socket.MSG_MORE)
-    sock.sendall(data)  # expect: NGL004
+    sock.sendall(data)  # expect: NGL004  catalogue: more_flags.MSG_MORE
     return sock.recv(1) == b"\x00"
 
 

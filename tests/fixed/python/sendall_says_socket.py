@@ -4,5 +4,6 @@
 
 
 def publish(broker, topic, body):
+    # catalogue: socket_only.sendall
     broker.sendall(b"PUB " + topic.encode() + b" " + str(len(body)).encode() + b"\r\n" + (body + b"\r\n"))  # expect: NGL001
     return broker.recv(64).startswith(b"+OK")

@@ -15,7 +15,7 @@ def serve(port):
     srv.bind(("0.0.0.0", port))
     srv.listen()
     while True:
-        conn, addr = srv.accept()
+        conn, addr = srv.accept()  # catalogue: accepts.accept
         with conn:
             while True:
                 request = conn.recv(4096)

@@ -7,12 +7,13 @@ OP_STORE = 0x02
 
 
 def store(host, port, data):
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)  # catalogue: tcp_makers.socket, plain_tcp_words.AF_INET, plain_tcp_words.SOCK_STREAM
     sock.connect((host, port))
+    # catalogue: sends.send
     # expect: NGL001
     sock.send(bytes([OP_STORE]) + struct.pack("!I", len(data)) + data)
     status = bytearray(2)
-    got = sock.recv_into(status)
+    got = sock.recv_into(status)  # catalogue: reads.recv_into
     sock.close()
     if got != 2 or status != b"OK":
         raise IOError("store failed: %r" % bytes(status[:got]))

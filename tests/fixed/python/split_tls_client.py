@@ -7,7 +7,7 @@ import ssl
 def fetch_status(host, path="/"):
     ctx = ssl.create_default_context()
     raw = socket.create_connection((host, 443), timeout=10)
-    tls = ctx.wrap_socket(raw, server_hostname=host)
+    tls = ctx.wrap_socket(raw, server_hostname=host)  # catalogue: wrappers.wrap_socket
     try:
         tls.sendall(f"GET {path} HTTP/1.1\r\n".encode("ascii") + f"Host: {host}\r\nConnection: close\r\n\r\n".encode("ascii"))  # expect: NGL001
         first = tls.recv(4096)

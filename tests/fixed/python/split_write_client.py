@@ -7,10 +7,11 @@ import struct
 
 def call(host, port, method, params):
     payload = json.dumps({"method": method, "params": params}).encode()
-    sock = socket.create_connection((host, port))
+    sock = socket.create_connection((host, port))  # catalogue: tcp_makers.create_connection
     try:
+        # catalogue: sends.sendall
         sock.sendall(struct.pack("!I", len(payload)) + payload)  # expect: NGL001
-        (size,) = struct.unpack("!I", sock.recv(4))
+        (size,) = struct.unpack("!I", sock.recv(4))  # catalogue: reads.recv
         data = b""
         while len(data) < size:
             chunk = sock.recv(size - len(data))
