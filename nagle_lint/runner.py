@@ -351,9 +351,11 @@ class _Workers:
         """The outputs of `work` over chunks of `items`, in order; `size`:
         items per chunk (few where each is costly and they are few);
         `fork_only`: the work needs what forked workers inherit."""
+        if not self.parallel or len(items) < 2:
+            return work((items, *extra))
         from .forks import can_fork, fork_map
 
-        if not self.parallel or len(items) < 2 or fork_only and not can_fork():
+        if fork_only and not can_fork():
             return work((items, *extra))
         size = size or max(4, len(items) // (self.jobs * 32))
         if can_fork():
