@@ -6,7 +6,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing's own, without importing typing
 if TYPE_CHECKING:
-    from .languages.base import Choice
+    from .languages.choice import Choice
     from .model import FileModel
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from .languages import frontend
-from .languages.base import Choice
+from .languages.choice import Choice
 from .languages.scan import n_is_root
 from .model import Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send, SetOption, Switch, Try, walk
 

@@ -1,0 +1,216 @@
+"""Which functions of a file are worth lowering, and parsing only those.
+
+Most functions of a file cannot start a finding: they are kept as stubs
+(see `Choice`), and where the language tells its functions from the bytes
+(`Scanner.byte_functions`), only the functions worth lowering are parsed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+from .scan import FunctionTexts, n_is_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..model import FileModel
+    from .base import Budget
+
+
+@dataclass(frozen=True, slots=True)
+class Relevance:
+    """What `choose` tells of a file's functions."""
+
+    worth: set  # the functions worth lowering
+    stubs: set  # left out, with events or quiet (see `Choice.stubs`)
+    left_out_calls: set  # the names the functions left out call
+    quiet: frozenset = frozenset()  # see `Choice.quiet_setters`
+    quiet_options: frozenset = frozenset()  # the option-only functions of other files those call
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What lowering a file left out, for the later rounds (see runner.py):
+    the schedule's business, not the model's."""
+
+    # Functions kept without a body (nothing in them can start a finding) but
+    # with events, and the quiet setters (below): lowered when another file
+    # turns out to call one.
+    stubs: frozenset = frozenset()
+    # The names called by the functions left without a body: one of them may
+    # turn out to be another file's function that sends (lowered then too).
+    left_out_calls: frozenset = frozenset()
+    # The functions lowered, where they were told from the bytes (None where
+    # the file was parsed whole): lowering the file again takes these from
+    # its earlier model (see Frontend.lower).
+    lowered: frozenset | None = None
+    # Functions kept without a body that set a socket option through another
+    # file's function (or call one that does), in a file that cannot send
+    # after it: they count as setting an option, and are lowered (as stubs
+    # are) when another file turns out to call one.
+    quiet_setters: frozenset = frozenset()
+    # The functions of other files that set an option and send nothing,
+    # called by those: with no other, lowering the file again changes nothing.
+    quiet_options: frozenset = frozenset()
+
+
+def partial(fe, data: bytes, names: frozenset, needed: frozenset, own: bool,
+            before: tuple[FileModel, Choice] | None = None, option_only: frozenset = frozenset(),
+            budget: Budget | None = None):
+    """Where the language can tell the file's functions from the bytes,
+    parse only where the ones worth lowering are: (trees, found, the
+    `Relevance` of its functions, the functions not parsed as (name, position),
+    the functions taken from `before` as (start, function)), or Nones
+    when the file is to be parsed whole (as it is when the trees do not
+    have the functions expected, where they were expected).  The first
+    tree holds the ranges parsed together; any other, a function parsed
+    on its own.  The functions `before` lowered (told from the bytes too)
+    are taken from it where they are still worth lowering."""
+    from .base import Points
+
+    spans = fe.functions_of(data)
+    if spans is None:
+        return None, None, None, (), ()
+    chosen = choose(fe, spans, data, names, needed, own, option_only)
+    worth = chosen.worth
+    point = Points(data)
+    reused = []
+    kept = before[1].lowered if before is not None else None
+    if kept:
+        earlier = [fn for fn in before[0].functions if fn.qualname in kept]  # in the order of the spans
+        places = [(a, q, point(b)[0] + 1) for q, a, b, _ in spans if q in kept]
+        # The same functions ending on the same lines: the bytes are those the earlier model was made of.
+        if [(q, end) for _, q, end in places] == [(fn.qualname, fn.site.end_line) for fn in earlier]:
+            reused = [(a, fn) for (a, q, _), fn in zip(places, earlier) if q in worth]
+    todo = worth - {fn.qualname for _, fn in reused}
+    ranges = parse_ranges(data, spans, todo)
+    tree = fe.parse(data, ranges, point, budget) if ranges else None
+    found = list(fe.functions(tree.root_node)) if tree is not None else []
+    trees = [tree] if tree is not None else [fe.parse(b"", budget=budget)]
+    lost = None
+    if not partial_ok(found, spans, todo):
+        found, lost = _parsed_apart(fe, data, point, spans, todo, found, trees, budget)
+        if found is None:
+            return None, None, None, (), ()
+    parsed = {q for q, _, _ in found} | {fn.qualname for _, fn in reused}
+    if lost:  # the file as a whole parse has it: without them
+        spans = [span for span in spans if span[:3] not in lost]
+        chosen = choose(fe, spans, data, names, needed, own, option_only)
+        if not chosen.worth <= parsed:  # another function is worth lowering now (rare): all is parsed
+            return None, None, None, (), ()
+    unparsed = [(q, SimpleNamespace(start_point=point(a), end_point=point(b)))
+                for q, a, b, _ in spans if q not in parsed]
+    return trees, found, chosen, unparsed, reused
+
+
+def _parsed_apart(fe, data: bytes, point, spans, relevant, found, trees, budget: Budget | None = None):
+    """(the functions worth lowering, those lost as (name, start, end)),
+    when parsing the ranges together lost some (an error in one range,
+    such as a brace in a preprocessor branch, can swallow the next):
+    each lost one parsed on its own, its tree added to `trees`.  A
+    function that is an error from end to end on its own is lost to a
+    whole parse too (tree-sitter reads the same bytes from the same
+    state: the top level), and is left out.  (None, None) when a parse
+    on its own finds another function, or when a function was found
+    where the bytes did not say."""
+    got = {(q, n.end_byte) for q, n, _ in found}
+    wanted = [(a, q, b) for q, a, b, _ in spans if q in relevant]
+    if got - {(q, b) for _, q, b in wanted}:
+        return None, None
+    found, lost = list(found), set()
+    for a, q, b in sorted(w for w in wanted if (w[1], w[2]) not in got):
+        tree = fe.parse(data, [(a, b)], point, budget)
+        alone = list(fe.functions(tree.root_node))
+        if not alone:
+            lost.add((q, a, b))
+        elif [(name, n.end_byte) for name, n, _ in alone] != [(q, b)]:
+            return None, None
+        found += alone
+        trees.append(tree)
+    return sorted(found, key=lambda f: f[1].start_byte), lost
+
+
+def parse_ranges(data: bytes, spans, relevant) -> list[tuple[int, int]]:
+    """The byte ranges to parse: the functions worth lowering, those
+    apart by blanks only in one range (the same tree: each range costs
+    tree-sitter time of its own, and a file of many small functions
+    parsed as thousands of ranges took twice its whole parse)."""
+    ranges: list[tuple[int, int]] = []
+    for a, b in sorted((a, b) for q, a, b, _ in spans if q in relevant):
+        if ranges and not data[ranges[-1][1]:a].strip():
+            ranges[-1] = (ranges[-1][0], b)
+        else:
+            ranges.append((a, b))
+    return ranges
+
+
+def partial_ok(found, spans, relevant) -> bool:
+    """Whether the partial tree has the functions worth lowering where
+    the bytes said they are."""
+    return {(q, n.end_byte) for q, n, _ in found} == {(q, b) for q, a, b, _ in spans if q in relevant}
+
+
+def choose(fe, spans, data: bytes, outside: frozenset = frozenset(), needed: frozenset = frozenset(),
+           own: bool = True, option_only: frozenset = frozenset()) -> Relevance:
+    """Which of the functions at `spans` (qualified name, start, end,
+    class or None) are worth lowering, and what is known of the others.
+
+    Every finding starts where a function may send or set an option (a
+    start): worth lowering are the starts and the functions calling them
+    (they may read after the call); then, to a fixpoint, the functions of
+    the file called by any of these that may reach an event (one has an
+    event, or calls by its bare name one of the file's that may: a
+    factory, a read helper, and those in between), and those with events
+    sharing a class with one (a constructor setting up fields).  A
+    function that neither starts nor leads to a start is not lowered for
+    calling one that was: nothing it does can start a finding.
+    `outside`: functions of other files that send (calling one is a
+    start); `needed`: names other files call (lowered when they have
+    events); `own`: whether the file's own sends are starts;
+    `option_only`: those of `outside` that set an option and send
+    nothing.  In a file that cannot send (no send in its text, no call
+    of an outside function that sends), a call of one of those starts
+    nothing here: the functions making one, and their callers, are kept
+    as `quiet` setters, lowered only where another file needs one or a
+    function lowered calls one.
+    Module-level code is always lowered.  Each pattern is matched once
+    over the file; a match belongs to every function whose text holds it."""
+    texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)
+    classes = {q: c for q, _, _, c in spans if c is not None}
+
+    def is_needed(q: str) -> bool:
+        return q in needed or short_name(q) in needed or classes.get(q) in needed
+
+    with_events = texts.matching(fe.events_in(data))
+    reaching = texts.calling(with_events, bare=True)
+    starts = with_events & texts.matching(fe.sends_or_options) if own else set()
+    quiet, quiet_options = set(), set()
+    if outside:
+        loud = outside - option_only if option_only else outside
+        starts |= {q for q, called in texts.calls.items() if not loud.isdisjoint(called)}
+        setters = {q for q, called in texts.calls.items() if not option_only.isdisjoint(called)} \
+            if option_only else set()
+        if setters and not starts and not texts.matching(fe.send_calls):
+            quiet = texts.calling(setters)
+            quiet_options = set().union(*(texts.calls[q] for q in setters)) & option_only
+        else:
+            starts |= setters
+    relevant = texts.calling(starts) | {q for q, _, _, _ in spans if n_is_root(q)}
+    if needed:
+        relevant |= {q for q in with_events | quiet if is_needed(q)}
+    leading = reaching | quiet if quiet else reaching  # called by a function lowered: lowered too
+    while True:
+        called = set().union(*(texts.calls[q] for q in relevant))
+        mates = {classes[q] for q in relevant if q in classes}
+        more = {q for q in leading - relevant if short_name(q) in called}
+        more |= {q for q in with_events - relevant if classes.get(q) in mates}
+        if not more:
+            left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
+            quiet -= relevant
+            return Relevance(relevant, (with_events - relevant) | quiet, left_out, frozenset(quiet),
+                             frozenset(quiet_options) if quiet else frozenset())
+        relevant |= more
+
+
+def short_name(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[-1]
