@@ -119,30 +119,32 @@ def measure(request):
             command = [sys.executable, str(path)]
         else:
             command = request.getfixturevalue(f"{language}_programs")[path]
-        try:
-            proc = subprocess.run(
-                [*command, str(ROUNDS)], capture_output=True, text=True, timeout=RUN_TIMEOUT_S
-            )
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"{program_id(path)} did not finish within {RUN_TIMEOUT_S} s")
-        lines = [line for line in proc.stdout.splitlines() if line.startswith("nagle-live:")]
-        assert proc.returncode == 0 and len(lines) == 1, (
-            f"{program_id(path)} exited with {proc.returncode}\n"
-            f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
-        )
-        match = RESULT.match(lines[0])
-        assert match, f"{program_id(path)}: malformed result line {lines[0]!r}"
-        result = {
-            "rounds": int(match["rounds"]),
-            "median": float(match["median"]),
-            "p90": float(match["p90"]),
-            "segs": int(match["segs"]) if match["segs"] else None,
-        }
-        assert result["rounds"] == ROUNDS, f"{program_id(path)}: asked for {ROUNDS} rounds, got {lines[0]!r}"
-        results[path] = result
-        return result
+        results[path] = run_program(command, program_id(path))
+        return results[path]
 
     return run
+
+
+def run_program(command: list[str], name: str) -> dict:
+    """Run a live program for ROUNDS round trips: its result line's numbers."""
+    try:
+        proc = subprocess.run([*command, str(ROUNDS)], capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{name} did not finish within {RUN_TIMEOUT_S} s")
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("nagle-live:")]
+    assert proc.returncode == 0 and len(lines) == 1, (
+        f"{name} exited with {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+    )
+    match = RESULT.match(lines[0])
+    assert match, f"{name}: malformed result line {lines[0]!r}"
+    result = {
+        "rounds": int(match["rounds"]),
+        "median": float(match["median"]),
+        "p90": float(match["p90"]),
+        "segs": int(match["segs"]) if match["segs"] else None,
+    }
+    assert result["rounds"] == ROUNDS, f"{name}: asked for {ROUNDS} rounds, got {lines[0]!r}"
+    return result
 
 
 def describe(path: Path, result: dict) -> str:
@@ -194,3 +196,52 @@ def test_demo_shows_the_stall():
     assert results["split"].median_ms > STALLED_MS, text
     assert results["joined"].median_ms < FAST_MS, text
     assert results["split+nodelay"].median_ms < FAST_MS, text
+
+
+# --------------------------------------------------------------------------- fixed by --fix
+
+
+FIXED = Path(__file__).resolve().parent / "fixed" / "live"
+# The flagged programs a fix applies to (tests/test_fixes.py keeps a golden file exactly for those).
+FIXABLE = [p for p in ALL_PROGRAMS if flagged_rules(p) & STALL_RULES and (FIXED / p.parent.name / p.name).exists()]
+
+
+def build_fixed(source: Path, out_dir: Path) -> list[str]:
+    """The command that runs one fixed program (built into `out_dir` where it is C or Java)."""
+    language = source.parent.name
+    if language == "python":
+        return [sys.executable, str(source)]
+    tool = "gcc" if language == "c" else "javac"
+    if shutil.which(tool) is None or language == "java" and shutil.which("java") is None:
+        missing(f"{tool} not found on PATH: the fixed {language} live programs cannot be built")
+    if language == "c":
+        binary = out_dir / source.stem
+        command = [tool, "-std=gnu11", "-O2", "-Wall", "-o", str(binary), str(source)]
+        run = [str(binary)]
+    else:
+        command = [tool, "-d", str(out_dir), str(source)]
+        run = [shutil.which("java"), "-cp", str(out_dir), JAVA_CLASS.search(source.read_text(encoding="utf-8"))[1]]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+    assert proc.returncode == 0, f"{tool} failed on the fixed {program_id(source)}:\n{proc.stdout}{proc.stderr}"
+    return run
+
+
+@pytest.mark.parametrize("path", FIXABLE, ids=program_id)
+def test_fixed_program_no_longer_stalls(path, measure, tmp_path):
+    """The flagged program, fixed by `--fix --unsafe-fixes`, answers in a few ms where it stalled."""
+    from nagle_lint.cli import main
+
+    copy = tmp_path / path.parent.name / path.name
+    copy.parent.mkdir()
+    shutil.copy(path, copy)
+    assert main(["--no-cache", "--quiet", "--fix", "--unsafe-fixes", str(copy)]) in (0, 1)
+    assert copy.read_bytes() != path.read_bytes() and not flagged_rules(copy) & STALL_RULES
+    before = measure(path)
+    after = run_program(build_fixed(copy, tmp_path), f"fixed {program_id(path)}")
+    print(f"\n{describe(path, before)}\nfixed: {describe(path, after)}")
+    assert before["median"] > STALLED_MS and after["median"] < FAST_MS, (
+        f"{describe(path, before)}; fixed: {describe(path, after)}")
+
+
+def test_every_language_has_a_fixed_live_program():
+    assert {p.parent.name for p in FIXABLE} == set(EXTENSIONS)
