@@ -68,15 +68,20 @@ class Lines:
         self._texts = texts or {}
         self._cache: dict[str, list[str] | None] = {}
 
+    def data(self, path: str) -> bytes | None:
+        """The file's bytes (the text linted in its place, where there is one), or None."""
+        data = self._texts.get(path)
+        if data is None:
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+            except OSError:
+                pass
+        return data
+
     def of(self, path: str) -> list[str] | None:
         if path not in self._cache:
-            data = self._texts.get(path)
-            if data is None:
-                try:
-                    with open(path, "rb") as fh:
-                        data = fh.read()
-                except OSError:
-                    pass
+            data = self.data(path)
             self._cache[path] = None if data is None else [
                 line.decode("utf-8", "replace").rstrip("\r") for line in data.split(b"\n")
             ]

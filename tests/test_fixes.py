@@ -254,3 +254,14 @@ def test_apply_takes_no_overlapping_fix():
     apart = Fix("d", "safe", (Edit(6, 6, "v\n"),))
     out, applied = apply(data, [first, overlapping, same_place, apart], b"\r\n")
     assert applied == [first, apart] and out == b"01x45v\r\n6789"
+
+
+def test_no_fix_where_it_would_break_the_line(tmp_path, capsys):
+    """Two sends on one line (`a; b`): deleting the first would leave a stray `;`."""
+    src = tmp_path / "client.py"
+    src.write_bytes(SPLIT_PY.replace(b"sock.sendall(HEAD)\n    sock.sendall(BODY)", b"sock.sendall(HEAD); sock.sendall(BODY)"))
+    before = src.read_bytes()
+    status, out, err = lint(tmp_path, capsys, "--fix", "--unsafe-fixes", str(src))
+    assert status == 1 and src.read_bytes().count(b"sock.sendall(HEAD); sock.sendall(BODY)") == 1
+    assert before.replace(b"sock.sendall(text)", b"sock.sendall(HEAD + text)").replace(
+        b"    sock.sendall(HEAD)\n    sock.sendall(HEAD + text)", b"    sock.sendall(HEAD + text)") == src.read_bytes()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -124,8 +125,8 @@ def test_results_point_at_the_findings(fixtures_log):
         assert res["properties"]["confidence"] == f.confidence
         assert re.fullmatch(r"[0-9a-f]{16}:[1-9][0-9]*", res["partialFingerprints"]["primaryLocationLineHash"])
         assert re.fullmatch(r"[0-9a-f]{32}", res["fingerprints"]["nagle-lint/v1"])
-        # A fix is advice in words, never a SARIF `fixes` entry without replacements.
-        assert "fixes" not in res
+        # A fix in words is advice; a `fixes` entry always carries the edit's replacements.
+        assert all(change["replacements"] for fix in res.get("fixes", ()) for change in fix["artifactChanges"])
         if f.fix:
             assert res["properties"]["fix"] == f.fix
 
@@ -449,3 +450,46 @@ def test_related_locations_in_other_files(tmp_path, monkeypatch):
     flow = [step["location"]["physicalLocation"]["artifactLocation"]["uri"]
             for step in res["codeFlows"][0]["threadFlows"][0]["locations"]]
     assert flow == ["net.py", "store.py"]
+
+
+def test_fixes_carry_their_replacements(tmp_path):
+    """A fix nagle-lint can make is a `fixes` entry; applying its replacements
+    (lines and UTF-16 columns) gives what --fix writes."""
+    from nagle_lint.fixes import decode
+
+    # The emoji counts two UTF-16 units: the replaced argument ends one column further than in characters.
+    src = "# d\u00e9j\u00e0\n" + SPLIT.replace('sock.sendall(b"BODY")', 'sock.sendall("\U0001f600 BODY".encode())')
+    path = tmp_path / "client.py"
+    path.write_bytes(src.replace("\r\n", "\n").replace("\n", "\r\n").encode())
+    log = lint_sarif(tmp_path, "client.py")
+    (result,) = log["runs"][0]["results"]
+    (fix,) = result["fixes"]
+    assert fix["description"]["text"].endswith("(safe).")
+    (change,) = fix["artifactChanges"]
+    assert change["artifactLocation"]["uri"] == "client.py"
+    lines = path.read_bytes().decode().split("\r\n")
+    for r in sorted(change["replacements"], key=lambda r: (r["deletedRegion"]["startLine"],
+                                                           r["deletedRegion"]["startColumn"]), reverse=True):
+        region = r["deletedRegion"]
+        text = "\r\n".join(lines)
+        offsets = []
+        for line, column in ((region["startLine"], region["startColumn"]), (region["endLine"], region["endColumn"])):
+            before = "\r\n".join(lines[:line - 1]) + ("\r\n" if line > 1 else "")
+            units = lines[line - 1].encode("utf-16-le")[:2 * (column - 1)].decode("utf-16-le")
+            offsets.append(len(before) + len(units))
+        lines = (text[:offsets[0]] + r["insertedContent"]["text"] + text[offsets[1]:]).split("\r\n")
+    assert main(["--no-cache", "--quiet", "--fix", str(path)]) == 0
+    assert "\r\n".join(lines).encode() == path.read_bytes()
+    assert 'sock.sendall(b"HEAD" + "\U0001f600 BODY".encode())\r\n' in path.read_bytes().decode()
+
+
+def test_multitool_accepts_fixes(multitool, tmp_path):
+    for source in ("python/split_write_client.py", "c/split_write_client.c", "java/split_write_client.java",
+                   "c/msg_more_last_piece.c"):
+        shutil.copy(ROOT / "fixtures" / source, tmp_path / source.replace("/", "_"))
+    log = lint_sarif(tmp_path, ".")
+    assert sum("fixes" in r for r in log["runs"][0]["results"]) == 4
+    sarif = tmp_path / "fixes.sarif"
+    sarif.write_text(json.dumps(log), encoding="utf-8")
+    errors, warnings, console = multitool_validate(multitool, sarif, tmp_path)
+    assert (errors, warnings) == ([], []), console

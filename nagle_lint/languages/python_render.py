@@ -50,8 +50,8 @@ def _join(parsed: Parsed, first_site, second_site):
     if first is None or second is None or first[1:3] != second[1:3]:
         return None
     statement = first[0].parent
-    if next_statement(statement) != second[0].parent:
-        return None  # not one after the other: what lies between would change order
+    if next_statement(statement) != second[0].parent or statement.next_sibling.type == ";":
+        return None  # not one after the other (what lies between would change order), or not on a line of its own
     a, b = first[3], second[3]
     joined = f"{_operand(parsed, a, left=True)} + {_operand(parsed, b, left=False)}"
     # sendall() sends it all or raises, as the two did; send() may send part of it (its result unread).

@@ -11,8 +11,9 @@ GitHub's ingestion rules (`Sarif.Multitool validate --rule-kind
 * The result message links every related location (`[line 28](1)`): GitHub
   shows related locations only when the message links them.  Literal `{` and
   `}` are doubled, as SARIF requires of every message string.
-* A finding's fix is advice, not an edit, so it goes in `properties.fix` and
-  not in `fixes` (which must carry concrete replacements).
+* A finding's fix in words goes in `properties.fix`; where nagle-lint can
+  make the edit (see fixes.py), it is in `fixes` too: its replacements, in
+  lines and UTF-16 columns, and in its description whether it is safe.
 * Suppressed findings are left out unless asked for: GitHub does not read
   `suppressions` and would raise them as alerts.
 * Output is deterministic: the same findings give the same bytes.
@@ -175,7 +176,44 @@ def code_flow(finding, root: Path, lines: Lines) -> Json:
     return {"threadFlows": [{"locations": steps}]}
 
 
-def result_object(finding, rule_index: int, root: Path, lines: Lines) -> Json:
+def position(data: bytes, offset: int) -> tuple[int, int]:
+    """(1-based line, 1-based UTF-16 column) of a byte offset of the text."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    before = data[start:offset].decode("utf-8", "replace")
+    return data.count(b"\n", 0, offset) + 1, len(before.encode("utf-16-le")) // 2 + 1
+
+
+def fix_objects(findings, root: Path, lines: Lines) -> dict[int, list]:
+    """id(finding) -> its `fixes`, for the findings with a fix nagle-lint can make."""
+    from ..fixes import decode, render
+
+    by_path: dict[str, list] = {}
+    for f in findings:
+        if f.proposal is not None:
+            by_path.setdefault(f.path, []).append(f)
+    out = {}
+    for path, group in by_path.items():
+        raw = lines.data(path)
+        try:
+            data, how = decode(raw) if raw is not None else (None, None)
+        except UnicodeError:
+            continue
+        for f, fix in render(path, data, group) if data is not None else ():
+            replacements = []
+            for e in fix.edits:
+                (l1, c1), (l2, c2) = position(data, e.start), position(data, e.end)
+                replacements.append({
+                    "deletedRegion": {"startLine": l1, "startColumn": c1, "endLine": l2, "endColumn": c2},
+                    "insertedContent": {"text": e.text.replace("\n", how.newline.decode())},
+                })
+            out[id(f)] = [{
+                "description": message(sentence(escape_braces(f"{fix.title} ({fix.applicability})"))),
+                "artifactChanges": [{"artifactLocation": artifact_location(path, root), "replacements": replacements}],
+            }]
+    return out
+
+
+def result_object(finding, rule_index: int, root: Path, lines: Lines, fixes: list | None = None) -> Json:
     res: Json = {
         "ruleId": finding.rule,
         "ruleIndex": rule_index,
@@ -195,6 +233,8 @@ def result_object(finding, rule_index: int, root: Path, lines: Lines) -> Json:
     res["rank"] = RANK.get(finding.confidence, 50.0)
     if finding.suppressed is not None:
         res["suppressions"] = [{"kind": "inSource", "justification": finding.suppressed}]
+    if fixes:
+        res["fixes"] = fixes
     props: Json = {"confidence": finding.confidence}
     if finding.fix:
         props["fix"] = finding.fix
@@ -260,12 +300,13 @@ def sarif_log(result, *, include_suppressed: bool = False, root: Path | None = N
     rules += [Rule(id=rid, name=rid, summary=rid, level="warning", precision="medium", languages=(), tags=(),
                    description=rid, body=rid) for rid in sorted({f.rule for f in findings} - known)]
     index = {r.id: i for i, r in enumerate(rules)}
+    fixes = fix_objects(findings, root, lines)
     run: Json = {
         "tool": {"driver": driver(rules)},
         "invocations": [invocation(result, root)],
         "originalUriBaseIds": {SRCROOT: {"uri": root.as_uri().rstrip("/") + "/"}},
         "columnKind": "utf16CodeUnits",
-        "results": [result_object(f, index[f.rule], root, lines) for f in findings],
+        "results": [result_object(f, index[f.rule], root, lines, fixes.get(id(f))) for f in findings],
     }
     return {"$schema": SCHEMA_URI, "version": VERSION, "runs": [run]}
 
