@@ -20,7 +20,7 @@ MAX_PASSES = 10
 
 
 class FileFixes:
-    def __init__(self, path: str, before: bytes, after: bytes, how, fixed: list):
+    def __init__(self, path: str, before: bytes, after: bytes, fixed: list, how):
         self.path, self.before, self.after, self.how = path, before, after, how
         self.fixed = fixed  # (finding, Fix) in the order applied
         self.changed = after != before
@@ -32,23 +32,28 @@ def wanted(fix, unsafe: bool) -> bool:
 
 def fix_file(path: str, findings, settings, unsafe: bool) -> FileFixes | None:
     """The file fixed in memory, or None where it cannot be read."""
-    from .runner import lint_file
-
     try:
         with open(path, "rb") as f:
             raw = f.read()
         text, how = decode(raw)
     except (OSError, UnicodeError):
         return None
-    current, fixed = text, []
+    return FileFixes(path, text, *fix_text(path, text, findings, settings, unsafe, how.newline), how=how)
+
+
+def fix_text(path: str, text: bytes, findings, settings, unsafe: bool, newline: bytes = b"\n"):
+    """(the text with the fixes applied, pass after pass, (finding, Fix) in the order applied)."""
+    from .runner import lint_file
+
+    fixed = []
     for _ in range(MAX_PASSES):
-        chosen = [(f, fix) for f, fix in render(path, current, findings) if wanted(fix, unsafe)]
+        chosen = [(f, fix) for f, fix in render(path, text, findings) if wanted(fix, unsafe)]
         if not chosen:
             break
-        current, applied = apply(current, [fix for _, fix in chosen], how.newline)
+        text, applied = apply(text, [fix for _, fix in chosen], newline)
         fixed += [(f, fix) for f, fix in chosen if fix in applied]
-        findings = [f for f in lint_file(path, settings, data=current)[1] if f.suppressed is None]
-    return FileFixes(path, text, current, how, fixed)
+        findings = [f for f in lint_file(path, settings, data=text)[1] if f.suppressed is None]
+    return text, fixed
 
 
 def fix_all(result, settings, unsafe: bool) -> tuple[list[FileFixes], int]:

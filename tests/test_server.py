@@ -144,7 +144,7 @@ async def test_suppression_code_action(client, tmp_path):
     (d,) = await published(client, uri, bool)
     actions = await client.text_document_code_action_async(types.CodeActionParams(
         types.TextDocumentIdentifier(uri), d.range, types.CodeActionContext([d])))
-    (action,) = actions
+    (action,) = [a for a in actions if a.title.startswith("Suppress")]
     assert action.kind == types.CodeActionKind.QuickFix and list(action.diagnostics) == [d]
     (edit,) = action.edit.changes[uri]
     assert edit.range.start == edit.range.end == types.Position(6, 0)
@@ -160,6 +160,43 @@ async def test_suppression_code_action(client, tmp_path):
     assert not await client.text_document_code_action_async(types.CodeActionParams(
         types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(0, 3)),
         types.CodeActionContext([])))
+
+
+FIXABLE_PY = SPLIT_PY.replace("sendall(head)", "sendall(b'HEAD')").replace("sendall(body)", "sendall(b'BODY')")
+
+
+@pytest.mark.asyncio
+async def test_fixes_are_quick_fixes_and_fix_all(client, tmp_path):
+    (tmp_path / "split.py").write_text(SPLIT_PY)
+    (tmp_path / "literal.py").write_text(FIXABLE_PY)
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "split.py", language="python")
+    (d,) = await published(client, uri, bool)
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), d.range, types.CodeActionContext([d])))
+    (fix,) = [a for a in actions if a.title.startswith("Fix NGL001")]
+    # head and body may be str: joining them is unsafe, offered but not preferred, and not in fix-all.
+    assert fix.title.endswith("(unsafe)") and not fix.is_preferred and list(fix.diagnostics) == [d]
+    delete, join = fix.edit.changes[uri]
+    assert (delete.range.start, delete.range.end, delete.new_text) == (types.Position(5, 0), types.Position(6, 0), "")
+    assert (join.range.start, join.range.end, join.new_text) == (types.Position(6, 17), types.Position(6, 21),
+                                                                 "head + body")
+    fix_all = types.CodeActionContext([], only=[types.CodeActionKind.SourceFixAll])
+    assert not await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), d.range, fix_all))
+    # Bytes literals are bytes: the same join is safe, preferred, and what fix-all does.
+    uri = open_doc(client, tmp_path / "literal.py", language="python")
+    (d,) = await published(client, uri, bool)
+    (fix,) = [a for a in await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), d.range, types.CodeActionContext([d]))) if a.title.startswith("Fix")]
+    assert fix.is_preferred and not fix.title.endswith("(unsafe)")
+    (action,) = await client.text_document_code_action_async(types.CodeActionParams(
+        types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(0, 0)), fix_all))
+    assert action.kind == "source.fixAll.nagle-lint"
+    (whole,) = action.edit.changes[uri]
+    assert whole.range.start == types.Position(0, 0)
+    assert whole.new_text == FIXABLE_PY.replace("    sock.sendall(b'HEAD')\n    sock.sendall(b'BODY')",
+                                                "    sock.sendall(b'HEAD' + b'BODY')")
 
 
 @pytest.mark.asyncio

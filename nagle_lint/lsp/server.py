@@ -362,8 +362,57 @@ def did_change_workspace_folders(ls: NagleServer, params: types.DidChangeWorkspa
     ls.rebuild()
 
 
+FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.nagle-lint"
+
+
+def _wants(params: types.CodeActionParams, kind: str) -> bool:
+    """Whether the client asks for actions of `kind` (a kind asked for covers the kinds under it)."""
+    only = params.context.only
+    return only is None or any(kind == k or kind.startswith(f"{k}.") for k in only)
+
+
+def _fix_actions(ls: NagleServer, uri: str, path: str, doc, params: types.CodeActionParams) -> list:
+    """Each fix of the findings in the range as a quick fix (the safe ones preferred),
+    and, when asked for, all the safe fixes of the document at once."""
+    from ..fixing import fix_text
+    from ..fixes import SAFE, Edit, render
+    from ..site import Site
+
+    data = doc.source.encode("utf-8", "surrogatepass")
+
+    def edit(e) -> types.TextEdit:
+        (l1, c1), (l2, c2) = _position(data, e.start), _position(data, e.end)
+        return types.TextEdit(ls.range(path, Site(l1, c1, l2, c2)), e.text)
+
+    actions = []
+    if _wants(params, types.CodeActionKind.QuickFix):
+        for f, fix in render(path, data, ls.findings_at(uri, params.range)):
+            matching = [d for d in params.context.diagnostics if d.code == f.rule and d.source == "nagle-lint"]
+            actions.append(types.CodeAction(
+                title=f"Fix {f.rule}: {fix.title}" + ("" if fix.applicability == SAFE else " (unsafe)"),
+                kind=types.CodeActionKind.QuickFix, diagnostics=matching or None,
+                is_preferred=fix.applicability == SAFE or None,
+                edit=types.WorkspaceEdit(changes={uri: [edit(e) for e in fix.edits]})))
+    if params.context.only and _wants(params, FIX_ALL):
+        ix, _ = ls.index_for(uri)
+        after, fixed = fix_text(path, data, ix.findings(path) if ix else [], ix.settings if ix else Settings(),
+                                unsafe=False)
+        if fixed:
+            whole = Edit(0, len(data), after.decode("utf-8", "surrogatepass"))
+            actions.append(types.CodeAction(
+                title=f"Fix all safe nagle-lint fixes ({len(fixed)})", kind=FIX_ALL,
+                edit=types.WorkspaceEdit(changes={uri: [edit(whole)]})))
+    return actions
+
+
+def _position(data: bytes, offset: int) -> tuple[int, int]:
+    """(1-based line, 1-based character column) of a byte offset of the text."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, len(data[start:offset].decode("utf-8", "replace")) + 1
+
+
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL]))
 def code_action(ls: NagleServer, params: types.CodeActionParams):
     uri = params.text_document.uri
     path = to_fs_path(uri)
@@ -371,8 +420,8 @@ def code_action(ls: NagleServer, params: types.CodeActionParams):
     if doc is None or not language_of(path):
         return None
     comment = frontend(language_of(path)).line_comment
-    actions = []
-    for f in ls.findings_at(uri, params.range):
+    actions = _fix_actions(ls, uri, path, doc, params)
+    for f in ls.findings_at(uri, params.range) if _wants(params, types.CodeActionKind.QuickFix) else ():
         line = f.site.line - 1
         text = doc.lines[line] if line < len(doc.lines) else ""
         indent = text[:len(text) - len(text.lstrip())]
