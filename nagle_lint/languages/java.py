@@ -6,48 +6,11 @@ import re
 from functools import lru_cache
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, seconds, text
+from .java_catalogue import (AUTOFLUSHING, CONNECTION_CALLS, FACTORY_CALLS, KNOWN_TYPES, NETTY_CALLBACKS, NETTY_TYPES,
+                              NOT_SOCKETS, ONE_WRITES, OPENERS, OPTION_SETTERS, READS, SLEEP_UNITS, SMALL_WRITES,
+                              SOCKET_CONSTRUCTORS, SOCKET_TYPES, STREAM_TYPES, WRAPPERS, WRITES, holds_no_connection)
 from .java_scan import JavaScanner
 from ..model import ONE, SMALL, UNKNOWN
-
-SOCKET_TYPES = {"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket", "SSLServerSocket"}
-# Netty: writes wait in the channel's outbound buffer until a flush; TCP_NODELAY is on by default.
-NETTY_TYPES = {"ChannelHandlerContext", "Channel", "ChannelOutboundInvoker", "SocketChannelNetty"}
-NETTY_CALLBACKS = {"channelRead", "channelRead0", "messageReceived"}
-# Stream types and whether writes to them wait in a user-space buffer.
-STREAM_TYPES = {
-    "OutputStream": False, "DataOutputStream": False, "PrintStream": False, "FilterOutputStream": False,
-    "BufferedOutputStream": True, "PrintWriter": True, "Writer": True, "BufferedWriter": True,
-    "OutputStreamWriter": True, "ObjectOutputStream": True,
-    "InputStream": False, "DataInputStream": False, "BufferedReader": False, "Reader": False,
-    "InputStreamReader": False, "BufferedInputStream": False, "Scanner": False, "ObjectInputStream": False,
-}
-# Wrappers: does the wrapper buffer by itself (None: as buffered as what it wraps)?
-WRAPPERS = {
-    "BufferedOutputStream": True, "OutputStreamWriter": True, "BufferedWriter": True, "PrintWriter": True,
-    "ObjectOutputStream": True, "DataOutputStream": None, "PrintStream": None, "FilterOutputStream": None,
-    "BufferedReader": None, "InputStreamReader": None, "DataInputStream": None, "BufferedInputStream": None,
-    "Scanner": None, "ObjectInputStream": None,
-}
-NOT_SOCKETS = {
-    "DatagramSocket", "MulticastSocket", "ByteArrayOutputStream", "FileOutputStream", "FileWriter", "StringWriter",
-    "StringBuilder", "StringBuffer", "ByteArrayInputStream", "FileInputStream", "FileReader", "CharArrayWriter",
-    "PipedOutputStream", "PipedInputStream", "RandomAccessFile", "StringReader", "DatagramPacket",
-}
-# Library types whose methods we know (or that never reach a linted file).
-KNOWN_TYPES = (SOCKET_TYPES | NETTY_TYPES | set(STREAM_TYPES) | set(WRAPPERS) | NOT_SOCKETS
-               | {"String", "Object", "Integer", "Long", "System", "Math", "Arrays", "List", "Map", "Set", "ArrayList",
-                  "HashMap", "ByteBuffer", "StandardCharsets", "Thread", "Objects", "Collections", "Optional",
-                  "InetSocketAddress", "InetAddress", "SSLSocketFactory", "SSLContext", "Selector", "SelectionKey",
-                  "ServerSocketChannel", "Channels", "StandardSocketOptions", "TimeUnit", "Executors"})
-WRITES = {"write", "writeInt", "writeBytes", "writeUTF", "writeLong", "writeShort", "writeByte", "writeChar",
-          "writeChars", "writeDouble", "writeFloat", "writeBoolean", "writeObject", "print", "println", "printf",
-          "format", "append", "writeAndFlush"}
-ONE_WRITES = {"writeByte", "writeChar", "writeBoolean"}
-SMALL_WRITES = {"writeInt", "writeLong", "writeShort", "writeDouble", "writeFloat"}
-AUTOFLUSHING = {"println", "printf", "format"}
-READS = {"read", "readLine", "readInt", "readFully", "readUTF", "readLong", "readShort", "readByte", "readChar",
-         "readObject", "readNBytes", "readAllBytes", "readUnsignedByte", "readUnsignedShort", "readBoolean",
-         "readDouble", "readFloat", "next", "nextLine", "nextInt", "nextLong", "hasNext", "hasNextLine", "hasNextInt"}
 
 
 @lru_cache(maxsize=4096)
@@ -57,11 +20,6 @@ def _base_type(t: str) -> str:
 
 
 _GENERICS = re.compile(r"<.*>")
-
-
-# TimeUnit.X.sleep(n): the seconds of X (Thread.sleep counts milliseconds).
-SLEEP_UNITS = {"TimeUnit.MINUTES": 60.0, "TimeUnit.SECONDS": 1.0, "TimeUnit.MILLISECONDS": 1e-3,
-               "TimeUnit.MICROSECONDS": 1e-6, "TimeUnit.NANOSECONDS": 1e-9}
 
 
 class JavaFrontend(JavaScanner, Frontend):
@@ -327,7 +285,7 @@ class JavaFrontend(JavaScanner, Frontend):
             return self._new(low, node, _base_type(text(node.child_by_field_name("type"))), args)
         obj = node.child_by_field_name("object")
         name = text(node.child_by_field_name("name"))
-        if name in ("setTcpNoDelay", "setOption", "option", "childOption", "setSocketOption") and (
+        if name in OPTION_SETTERS and (
                 name == "setTcpNoDelay" or (args and "TCP_NODELAY" in text(args[0]))):
             # An option set on a socket, or on a bootstrap/config object in a call chain.
             h = (low.conn_for(obj, "medium") if obj is not None else low.conn_for_this()) or low.options_holder(obj)
@@ -350,14 +308,14 @@ class JavaFrontend(JavaScanner, Frontend):
         if obj is not None and obj.type == "identifier" and receiver[:1].isupper() and receiver not in low.types \
                 and receiver not in low.env and receiver not in KNOWN_TYPES:
             return low.outside_call(f"{receiver}.{name}", args, node)  # a static method
-        if receiver in ("SocketChannel", "AsynchronousSocketChannel") and name == "open":
+        if OPENERS.get(receiver) == name:
             low.evaluate(args)
             return Fresh(False, "high") if any("UNIX" in text(a) for a in args) else Fresh(True, "high")
-        if name == "createSocket":
+        if name in FACTORY_CALLS:
             low.expr(obj)
             low.evaluate(args)
             return Fresh(True, "high")
-        if name in ("getOutputStream", "getInputStream", "socket", "channel", "shutdownOutput", "accept", "close", "flush") or name in WRITES or name in READS:
+        if (name in CONNECTION_CALLS or name in WRITES or name in READS) and not _field_of_no_connection(low, obj):
             h = low.conn_for(obj, "low") if obj is not None and _is_known(low, obj) else None
             if h is None and obj is not None and name in ("getOutputStream", "getInputStream", "accept", "shutdownOutput"):
                 h = low.conn_for(obj, "low")
@@ -399,7 +357,7 @@ class JavaFrontend(JavaScanner, Frontend):
         return None
 
     def _new(self, low, node, typ, args):
-        if typ in ("Socket", "SSLSocket", "ServerSocket"):
+        if typ in SOCKET_CONSTRUCTORS:
             low.evaluate(args)
             return Fresh(True, "high")
         if typ in NOT_SOCKETS:
@@ -432,6 +390,24 @@ class JavaFrontend(JavaScanner, Frontend):
 def name_typed(low, key) -> bool:
     base = _base_type(low.types.get(key, ""))
     return base in SOCKET_TYPES or base in STREAM_TYPES
+
+
+def _field_of_no_connection(low, obj) -> bool:
+    """Whether `obj` is a field of the class (`this.buf`, or `buf` where no
+    local or parameter hides it) that the class declares as a type that
+    never holds a connection (`ByteBuf buf`: whatever it was given, a
+    method of it is not a stream's).  A local or a parameter declared so is
+    an object whose methods may be the project's (see `call`)."""
+    if obj is None:
+        return False
+    if obj.type == "field_access" and obj.child_by_field_name("object").type == "this":
+        name = text(obj.child_by_field_name("field"))
+    elif obj.type == "identifier" and text(obj) not in low.types and text(obj) not in low.params:
+        name = text(obj)
+    else:
+        return False
+    typ = low.fields.get(name)
+    return typ is not None and holds_no_connection(_base_type(typ))
 
 
 def _is_known(low, obj) -> bool:
