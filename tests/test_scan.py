@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from nagle_lint.languages import python_scan, scanner
+from nagle_lint.languages import java_catalogue, python_scan, scanner
 from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, _may_match, called_keys, name_key, names_of, socket_like
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -415,3 +415,37 @@ def test_a_socket_like_name_has_a_socket_word_as_a_whole_segment(name):
                                   "SOCKADDR", "psd"])
 def test_a_socket_word_inside_a_longer_word_is_no_evidence(name):
     assert not socket_like(name)
+
+
+JAVA_DECLARATIONS = b"""class A {
+    private ByteBuf frame; private OutputStream out; private DataOutput data; private T held;
+    void f(ByteBuf buf, Socket s, java.util.List<ByteBuf> bufs, Output... outs) {
+        var v = s.getOutputStream();
+"""
+
+
+@pytest.mark.parametrize("call, event", [
+    (b"out.write(1);", True),  # a stream
+    (b"data.writeInt(1);", True),  # an interface streams have
+    (b"held.write(1);", True),  # a type variable
+    (b"v.write(1);", True),  # declared by what it is given
+    (b"s.getOutputStream().write(1);", True),  # what a call gives
+    (b"x.y.write(1);", True),  # what a field of another object holds
+    (b"undeclared.write(1);", True),  # a field the class inherits
+    (b"String.format(\"%d\", 1);", True),  # a class the lowering knows
+    (b"bootstrap.option(ChannelOption.TCP_NODELAY, true);", True),  # an option, set on anything
+    (b"buf.writeInt(1);", False),  # a class the lowering does not know
+    (b"this.frame.writeByte(1);", False),
+    (b"frame.writeByte(1);", False),
+    (b"outs.write(1);", False),  # varargs of a class it does not know
+    (b"Unpooled.write(1);", False),  # a static method of such a class
+    (b"write(1);", False),  # a method of the class's own
+    (b"buf.readableBytes();", False),  # no call the lowering knows
+])
+def test_java_events_are_the_calls_that_may_be_made_on_a_connection(call: bytes, event: bool):
+    data = JAVA_DECLARATIONS + b"        " + call + b"\n    }\n}\n"
+    java = scanner("java")
+    assert (java.events_in(data).search(data, len(JAVA_DECLARATIONS)) is not None) is event
+    sends = any(m.group(1).decode() in java_catalogue.WRITES for m in re.finditer(rb"(\w+)\(", call))
+    assert (java.starts_in(data).search(data, len(JAVA_DECLARATIONS)) is not None) is (event and sends
+                                                                                        or b"TCP_NODELAY" in call)

@@ -183,7 +183,7 @@ def choose(fe, spans, data: bytes, outside: frozenset = frozenset(), needed: fro
 
     with_events = texts.matching(fe.events_in(data))
     reaching = texts.calling(with_events, bare=True)
-    starts = with_events & texts.matching(fe.sends_or_options) if own else set()
+    starts = with_events & texts.matching(fe.starts_in(data)) if own else set()
     quiet, quiet_options = set(), set()
     if outside:
         loud = outside - option_only if option_only else outside

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
-from .scan import WORD_BYTES, Scanner, whole_words
+from .java_catalogue import (CONNECTION_CALLS, CREATED_ENDINGS, FACTORY_CALLS, KNOWN_TYPES, OPENERS, OPTION_SETTERS,
+                              READS, WRITES, holds_no_connection)
+from .scan import OPTION_WORDS, WORD_BYTES, Scanner, whole_words
+
+
+def _calls(names, lead: bytes = rb"\.") -> bytes:
+    """A pattern of calls of `names` (after `lead`)."""
+    return lead + rb"(?:" + b"|".join(sorted((re.escape(n.encode()) for n in names), key=len, reverse=True)) + rb")\s*\("
 
 
 _ANGLES_AND_ENDS = re.compile(rb"[<>;{}]")
@@ -21,11 +29,26 @@ class JavaScanner(Scanner):
     definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")
     definition_after = re.compile(rb"")
     declaration_words = (b"class", b"interface", b"record", b"enum")
-    read_calls = re.compile(rb"\.(?:read\w*|next\w*)\s*\(")  # a file that reads may matter through the functions it calls
-    send_calls = re.compile(rb"\.(?:write\w*|print\w*|format|append)\s*\(")
-    events = re.compile(rb"\b(?:write\w*|print\w*|format|append|read\w*|next\w*|hasNext\w*|flush|close|shutdownOutput|"
-                        rb"getOutputStream|getInputStream|accept|setTcpNoDelay|setOption|option|childOption|socket|"
-                        rb"createSocket|open)\s*\(|new\s+\w*(?:Socket|Stream|Writer|Reader|Scanner)")
+    read_calls = re.compile(_calls(READS))  # a file that reads may matter through the functions it calls
+    send_calls = re.compile(_calls(WRITES))
+    # Every call the lowering may make an event of (`channel()` gives what it
+    # is made on: the call made on that is the event), and the creations of
+    # connections, streams and what is none (a factory of one matters to its
+    # callers); `events_in` leaves out the calls on what is no connection.
+    events = re.compile(_calls(WRITES | READS | (CONNECTION_CALLS - {"channel"}) | OPTION_SETTERS | FACTORY_CALLS
+                               | set(OPENERS.values()), rb"\b")
+                        + rb"|new\s+\w*(?:" + b"|".join(w.encode() for w in CREATED_ENDINGS) + rb")")
+
+    def events_in(self, data: bytes) -> "FileEvents":
+        return FileEvents(self.events, data)
+
+    def starts_in(self, data: bytes) -> "FileEvents":
+        return FileEvents(self._starts, data)
+
+    @cached_property
+    def _starts(self) -> re.Pattern:
+        """`sends_or_options` as one pattern (`FileEvents` reads its matches)."""
+        return re.compile(b"|".join([self.send_calls.pattern, *map(re.escape, self.nodelay_words + OPTION_WORDS)]))
 
     # Open `<`s in one statement past which a syntax error makes the
     # grammar's error recovery take time and memory that grow with their
@@ -56,8 +79,10 @@ class JavaScanner(Scanner):
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         # A write is a send only on what the file types as a stream, writer,
         # socket or channel (or gets from getOutputStream()): a file that
-        # names none only appends to strings.
-        return any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) and bool(self.send_calls.search(data))
+        # names none only appends to strings; nor is one made on a name the
+        # file declares only as something else (see `FileEvents`).
+        return any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) \
+            and FileEvents(self.send_calls, data).search(data) is not None
 
     def has_evidence(self, data: bytes) -> bool:
         if not any(w in data for w in self.evidence_words):
@@ -76,3 +101,73 @@ class JavaScanner(Scanner):
                         return True
                 at = data.find(word, end)
         return any(True for w in (b"Channel", b"ChannelHandlerContext") for _ in whole_words(data, w))
+
+
+# Read backwards from a name: the type declaring it (maybe qualified, generic,
+# an array or varargs), as `((?:\w+\.)*\w+)(<...>)?([])*(...)? name` reads.
+_TYPE_BACK = re.compile(rb"\s*(?:\.\.\.)?\s*(?:\]\s*\[\s*)*(?:>[^;{}()=]*<\s*)?((?:\w+\s*\.\s*)*\w+)(?![\w.@])")
+_DECLARED_END = re.compile(rb"\s*[=;,):]")  # what may follow a declared name
+_NOT_TYPES = frozenset({b"return", b"throw", b"new", b"yield", b"else", b"case", b"assert", b"instanceof", b"goto"})
+_SPACE = re.compile(rb"\s+")
+# Read backwards from a call's name: the dot before it, then the receiver:
+# a name, or `this.` and a name, with no other dot before (`a.b.write()` is
+# made on what `a.b` holds, unknown here).
+_DOT_BACK = re.compile(rb"\s*\.")
+_RECEIVER_BACK = re.compile(rb"\s*([A-Za-z_]\w*)(?:\s*\.\s*(siht))?(?!\w)(?!\s*\.)")
+_ALWAYS = tuple(n.encode() for n in OPTION_SETTERS)  # an event whatever it is made on
+
+
+class FileEvents:
+    """The matches of `pattern` (calls the lowering may make events of) in
+    one file, less those it makes none of, as a pattern's `search` gives
+    them: a call without a receiver (a method of the class's own, or of one
+    it extends), and a call on a name that every declaration of it in the
+    file types as a class the lowering does not know (`ByteBuf buf; ...
+    buf.writeInt(1)` calls a method of the project or of a library, never a
+    stream's), or on a class's name (a static method).  Calls setting an
+    option count on anything (a bootstrap or a config object)."""
+
+    def __init__(self, pattern, data: bytes):
+        self.pattern, self.data = pattern, data
+        self._backwards: bytes | None = None
+        self._typed_away: dict[tuple[bytes, bool], bool] = {}
+
+    def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
+        for m in self.pattern.finditer(data, pos, len(data) if endpos is None else endpos):
+            # A word (an option's name) counts as it is; a call by its name, after a leading `.`.
+            if not m.group().endswith(b"(") or self.may_be_event(m.start() + (data[m.start()] == 46)):
+                return m
+        return None
+
+    def may_be_event(self, at: int) -> bool:
+        """Whether the call whose name starts at `at` may be an event."""
+        data = self.data
+        if data.startswith(_ALWAYS, at):
+            return True
+        if self._backwards is None:
+            self._backwards = data[::-1]
+        dot = _DOT_BACK.match(self._backwards, len(data) - at)
+        if dot is None:
+            return False
+        r = _RECEIVER_BACK.match(self._backwards, dot.end())
+        if r is None:
+            return True  # made on what a call or an expression gives
+        key = (r.group(1)[::-1], r.group(2) is not None)
+        away = self._typed_away.get(key)
+        if away is None:
+            away = self._typed_away[key] = self._typed_away_(*key)
+        return not away
+
+    def _typed_away_(self, name: bytes, this: bool) -> bool:
+        if name in (b"this", b"super"):
+            return False
+        types = []
+        for at in whole_words(self.data, name):
+            if _DECLARED_END.match(self.data, at + len(name)):
+                typ = _TYPE_BACK.match(self._backwards, len(self.data) - at)
+                if typ is not None and typ.group(1)[::-1] not in _NOT_TYPES:
+                    types.append(_SPACE.sub(b"", typ.group(1)[::-1]).rsplit(b".", 1)[-1].decode())
+        if not types:
+            return not this and name[:1].isupper() and name.decode() not in KNOWN_TYPES
+        return all(holds_no_connection(t) for t in types)
+

@@ -455,6 +455,10 @@ class Scanner:
             return self.send_calls.extended(self.nodelay_words + OPTION_WORDS)
         return AnyOf(self.send_calls.pattern, *(re.escape(w) for w in self.nodelay_words + OPTION_WORDS))
 
+    def starts_in(self, data: bytes) -> re.Pattern:
+        """`sends_or_options` for this file (a language may narrow it by what the file contains)."""
+        return self.sends_or_options
+
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         """Whether the file has a call that may send (and be lowered as a send
         on a connection of at least `min_confidence`, in the file itself)."""
