@@ -6,9 +6,10 @@ import re
 from functools import lru_cache
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, seconds, text
-from .java_catalogue import (AUTOFLUSHING, CONNECTION_CALLS, FACTORY_CALLS, KNOWN_TYPES, NETTY_CALLBACKS, NETTY_TYPES,
-                              NOT_SOCKETS, ONE_WRITES, OPENERS, OPTION_SETTERS, READS, SLEEP_UNITS, SMALL_WRITES,
-                              SOCKET_CONSTRUCTORS, SOCKET_TYPES, STREAM_TYPES, WRAPPERS, WRITES, holds_no_connection)
+from .java_catalogue import (AUTOFLUSHING, CONNECTION_CALLS, FACTORY_CALLS, GIVEN_BY_CONNECTION, KNOWN_TYPES,
+                              MOCK_LIBRARIES, MOCK_MAKERS, NETTY_CALLBACKS, NETTY_TYPES, NOT_SOCKETS, ONE_WRITES, OPENERS,
+                              OPTION_SETTERS, READS, SLEEP_UNITS, SMALL_WRITES, SOCKET_CONSTRUCTORS, SOCKET_TYPES,
+                              STREAM_TYPES, WRAPPERS, WRITES, holds_no_connection, is_fake)
 from .java_scan import JavaScanner
 from ..model import ONE, SMALL, UNKNOWN
 
@@ -296,6 +297,11 @@ class JavaFrontend(JavaScanner, Frontend):
             if low.cls and f"{low.cls}.{name}" in low.unit.function_names:
                 return low.local_call(f"{low.cls}.{name}", args, node)
         receiver = compact(obj) if obj is not None else ""
+        if name in MOCK_MAKERS and (obj is None or receiver in MOCK_LIBRARIES) \
+                or is_fake(_base_type(low.types.get(receiver, ""))):
+            # A test's stand-in, and what its methods give: no connection.
+            low.evaluate(args)
+            return NOT_CONN
         if name == "sleep" and (receiver == "Thread" or receiver in SLEEP_UNITS):
             low.evaluate(args)
             return low.pause(node, seconds(args[0] if args else None, SLEEP_UNITS.get(receiver, 1e-3)))
@@ -325,7 +331,10 @@ class JavaFrontend(JavaScanner, Frontend):
                 low.expr(obj)
         if h is None:
             low.evaluate(args)
-            return None
+            # What no connection gives (a mock's stream) is none either.
+            stand_in = obj is not None and obj.type in ("identifier", "field_access") \
+                and low.env.get(self.key(low, obj)) is NOT_CONN
+            return NOT_CONN if name in GIVEN_BY_CONNECTION and stand_in else None
         if name in ("getOutputStream", "getInputStream", "socket"):
             return Handle(h.key)
         if name == "channel":
@@ -357,6 +366,9 @@ class JavaFrontend(JavaScanner, Frontend):
         return None
 
     def _new(self, low, node, typ, args):
+        if is_fake(typ):
+            low.evaluate(args)
+            return NOT_CONN
         if typ in SOCKET_CONSTRUCTORS:
             low.evaluate(args)
             return Fresh(True, "high")

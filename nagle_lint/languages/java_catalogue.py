@@ -59,6 +59,8 @@ OPTION_SETTERS = {"setTcpNoDelay", "setOption", "option", "childOption", "setSoc
 # connection (or a new one), or what they do is an event of its own.
 CONNECTION_CALLS = {"getOutputStream", "getInputStream", "socket", "channel", "shutdownOutput", "accept", "close",
                     "flush"}
+# Those of them that give a connection (the same, or an accepted one).
+GIVEN_BY_CONNECTION = {"getOutputStream", "getInputStream", "socket", "channel", "accept"}
 # Static calls that create a connection (`SocketChannel.open(...)`), and a factory's method.
 OPENERS = {"SocketChannel": "open", "AsynchronousSocketChannel": "open"}
 FACTORY_CALLS = {"createSocket"}
@@ -68,6 +70,13 @@ FACTORY_CALLS = {"createSocket"}
 CREATED_ENDINGS = ("Socket", "Stream", "Writer", "Reader", "Scanner")
 # Types whose `new` creates a TCP socket.
 SOCKET_CONSTRUCTORS = {"Socket", "SSLSocket", "ServerSocket"}
+
+# Tests: what a mocking library makes (`mock(Socket.class)`, `Mockito.spy(..)`)
+# stands in for a connection and sends nothing; so does an object of a class
+# named as a stand-in (`FakeSocket`, `MockChannel`, `StubServer`).
+MOCK_MAKERS = {"mock", "spy", "createMock", "createNiceMock", "createStrictMock", "niceMock", "strictMock"}
+MOCK_LIBRARIES = {"Mockito", "EasyMock", "PowerMockito", "BDDMockito"}
+FAKE_PREFIXES = ("Fake", "Mock", "Stub", "Dummy")
 
 # TimeUnit.X.sleep(n): the seconds of X (Thread.sleep counts milliseconds).
 SLEEP_UNITS = {"TimeUnit.MINUTES": 60.0, "TimeUnit.SECONDS": 1.0, "TimeUnit.MILLISECONDS": 1e-3,
@@ -80,3 +89,9 @@ def holds_no_connection(typ: str) -> bool:
     socket or channel has (a field declared `DataOutput` may hold a stream),
     nor a type variable (`T`)."""
     return typ[:1].isupper() and not typ.isupper() and typ not in KNOWN_TYPES and typ not in CONNECTION_SUPERTYPES
+
+
+def is_fake(typ: str) -> bool:
+    """Whether `typ` names a test's stand-in (`FakeSocket`, not `Mockingbird`)."""
+    return typ.startswith(FAKE_PREFIXES) and any(typ[len(p):len(p) + 1].isupper() for p in FAKE_PREFIXES
+                                                if typ.startswith(p))
