@@ -449,3 +449,12 @@ def test_java_events_are_the_calls_that_may_be_made_on_a_connection(call: bytes,
     sends = any(m.group(1).decode() in java_catalogue.WRITES for m in re.finditer(rb"(\w+)\(", call))
     assert (java.starts_in(data).search(data, len(JAVA_DECLARATIONS)) is not None) is (event and sends
                                                                                         or b"TCP_NODELAY" in call)
+
+
+@pytest.mark.parametrize("body, worth", [
+    (b"void send(OutputStream out) throws IOException { out.write(1); }", {"Frame"}),
+    (b"void fill(ByteBuf buf) { buf.writeInt(1); }", set()),  # no event: lowering it would give a stub
+])
+def test_a_java_file_defines_a_needed_class_worth_lowering_only_with_an_event(body: bytes, worth: set):
+    data = b"final class Frame {\n    " + body + b"\n}\n"
+    assert scanner("java").with_events(data, {"Frame"}) == worth

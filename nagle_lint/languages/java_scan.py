@@ -42,6 +42,11 @@ class JavaScanner(Scanner):
     def events_in(self, data: bytes) -> "FileEvents":
         return FileEvents(self.events, data)
 
+    def with_events(self, data: bytes, names) -> set[str]:
+        # The bytes do not tell a definition's text: a file without any
+        # event has none in any of its definitions.
+        return set(names) if self.events_in(data).search(data) is not None else set()
+
     def starts_in(self, data: bytes) -> "FileEvents":
         return FileEvents(self._starts, data)
 
