@@ -27,6 +27,7 @@ def without_prefilter(monkeypatch):
         monkeypatch.setattr(cls, "may_find", lambda self, data, min_confidence="medium": True)
         monkeypatch.setattr(cls, "events_in", lambda self, data: EVERYWHERE)
         monkeypatch.setattr(cls, "sends_or_options", EVERYWHERE)
+        monkeypatch.setattr(cls, "starts_in", lambda self, data: EVERYWHERE)
         monkeypatch.setattr(cls, "talks", lambda self, data: True)
     scanner.cache_clear()
     frontend.cache_clear()

@@ -29,8 +29,11 @@ class JavaScanner(Scanner):
     definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")
     definition_after = re.compile(rb"")
     declaration_words = (b"class", b"interface", b"record", b"enum")
-    read_calls = re.compile(_calls(READS))  # a file that reads may matter through the functions it calls
-    send_calls = re.compile(_calls(WRITES))
+    # A file that reads may matter through the functions it calls; one that
+    # writes may send.  Read and write helpers of the project's own
+    # (`c.readResponse()`, `c.writeFrame()`) count as well as the catalogue's calls.
+    read_calls = re.compile(rb"\.(?:read\w*|next\w*)\s*\(")
+    send_calls = re.compile(rb"\.(?:write\w*|print\w*|format|append)\s*\(")
     # Every call the lowering may make an event of (`channel()` gives what it
     # is made on: the call made on that is the event), and the creations of
     # connections, streams and what is none (a factory of one matters to its
