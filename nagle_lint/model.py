@@ -193,6 +193,7 @@ class Try:
 class Return:
     site: Site
     value: str | None = None  # the connection key returned (a factory), if any
+    raised: bool = False  # an exception raised: an error path, not the function's end (no caller goes on)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +305,8 @@ def _dump_block(stmts, depth: int, out: list[str]) -> None:
             if s.final:
                 out.append(f"{pad}finally")
                 _dump_block(s.final, depth + 1, out)
+        elif isinstance(s, Return) and s.raised:
+            out.append(f"{pad}raise @{s.site.line}")
         elif isinstance(s, Return) and s.value:
             out.append(f"{pad}return {s.value} @{s.site.line}")
         elif isinstance(s, (Return, Break, Continue)):

@@ -339,7 +339,8 @@ class _Run:
         if isinstance(s, Return):
             if s.value is not None:
                 frame.returned.add(self.key(frame, s.value))
-            flow.returns.append(st)
+            if not s.raised:  # a raise ends this path: the caller does not go on after the call
+                flow.returns.append(st)
             flow.normal = None
         elif isinstance(s, Break):
             flow.breaks.append(st)

@@ -627,6 +627,7 @@ class Lowering:
         self.not_local: set[str] = set()  # names declared global or nonlocal (Python)
         self._out: list[list] = [[]]
         self._assigned: list[set[str]] = []
+        self._fields_of: dict[str, str] = {}  # a local connection's key -> the first field holding it
         if cls is not None:
             for key, (val, info) in unit.class_env.get(cls, {}).items():
                 self.env[key] = val
@@ -770,10 +771,13 @@ class Lowering:
         self.emit(Try(b, hs, e, f, self.site(node)))
 
     def jump(self, kind, node, value=None) -> None:
+        """`return`, `raise` (an exception: an error path), `break` or `continue`."""
         v = self.expr(value) if value is not None else None
         if isinstance(v, Fresh):  # `return socket(...)`: a connection made to be returned
             v = self.new_conn(f"returned@{self.site(node).line}", node, v.tcp, v.confidence)
-        if kind == "return":
+        if kind == "raise":
+            self.emit(Return(self.site(node), raised=True))
+        elif kind == "return":
             self.emit(Return(self.site(node), v.key if isinstance(v, Handle) else None))
         else:
             self.emit({"break": Break, "continue": Continue}[kind](self.site(node)))
@@ -851,7 +855,19 @@ class Lowering:
             self.env[name] = value
         if self.cls is not None and name.startswith(("self.", "this.")) and value is not None:
             info = self.conns.get(value.key) if isinstance(value, Handle) else None
+            if info is not None and not value.key.startswith(("self.", "this.")):
+                # A local connection kept in fields (`self.sock = sock`, `self.rfile =
+                # sock.makefile()`): other methods know it by the first field that holds it.
+                field = self._fields_of.setdefault(value.key, name)
+                value = value.replace(key=field)
+                info = info.replace(name=field) if field not in self.conns else self.conns[field]
             self.unit.class_env.setdefault(self.cls, {})[name] = (value, info)
+
+    def field_alias(self, target: str, source: str) -> None:
+        """`self.sock = sock` with `sock` no connection known yet (a parameter):
+        a connection `sock` turns out to be is kept in fields as `self.sock`."""
+        if self.cls is not None and target.startswith(("self.", "this.")) and source.isidentifier():
+            self._fields_of.setdefault(source, target)
 
     def bind_target(self, node, value) -> None:
         """Assign `value` to a target node (a name, a field, a tuple of them)."""

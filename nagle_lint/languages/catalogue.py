@@ -82,6 +82,9 @@ class Catalogue:
                      pushes out what Nagle holds.
       shutdowns      half-close: push out what Nagle holds.
       accepts        return a new connection (with the peer's address).
+      handshakes     exchange messages with the peer before they return (a
+                     TLS handshake): as a read, nothing sent before them is
+                     held any longer.
       socket_only    calls only a socket has: whatever they are made on is
                      at least medium-sure to be a socket.
     Endpoints:
@@ -127,6 +130,7 @@ class Catalogue:
     closes: frozenset[str] = frozenset()
     shutdowns: frozenset[str] = frozenset()
     accepts: frozenset[str] = frozenset()
+    handshakes: frozenset[str] = frozenset()
     socket_only: frozenset[str] = frozenset()
     tcp_makers: frozenset[str] = frozenset()
     plain_tcp_words: frozenset[str] = frozenset()

@@ -159,7 +159,7 @@ class PythonFrontend(PythonScanner, Frontend):
         elif t == "return_statement":
             low.jump("return", node, node.named_children[0] if node.named_children else None)
         elif t == "raise_statement":
-            low.jump("return", node, node.named_children[0] if node.named_children else None)
+            low.jump("raise", node, node.named_children[0] if node.named_children else None)
         elif t in ("break_statement", "continue_statement"):
             low.jump(t.split("_")[0], node)
         elif t in ("global_statement", "nonlocal_statement"):
@@ -217,9 +217,12 @@ class PythonFrontend(PythonScanner, Frontend):
         if t == "string":
             return Const(text(node))
         if t == "assignment":
-            v = low.expr(node.child_by_field_name("right"))
-            if node.child_by_field_name("right") is not None:
-                low.bind_target(node.child_by_field_name("left"), v)
+            right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
+            v = low.expr(right)
+            if right is not None:
+                if v is None and right.type == "identifier" and left.type == "attribute":
+                    low.field_alias(compact(left), text(right))
+                low.bind_target(left, v)
             return NO_VALUE if v is None else v
         if t == "named_expression":
             v = low.expr(node.child_by_field_name("value"))
@@ -267,7 +270,11 @@ class PythonFrontend(PythonScanner, Frontend):
         if meth in cat.wrappers and cat.wrappers[meth] is False:  # ssl's wrap_socket(sock): the same connection
             _eval_all(low, args[1:], {k: v for k, v in kwargs.items() if k != "sock"})
             inner = args[0] if args else kwargs.get("sock")
-            return low.conn_for(inner, "medium") if inner is not None else None
+            h = low.conn_for(inner, "medium") if inner is not None else None
+            handshake = kwargs.get("do_handshake_on_connect")
+            if h is not None and meth in cat.handshakes and (handshake is None or text(handshake) != "False"):
+                low.recv(h, node)
+            return h
         if meth in self.on_connection:
             h = low.conn_for(obj, "medium" if meth in cat.socket_only else "low")
         else:
@@ -300,6 +307,8 @@ class PythonFrontend(PythonScanner, Frontend):
             if meth in ("recv", "recvfrom", "read") and args and args[0].type == "integer":  # a byte count first
                 size = count_size(int_literal(text(args[0])))
             low.recv(h, node, size)
+        elif meth in cat.handshakes:
+            low.recv(h, node)
         elif meth in cat.flushes:
             low.flush(h, node)
         elif meth in cat.closes:
@@ -364,7 +373,7 @@ class PythonFrontend(PythonScanner, Frontend):
     def on_connection(self) -> frozenset[str]:
         """Calls made on the connection itself (not on a stream over it)."""
         c = self.catalogue
-        return c.all_sends | c.reads | c.socket_only | c.accepts | c.closes
+        return c.all_sends | c.reads | c.socket_only | c.accepts | c.closes | c.handshakes
 
     def render(self, data: bytes, proposals) -> list:
         """Each proposed fix as edits of the file (see fixes.py), or None."""

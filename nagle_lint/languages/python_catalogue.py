@@ -17,6 +17,7 @@ PYTHON = Catalogue(
     closes={"close"},
     shutdowns={"shutdown"},
     accepts={"accept"},
+    handshakes={"wrap_socket", "do_handshake"},  # wrap_socket: unless do_handshake_on_connect=False
     socket_only={"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"},
     # socket.socket(), socket.create_connection(), ... or the same names imported from the module
     tcp_makers={"socket", "create_connection", "create_server", "fromfd"},

@@ -149,7 +149,8 @@ class PythonScanner(Scanner):
         connection: a function without one is not worth lowering."""
         c = self.catalogue
         calls = _method(_names(_stems(c.all_sends | c.reads), rb"\w*")
-                        + _names(c.closes | c.shutdowns | c.option_setters | set(c.wrappers) | c.accepts))
+                        + _names(c.closes | c.shutdowns | c.option_setters | set(c.wrappers) | c.accepts
+                                 | c.handshakes))
         return AnyOf(calls, *_names(c.tcp_makers | set(c.options)))
 
     @cached_property
