@@ -33,6 +33,7 @@ class Handle:
     key: str
     buffered: bool = False
     autoflush: bool = False
+    library: str | None = None  # the library object (see `catalogue.Library`) whose methods it answers
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,7 @@ class Fresh:
 
     tcp: bool | None
     confidence: str
+    library: str | None = None  # made by a library (see `catalogue.Library`)
 
 
 @dataclass(slots=True)
@@ -556,6 +558,7 @@ class Unit:
         self.function_names: set[str] = set()
         self.scopes: dict[str, Lowering] = {}  # lowered functions, for the closures nested in them
         self.stream_callbacks: set[str] | None = None  # asyncio.start_server callbacks (Python)
+        self.library_receivers: dict | None = None  # receiver -> library, by the methods called on it (Python)
         self.polls_tcp: bool | None = None  # the file's event loop hands out TCP connections (worked out once)
 
     @cached_property
@@ -892,16 +895,16 @@ class Lowering:
             self.emit(Call(callee, args, site, consts, receiver=key))
             value = Obj(value.cls)
         if isinstance(value, Fresh):
-            value = self.new_conn(key, node, value.tcp, value.confidence)
+            value = self.new_conn(key, node, value.tcp, value.confidence, value.library)
         elif isinstance(value, Pair):
             value = None
         self.assign(key, value)
 
-    def new_conn(self, key: str, site_node, tcp: bool | None, confidence: str) -> Handle:
+    def new_conn(self, key: str, site_node, tcp: bool | None, confidence: str, library: str | None = None) -> Handle:
         """A connection created here (socket(), accept(), new Socket())."""
         self.conns[key] = ConnInfo(key, tcp, confidence, "created")
         self.emit(Bind(key, self.site(site_node)))
-        return Handle(key)
+        return Handle(key, library=library)
 
     def conn_for(self, node, evidence: str = "low") -> Handle | None:
         """The connection an expression reaches; an unknown variable or field
@@ -914,7 +917,7 @@ class Lowering:
             return val
         if isinstance(val, Fresh):
             key = self.fe_key(node) or "conn"
-            return self.new_conn(key, node, val.tcp, val.confidence)
+            return self.new_conn(key, node, val.tcp, val.confidence, val.library)
         if val is NOT_CONN or isinstance(val, (Const, Pair, Sent)):
             return None
         key = self.fe_key(node)

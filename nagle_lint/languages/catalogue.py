@@ -163,23 +163,10 @@ class Catalogue:
         """Every call that puts bytes on the wire by itself."""
         return self.sends | self.gather_sends | self.file_sends
 
-    @property
-    def library_methods(self) -> dict[str, tuple[Library, ...]]:
-        """Method name -> the libraries that have it."""
-        found: dict[str, tuple] = {}
-        for lib in self.libraries:
-            for m in lib.methods:
-                found[m] = found.get(m, ()) + (lib,)
-        return found
-
-    @property
-    def library_makers(self) -> frozenset[str]:
-        return frozenset().union(*(lib.makers for lib in self.libraries))
-
-    def library_events(self, event: str) -> frozenset[str]:
-        """The library methods with a step of `event`."""
+    def library_methods(self, *events: str) -> frozenset[str]:
+        """The methods of its libraries with a step of one of `events` (any, with none)."""
         return frozenset(m for lib in self.libraries for m, steps in lib.methods.items()
-                         if any(s.event == event for s in steps))
+                         if not events or any(s.event in events for s in steps))
 
     def without(self, field_name: str, entry) -> "Catalogue":
         """The catalogue with one entry left out (of a set, a tuple or a

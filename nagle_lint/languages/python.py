@@ -255,6 +255,9 @@ class PythonFrontend(PythonScanner, Frontend):
         if dotted in cat.not_tcp:
             _eval_all(low, args, kwargs)
             return NOT_CONN
+        if dotted in self.library_makers:
+            _eval_all(low, args, kwargs)
+            return Fresh(True, "high", self.library_makers[dotted].name)
         if dotted in cat.sleeps:
             _eval_all(low, args, kwargs)
             return low.pause(node, seconds(args[0], cat.sleeps[dotted]) if args else None)
@@ -263,6 +266,9 @@ class PythonFrontend(PythonScanner, Frontend):
         if receiver in ("self", "cls") and low.cls and f"{low.cls}.{meth}" in low.unit.function_names:
             _eval_all(low, [], kwargs)
             return low.local_call(f"{low.cls}.{meth}", args, node)
+        library = self._library_of(low, receiver, meth)
+        if library is not None:
+            return self._library_call(low, node, library, obj, meth, args, kwargs)
         target = low.env.get(receiver)
         if isinstance(target, Obj):  # a method of a class that may be defined in a linted file
             _eval_all(low, [], kwargs)
@@ -341,6 +347,9 @@ class PythonFrontend(PythonScanner, Frontend):
         cat = self.catalogue
         if name in cat.tcp_makers:
             return self._create(low, name, args, kwargs)
+        if name in self.library_makers:
+            _eval_all(low, args, kwargs)
+            return Fresh(True, "high", self.library_makers[name].name)
         if name in cat.not_tcp:
             _eval_all(low, args, kwargs)
             return NOT_CONN
@@ -365,6 +374,48 @@ class PythonFrontend(PythonScanner, Frontend):
             if name == "fromfd" or (spec and not all(w in cat.plain_tcp_words for w in _names(spec))):
                 return Fresh(None, "medium")
         return Fresh(True, "high")
+
+    @cached_property
+    def library_makers(self) -> dict:
+        """Call as written -> the library whose connection it makes."""
+        return {m: lib for lib in self.catalogue.libraries for m in lib.makers}
+
+    def _library_of(self, low, receiver: str, meth: str):
+        """The library whose method `receiver.meth(...)` is: the receiver is one
+        of its objects (made by it, or a method only it has is called on that
+        name in the file), and the library has the method."""
+        libraries = self.catalogue.libraries
+        if not libraries or not any(meth in lib.methods for lib in libraries):
+            return None
+        v = low.env.get(receiver)
+        name = v.library if isinstance(v, Handle) else _library_receivers(low.unit, libraries).get(receiver)
+        return next((lib for lib in libraries if lib.name == name and meth in lib.methods), None)
+
+    def _library_call(self, low, node, library, obj, meth, args, kwargs):
+        """A library method's steps on its connection (see `catalogue.Step`)."""
+        _eval_all(low, args, kwargs)
+        h = low.conn_for(obj, "medium")
+        if h is None:
+            return None
+        splat = any(a.type == "dictionary_splat" for a in args)  # **kw may hold any keyword
+        for step in library.methods[meth]:
+            given = None
+            if step.arg is not None or step.keyword is not None:
+                given = args[step.arg] if step.arg is not None and step.arg < len(args) \
+                    and args[step.arg].type not in ("list_splat", "dictionary_splat") else kwargs.get(step.keyword)
+                if given is None and not splat or given is not None and given.type == "none":
+                    continue
+            if step.event == "buffer":
+                low.send(Handle(h.key, buffered=True), node, UNKNOWN)
+            elif step.event == "flush":
+                low.flush(h, node)
+            elif step.event == "send":
+                # A body after the headers: at the argument sent (or the argument list), not the flush's place.
+                at = node if step.arg is None and step.keyword is None else given or node.child_by_field_name("arguments")
+                low.send(h, at, UNKNOWN)
+            elif step.event == "read":
+                low.recv(h, node)
+        return None
 
     def _more(self, flags) -> bool:
         return flags is not None and any(f in text(flags) for f in self.catalogue.more_flags)
@@ -404,6 +455,20 @@ def _stream_callbacks(unit) -> set[str]:
     if unit.stream_callbacks is None:
         unit.stream_callbacks = set(re.findall(r"start_server\(\s*(?:self\.)?(\w+)", unit.src.data.decode("utf-8", "replace")))
     return unit.stream_callbacks
+
+
+def _library_receivers(unit, libraries) -> dict[str, str]:
+    """Receiver as written -> the library one of whose own methods is called on it
+    in the file (worked out once per file)."""
+    if unit.library_receivers is None:
+        found = {}
+        source = unit.src.data.decode("utf-8", "replace")
+        for lib in libraries:
+            own = "|".join(sorted(lib.own_methods))
+            for receiver in re.findall(rf"([A-Za-z_][\w.]*)\.(?:{own})\s*\(", source) if own else ():
+                found.setdefault(receiver, lib.name)
+        unit.library_receivers = found
+    return unit.library_receivers
 
 
 def _size(node) -> str:

@@ -4,7 +4,25 @@ byte scan (`python_scan.py`) derives its words from it."""
 
 from __future__ import annotations
 
-from .catalogue import Catalogue
+from .catalogue import Catalogue, Library, Step
+
+# http.client (httplib on Python 2): the request line and headers wait in the
+# connection's buffer until endheaders() sends them; a body given to
+# endheaders() or request() is sent after them, in sends of its own (Python 3).
+HTTP_CLIENT = Library(
+    "http.client",
+    makers={"HTTPConnection", "HTTPSConnection", "http.client.HTTPConnection", "http.client.HTTPSConnection",
+            "httplib.HTTPConnection", "httplib.HTTPSConnection"},
+    methods={
+        "putrequest": [Step("buffer")],
+        "putheader": [Step("buffer")],
+        "endheaders": [Step("flush"), Step("send", arg=0, keyword="message_body")],
+        "request": [Step("buffer"), Step("flush"), Step("send", arg=2, keyword="body")],
+        "send": [Step("send")],
+        "getresponse": [Step("read")],
+    },
+    own_methods={"putrequest", "putheader", "endheaders", "getresponse"},
+)
 
 PYTHON = Catalogue(
     sends={"send", "sendall", "sendto"},
@@ -34,4 +52,5 @@ PYTHON = Catalogue(
     evidence_words=("socket", "asyncio", "RequestHandler", "data_received", "start_server"),
     stream_words=("makefile", "asyncio", "RequestHandler", "data_received", "start_server"),
     callbacks={"data_received", "handle", "handle_one_request"},
+    libraries=(HTTP_CLIENT,),
 )

@@ -124,24 +124,31 @@ class PythonScanner(Scanner):
     @cached_property
     def socket_only_calls(self):
         # A method that is an evidence word already needs no look for its call.
-        words = set(self.catalogue.evidence_words)
-        return tuple(re.compile(_call(w)) for w in sorted(self.catalogue.socket_only) if w not in words)
+        c = self.catalogue
+        words = set(c.evidence_words)
+        own = set().union(*(lib.own_methods for lib in c.libraries))
+        return tuple(re.compile(_call(w)) for w in sorted(c.socket_only | own) if w not in words)
 
     @cached_property
     def read_calls(self):
         """A file that reads may matter through the functions it calls: any
         method named like a read (`read_packet`) may be one."""
         c = self.catalogue
-        return re.compile(_method(_names(_stems(c.reads | c.stream_reads), rb"\w*")))
+        return re.compile(_method(_names(_stems(c.reads | c.stream_reads), rb"\w*") + _names(c.library_methods("read"))))
 
     @cached_property
     def send_calls(self):
         c = self.catalogue
-        return re.compile(_method(_names(c.all_sends | c.stream_writes)))
+        return re.compile(_method(_names(c.all_sends | c.stream_writes | self.library_sends)))
 
     @cached_property
     def socket_sends(self):
-        return re.compile(_method(_names(self.catalogue.all_sends)))
+        return re.compile(_method(_names(self.catalogue.all_sends | self.library_sends)))
+
+    @cached_property
+    def library_sends(self) -> frozenset[str]:
+        """Library methods that put bytes on the wire."""
+        return self.catalogue.library_methods("send", "flush")
 
     @cached_property
     def events(self):
@@ -150,7 +157,7 @@ class PythonScanner(Scanner):
         c = self.catalogue
         calls = _method(_names(_stems(c.all_sends | c.reads), rb"\w*")
                         + _names(c.closes | c.shutdowns | c.option_setters | set(c.wrappers) | c.accepts
-                                 | c.handshakes))
+                                 | c.handshakes | c.library_methods()))
         return AnyOf(calls, *_names(c.tcp_makers | set(c.options)))
 
     @cached_property
