@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..findings import Finding
-from ..model import ONE, SMALL, Break, Call, Continue, Failed, FileModel, If, Loop, Push, Recv, Return, Send, Switch, Try
+from ..model import ONE, SMALL, Break, Call, Continue, Failed, FileModel, If, Loop, Pause, Push, Recv, Return, Send, Switch, Try
 from ..site import CONFIDENCES
 from .common import idiom
 from ..model import walk
@@ -25,6 +25,8 @@ def check(model: FileModel, analysis: Analysis):
             if not isinstance(loop, Loop):
                 continue
             inside = list(walk(loop.head)) + list(walk(loop.body))
+            if any(isinstance(e, Pause) for e in inside):
+                continue  # paced by a sleep: each send is acknowledged before the next
             answered = {e.conn for e in inside if isinstance(e, (Recv, Push))}
             passed = {a for e in inside if isinstance(e, Call) for a in e.args if a}
             for ev in inside:

@@ -559,6 +559,7 @@ class Unit:
         self.scopes: dict[str, Lowering] = {}  # lowered functions, for the closures nested in them
         self.stream_callbacks: set[str] | None = None  # asyncio.start_server callbacks (Python)
         self.library_receivers: dict | None = None  # receiver -> library, by the methods called on it (Python)
+        self.struct_sizes: dict | None = None  # module-level struct.Struct names -> the size they pack (Python)
         self.polls_tcp: bool | None = None  # the file's event loop hands out TCP connections (worked out once)
 
     @cached_property
@@ -631,6 +632,7 @@ class Lowering:
         self._out: list[list] = [[]]
         self._assigned: list[set[str]] = []
         self._fields_of: dict[str, str] = {}  # a local connection's key -> the first field holding it
+        self.sizes: dict[str, str] = {}  # a name -> the size of the payload it holds, where the code says
         if cls is not None:
             for key, (val, info) in unit.class_env.get(cls, {}).items():
                 self.env[key] = val
@@ -702,11 +704,12 @@ class Lowering:
         self.emit(If((then, other), True, self.site(node)))
 
     def loop(self, node, head_nodes=(), body=None, *, infinite=False, body_first=False,
-             before=(), targets=(), update=(), reads=()) -> None:
+             before=(), targets=(), update=(), reads=(), element_size: str | None = None) -> None:
         """`before` runs once (a for-loop's initialiser or iterable); `head`
         before every pass; `targets` are rebound on every pass; `update` at
         the end of every pass; `reads`: handles read at every pass (a loop
-        over the lines of a stream)."""
+        over the lines of a stream); `element_size`: the size of what a
+        target takes each pass, where the code says (a character of a string)."""
         for n in before:
             self.expr(n)
         self._assigned.append(set())
@@ -717,6 +720,8 @@ class Lowering:
                 key = self.fe_key(t) if t.type not in self.fe.tuple_types else None
                 if key is not None:
                     self.emit(Bind(key, self.site(t)))  # a new connection (or none) every pass
+                    if element_size is not None:
+                        self.sizes[key] = element_size
             for n in head_nodes:
                 self.expr(n)
             for h in reads:
@@ -852,6 +857,7 @@ class Lowering:
         if self._assigned:
             self._assigned[-1].add(_base_name(name))
             self._assigned[-1].add(name)
+        self.sizes.pop(name, None)
         if value is None:
             self.env.pop(name, None)
         else:

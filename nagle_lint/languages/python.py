@@ -131,9 +131,11 @@ class PythonFrontend(PythonScanner, Frontend):
                     branches.append((None, alt.child_by_field_name("body")))
             low.if_chain(node, branches)
         elif t == "for_statement":
-            iterable = low.expr(node.child_by_field_name("right"))
+            right = node.child_by_field_name("right")
+            iterable = low.expr(right)
             low.loop(node, body=node.child_by_field_name("body"), targets=(node.child_by_field_name("left"),),
-                     reads=(iterable,) if isinstance(iterable, Handle) else ())
+                     reads=(iterable,) if isinstance(iterable, Handle) else (),
+                     element_size=_element_size(right, iterable, low))
             self._else(low, node)
         elif t == "while_statement":
             cond = node.child_by_field_name("condition")
@@ -223,6 +225,8 @@ class PythonFrontend(PythonScanner, Frontend):
                 if v is None and right.type == "identifier" and left.type == "attribute":
                     low.field_alias(compact(left), text(right))
                 low.bind_target(left, v)
+                if left.type == "identifier" and (size := _size(right, low)) != UNKNOWN:
+                    low.sizes[text(left)] = size
             return NO_VALUE if v is None else v
         if t == "named_expression":
             v = low.expr(node.child_by_field_name("value"))
@@ -303,7 +307,7 @@ class PythonFrontend(PythonScanner, Frontend):
             flags = kwargs.get("flags")
             if meth in cat.sends and (len(args) > 2 or (len(args) > 1 and meth != "sendto")):
                 flags = args[1]  # send(data, flags), sendall(data, flags), sendto(data, flags, address)
-            low.send(h, node, _size(args[0]) if args else UNKNOWN, more=self._more(flags))
+            low.send(h, node, _size(args[0], low) if args else UNKNOWN, more=self._more(flags))
         elif meth in cat.gather_sends:  # sendmsg(buffers, ancdata, flags)
             low.send(h, node, UNKNOWN, gather=True, more=self._more(args[2] if len(args) > 2 else None))
         elif meth in cat.file_sends:
@@ -471,8 +475,10 @@ def _library_receivers(unit, libraries) -> dict[str, str]:
     return unit.library_receivers
 
 
-def _size(node) -> str:
-    """How big a payload expression is, when the code says."""
+def _size(node, low) -> str:
+    """How big a payload expression is, when the code says: a short literal,
+    a struct of a known format, a short literal %-formatted, a name holding
+    one of these (or a character of a string)."""
     t = node.type
     if t == "string":
         body = text(node)
@@ -480,16 +486,34 @@ def _size(node) -> str:
         if "{" in body and body.lstrip("bBrRuU").startswith(("f", "F")):
             return UNKNOWN
         return ONE if len(content) <= 1 and "\\" not in content else SMALL if len(content) <= 16 else UNKNOWN
+    if t == "identifier":
+        return low.sizes.get(text(node), UNKNOWN)
+    if t == "parenthesized_expression" and node.named_children:
+        return _size(node.named_children[0], low)
+    if t == "binary_operator" and text(node.child_by_field_name("operator")) == "%":
+        left = node.child_by_field_name("left")  # b"%d\r\n" % n: a short template stays short
+        return SMALL if left.type == "string" and _size(left, low) != UNKNOWN else UNKNOWN
     if t == "call":
-        fn = compact(node.child_by_field_name("function"))
+        func = node.child_by_field_name("function")
+        fn = compact(func)
         arg = node.child_by_field_name("arguments")
         inner = [a for a in arg.named_children] if arg is not None else []
         if fn in ("bytes", "bytearray") and len(inner) == 1 and inner[0].type in ("list", "tuple"):
             return ONE if len(inner[0].named_children) == 1 else SMALL
-        if fn.endswith(".encode") and node.child_by_field_name("function").type == "attribute":
-            obj = node.child_by_field_name("function").child_by_field_name("object")
-            if obj.type == "string" or (obj.type == "call" and compact(obj.child_by_field_name("function")) == "chr"):
-                return ONE if obj.type == "call" else _size(obj)
+        if fn in ("struct.pack", "pack") and inner:
+            return _struct_size(inner[0])
+        if func.type == "attribute" and text(func.child_by_field_name("attribute")) == "pack":
+            obj = func.child_by_field_name("object")  # struct.Struct(fmt).pack(...), or a name holding the Struct
+            if obj.type == "call" and compact(obj.child_by_field_name("function")) in ("struct.Struct", "Struct"):
+                made = obj.child_by_field_name("arguments").named_children
+                return _struct_size(made[0]) if made else UNKNOWN
+            if obj.type == "identifier":
+                return _module_structs(low.unit).get(text(obj), low.sizes.get(text(obj), UNKNOWN))
+        if fn.endswith(".encode") and func.type == "attribute":
+            obj = func.child_by_field_name("object")
+            if obj.type == "call" and compact(obj.child_by_field_name("function")) == "chr":
+                return ONE
+            return _size(obj, low) if obj.type in ("string", "identifier") else UNKNOWN
     if t == "subscript":
         sub = node.child_by_field_name("subscript")
         if sub is not None and sub.type == "slice":
@@ -497,3 +521,48 @@ def _size(node) -> str:
             if len(parts) == 2 and parts[1] in (parts[0] + "+1", "1+" + parts[0]):
                 return ONE
     return UNKNOWN
+
+
+def _struct_size(fmt_node) -> str:
+    """The size a struct format literal packs to (struct.calcsize), as a payload size."""
+    import ast
+    import struct
+
+    if fmt_node.type != "string" or text(fmt_node).lstrip("bBrRuU").startswith(("f", "F")):
+        return UNKNOWN
+    try:
+        n = struct.calcsize(ast.literal_eval(text(fmt_node)))
+    except (ValueError, SyntaxError, struct.error, TypeError):
+        return UNKNOWN
+    return count_size(n)
+
+
+def _element_size(node, value, low) -> str | None:
+    """What each pass of `for x in node` gives x: a character of a string,
+    or an item of a literal list or tuple of small payloads."""
+    literal = text(node) if node.type == "string" else value.value if isinstance(value, Const) else None
+    if isinstance(literal, str) and literal[-1:] in ("'", '"'):
+        if literal.lstrip("rRuU").startswith(("b", "B")):
+            return None  # iterating bytes gives ints
+        return ONE
+    if node.type in ("list", "tuple") and node.named_children:
+        sizes = {_size(n, low) for n in node.named_children}
+        if sizes <= {ONE, SMALL}:
+            return SMALL if SMALL in sizes else ONE
+    return None
+
+
+def _module_structs(unit) -> dict[str, str]:
+    """Module-level `NAME = struct.Struct("fmt")`: name -> the size it packs (worked out once per file)."""
+    if unit.struct_sizes is None:
+        import struct
+
+        found = {}
+        source = unit.src.data.decode("utf-8", "replace")
+        for name, fmt in re.findall(r"(?m)^([A-Za-z_]\w*)\s*=\s*(?:struct\.)?Struct\(\s*[bB]?[\"']([^\"'\\]*)[\"']\s*\)", source):
+            try:
+                found[name] = count_size(struct.calcsize(fmt))
+            except struct.error:
+                pass
+        unit.struct_sizes = found
+    return unit.struct_sizes
