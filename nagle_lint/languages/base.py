@@ -560,6 +560,7 @@ class Unit:
         self.stream_callbacks: set[str] | None = None  # asyncio.start_server callbacks (Python)
         self.library_receivers: dict | None = None  # receiver -> library, by the methods called on it (Python)
         self.struct_sizes: dict | None = None  # module-level struct.Struct names -> the size they pack (Python)
+        self.generators: set | None = None  # the file's generator functions (Python)
         self.polls_tcp: bool | None = None  # the file's event loop hands out TCP connections (worked out once)
 
     @cached_property

@@ -256,7 +256,7 @@ class PythonFrontend(PythonScanner, Frontend):
         cat = self.catalogue
         if receiver == "socket" and meth in cat.tcp_makers:
             return self._create(low, meth, args, kwargs)
-        if dotted in cat.not_tcp:
+        if meth in cat.not_tcp and _module_like(low, receiver):
             _eval_all(low, args, kwargs)
             return NOT_CONN
         if dotted in self.library_makers:
@@ -363,6 +363,9 @@ class PythonFrontend(PythonScanner, Frontend):
         _eval_all(low, [], kwargs)
         for candidate in (f"{low.qualname}.{name}", name):
             if candidate in low.unit.function_names and candidate != "<module>":
+                if candidate in self._generators(low.unit):  # its body runs only when iterated or sent to
+                    _eval_all(low, args, {})
+                    return NOT_CONN
                 return low.local_call(candidate, args, node)
         if name[:1].isupper():  # a class, by convention: its __init__ may live in another linted file
             return low.construct(name, args, node, f"{name}.__init__")
@@ -378,6 +381,14 @@ class PythonFrontend(PythonScanner, Frontend):
             if name == "fromfd" or (spec and not all(w in cat.plain_tcp_words for w in _names(spec))):
                 return Fresh(None, "medium")
         return Fresh(True, "high")
+
+    def _generators(self, unit) -> set[str]:
+        """The file's generator functions (a `yield` in their text), worked out once."""
+        if unit.generators is None:
+            data = unit.src.data
+            spans = self.functions_of(data) or ()
+            unit.generators = {q for q, a, b, _ in spans if _YIELD.search(data, a, b)}
+        return unit.generators
 
     @cached_property
     def library_makers(self) -> dict:
@@ -459,6 +470,16 @@ def _stream_callbacks(unit) -> set[str]:
     if unit.stream_callbacks is None:
         unit.stream_callbacks = set(re.findall(r"start_server\(\s*(?:self\.)?(\w+)", unit.src.data.decode("utf-8", "replace")))
     return unit.stream_callbacks
+
+
+_YIELD = re.compile(rb"\byield\b")
+
+
+def _module_like(low, receiver: str) -> bool:
+    """Whether `receiver` names a module (`io`, `unittest.mock`), not a value of
+    the function: no local, parameter or field of that name."""
+    root = receiver.split(".", 1)[0]
+    return root.isidentifier() and root not in low.env and root not in low.params and root not in ("self", "cls")
 
 
 def _library_receivers(unit, libraries) -> dict[str, str]:

@@ -41,8 +41,11 @@ PYTHON = Catalogue(
     tcp_makers={"socket", "create_connection", "create_server", "fromfd"},
     plain_tcp_words={"AF_INET", "AF_INET6", "SOCK_STREAM"},
     no_nagle_words={"AF_UNIX", "AF_BLUETOOTH", "AF_NETLINK", "AF_PACKET", "AF_CAN", "SOCK_DGRAM", "SOCK_RAW"},
-    # (A dotted call of an unknown module, `io.BytesIO()`, makes no connection anyway.)
-    not_tcp={"open", "Pipe", "multiprocessing.Pipe", "socketpair", "socket.socketpair"},
+    # As written plain, or as a module's (`multiprocessing.Pipe`, `mock.MagicMock`): files and
+    # pipes, socket pairs, test doubles, signals (whose send() calls their receivers; a class such as
+    # blinker.Signal makes an object of its own anyway).
+    not_tcp={"open", "Pipe", "socketpair", "Mock", "MagicMock", "AsyncMock", "create_autospec",
+             "signal"},
     wrappers={"makefile": None, "wrap_socket": False},  # makefile: buffered when its mode writes
     socket_types={"socket.socket", "socket", "ssl.SSLSocket", "SSLSocket"},
     option_setters={"setsockopt"},
