@@ -228,6 +228,9 @@ class Function:
     # global, a parameter or a field is none): bound anew at every call,
     # they are nothing to its callers.
     locals: frozenset = frozenset()
+    # (field key, parameter) for each field it sets to a parameter (a constructor
+    # keeping the connection it is given): on an object, that field is the argument.
+    field_params: tuple = ()
 
 
 @dataclass(slots=True)

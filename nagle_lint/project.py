@@ -309,7 +309,8 @@ class Project:
         loop (nothing runs after it but what breaks out)."""
         if isinstance(s, Call):
             target = self.resolve(fn, s.callee)
-            return s if target is not None and self.has_effects(target) else None
+            keeps = target is not None and target.field_params and s.receiver is not None  # a constructor keeping a connection
+            return s if target is not None and (self.has_effects(target) or keeps) else None
         if isinstance(s, (If, Switch)):
             branches = tuple(self._pruned(fn, b) for b in s.branches)
             if not any(branches):

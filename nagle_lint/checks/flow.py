@@ -222,6 +222,7 @@ class _Run:
         self.infos: dict[str, ConnInfo] = dict(root.conns)
         self.field_nodelay = field_nodelay
         self.first_read: dict[str, Point] = {}
+        self.fields: dict[str, str] = {}  # an object's field -> the connection its constructor was given
 
     def run(self) -> None:
         cls = class_of(self.root.qualname)
@@ -296,6 +297,8 @@ class _Run:
         if is_field(k) and frame.receiver is not None:
             # A method called on an object: its self./this. fields are the object's.
             mapped = frame.receiver + k[k.index("."):] if "." in k else frame.receiver
+            if mapped in self.fields:
+                return self.fields[mapped]
             if mapped not in self.infos and k in frame.fn.conns:
                 info = frame.fn.conns[k]
                 # A field known only by its name, reached through an object from
@@ -465,6 +468,8 @@ class _Run:
 
     def call(self, s: Call, flow: _Flow, frame: _Frame) -> None:
         callee = self.project.resolve(frame.fn, s.callee)
+        if callee is not None and callee.field_params and s.receiver is not None:
+            self.keep_fields(callee, s, frame)
         if callee is None or not self.project.has_effects(callee) or id(callee) in frame.active \
                 or len(frame.stack) >= MAX_CALL_DEPTH or self.visits > MAX_VISITS:
             return  # an unknown call changes nothing we know
@@ -509,6 +514,15 @@ class _Run:
             self.infos[target] = ConnInfo(s.result, info.tcp, info.confidence,
                                           "created" if info.origin == "created" else info.origin, info.nodelay)
         flow.normal = after
+
+    def keep_fields(self, callee: Function, s: Call, frame: _Frame) -> None:
+        """`Client(sock)` keeping `sock` as `self.sock`: the object's field is
+        the connection passed, in every method called on it."""
+        receiver = self.key(frame, s.receiver)
+        for field, param in callee.field_params:
+            i = callee.params.index(param) if param in callee.params else -1
+            if 0 <= i < len(s.args) and s.args[i] is not None and "." in field:
+                self.fields[receiver + field[field.index("."):]] = self.key(frame, s.args[i])
 
     # -- events ----------------------------------------------------------
 

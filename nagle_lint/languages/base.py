@@ -612,7 +612,9 @@ class Unit:
         local = low.declared - low.params - low.not_local
         return Function(qualname, self.src.site(node), params, prologue + stmts, low.conns,
                         self.fe.is_callback(qualname),
-                        locals=frozenset(k for k in low.conns if _base_name(k) in local))
+                        locals=frozenset(k for k in low.conns if _base_name(k) in local),
+                        field_params=tuple(sorted((field, source) for source, field in low._fields_of.items()
+                                                  if source in low.params)))
 
 
 class Lowering:
