@@ -870,9 +870,9 @@ class Lowering:
             if info is not None and not value.key.startswith(("self.", "this.")):
                 # A local connection kept in fields (`self.sock = sock`, `self.rfile =
                 # sock.makefile()`): other methods know it by the first field that holds it.
-                field = self._fields_of.setdefault(value.key, name)
-                value = value.replace(key=field)
-                info = info.replace(name=field) if field not in self.conns else self.conns[field]
+                holder = self._fields_of.setdefault(value.key, name)
+                value = replace(value, key=holder)
+                info = replace(info, name=holder) if holder not in self.conns else self.conns[holder]
             self.unit.class_env.setdefault(self.cls, {})[name] = (value, info)
 
     def field_alias(self, target: str, source: str) -> None:
