@@ -3,6 +3,7 @@ Its words and patterns are derived from the Python catalogue."""
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cached_property
 
@@ -158,7 +159,9 @@ class PythonScanner(Scanner):
         calls = _method(_names(_stems(c.all_sends | c.reads), rb"\w*")
                         + _names(c.closes | c.shutdowns | c.option_setters | set(c.wrappers) | c.accepts
                                  | c.handshakes | c.library_methods()))
-        return AnyOf(calls, *_names(c.tcp_makers | set(c.options)))
+        # Option names by their common start (TCP_): each word is a pass over the file.
+        options = os.path.commonprefix(sorted(c.options)) if c.options else ""
+        return AnyOf(calls, *_names(c.tcp_makers | ({options} if len(options) >= 4 else set(c.options))))
 
     @cached_property
     def stream_events(self):
