@@ -68,12 +68,17 @@ def _hasher():
 
 def key(files: list[str], settings, extra: tuple = ()) -> str | None:
     """The key of a run over `files`: None where a file cannot be read as
-    the run would read it (no caching this run).  Each file's bytes are
-    part of it, except a file over the size limit, which the run skips
-    unread (its size decides)."""
+    the run would read it (no caching this run).  Each file's bytes and
+    settings (`settings.of(path)`) are part of it, except a file over its
+    size limit, which the run skips unread (its size decides)."""
     h = _hasher()
-    h.update(repr((_tool(), sorted(settings.__dict__.items()), extra)).encode("utf-8", "surrogateescape"))
+    h.update(repr((_tool(), extra)).encode("utf-8", "surrogateescape"))
+    numbers: dict[int, int] = {}  # id(Settings) -> its number in this key (most runs have one)
     for path in sorted(files):
+        own = settings.of(path)
+        if id(own) not in numbers:
+            numbers[id(own)] = len(numbers)
+            h.update(repr(sorted(own.__dict__.items())).encode("utf-8", "surrogateescape"))
         try:
             fd = os.open(path, _READ)
         except (OSError, ValueError):
@@ -82,8 +87,8 @@ def key(files: list[str], settings, extra: tuple = ()) -> str | None:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 return None
-            h.update(f"\n{path}\0{st.st_size}\0".encode("utf-8", "surrogateescape"))
-            if not settings.max_file_size or st.st_size <= settings.max_file_size:
+            h.update(f"\n{path}\0{numbers[id(own)]}\0{st.st_size}\0".encode("utf-8", "surrogateescape"))
+            if not own.max_file_size or st.st_size <= own.max_file_size:
                 while True:
                     chunk = os.read(fd, 1 << 20)
                     if not chunk:

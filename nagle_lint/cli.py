@@ -8,38 +8,32 @@ import sys
 
 from .arguments import Parser, UsageError, parse, print_error
 from .cache import DIRNAME
-from .config import LEVELS, ConfigError, Settings, check_rule_ids, find_config, load
+from .config import LEVELS, ConfigError, Resolver, Settings, check_rule_ids, find_config, load
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # Words that name a subcommand where a path could be (`check` lints the paths after it).
 SUBCOMMANDS = ("check", "rules", "explain", "demo", "clean", "server", "help")
 
 
-def settings_from(args) -> Settings:
+def settings_from(args):
+    """The run's settings: with --config, that file's for every file; else a
+    config.Resolver (each file's nearest configuration file).  The command
+    line's settings are on top of either."""
+    overrides = {}
+    if args.select is not None:
+        overrides["select"] = tuple(check_rule_ids(args.select, "--select"))
+    if args.ignore is not None:
+        overrides["ignore"] = tuple(check_rule_ids(args.ignore, "--ignore"))
+    if args.exclude:
+        overrides["cli_exclude"] = tuple(args.exclude)
+    for name in ("fail_on", "min_confidence", "max_file_size", "timeout"):
+        if getattr(args, name) not in (None, ""):
+            overrides[name] = getattr(args, name)
     if args.config:
         if not os.path.isfile(args.config):
             raise ConfigError(f"{args.config}: no such config file")
-        settings = load(args.config)
-    else:
-        start = args.paths[0] if args.paths else "."
-        start = start if os.path.isdir(start) else os.path.dirname(start) or "."
-        found = find_config(start if os.path.exists(start) else ".")
-        settings = load(found) if found else Settings()
-    if args.select is not None:
-        settings = settings.replace(select=tuple(check_rule_ids(args.select, "--select")))
-    if args.ignore is not None:
-        settings = settings.replace(ignore=tuple(check_rule_ids(args.ignore, "--ignore")))
-    if args.exclude:
-        settings = settings.replace(cli_exclude=tuple(args.exclude))
-    if args.fail_on:
-        settings = settings.replace(fail_on=args.fail_on)
-    if args.min_confidence:
-        settings = settings.replace(min_confidence=args.min_confidence)
-    if args.max_file_size is not None:
-        settings = settings.replace(max_file_size=args.max_file_size)
-    if args.timeout is not None:
-        settings = settings.replace(timeout=args.timeout)
-    return settings
+        return load(args.config).replace(**overrides)
+    return Resolver(overrides)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,7 +137,11 @@ def lint(args) -> int:
     if missing:
         raise UsageError(f"{', '.join(missing)}: no such file or directory")
     if args.show_settings:
-        sys.stdout.write(settings_text(settings))
+        # As ruff's: the settings each path named gets (a folder's: those of the files in it).
+        sys.stdout.write("\n".join(
+            (f"# {path}\n" if args.paths else "")
+            + settings_text(settings.in_folder(path) if os.path.isdir(path) else settings.of(path))
+            for path in paths))
         return EXIT_CLEAN
     if args.show_files:
         planned = plan(paths, settings, args.force_exclude)
@@ -250,8 +248,8 @@ def _report(args, settings, result, lines=None) -> tuple[int, str, str]:
         from .report.text import summary
 
         warnings += summary(result) + "\n"
-    floor = LEVELS.index(settings.fail_on)
-    failing = [f for f in result.shown if LEVELS.index(f.level) >= floor]
+    # Each finding against its own file's fail-on.
+    failing = [f for f in result.shown if LEVELS.index(f.level) >= LEVELS.index(settings.of(f.path).fail_on)]
     return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN, report, warnings
 
 
@@ -300,8 +298,9 @@ def cache_of(args, settings):
 
 def project_root(paths, settings) -> str:
     """Where a project's cache lives: the top of the git work tree holding
-    the first linted path, else the configuration file's folder, else the
-    current folder.  Runs from any of its folders share it."""
+    the first linted path, else the folder of the configuration file found
+    from the current folder (or --config's), else the current folder.  Runs
+    from any of its folders share it."""
     start = os.path.abspath(paths[0] if paths else ".")
     folder = start if os.path.isdir(start) else os.path.dirname(start)
     while True:
@@ -311,7 +310,7 @@ def project_root(paths, settings) -> str:
         if parent == folder:
             break
         folder = parent
-    return settings.folder() or os.getcwd()
+    return settings.in_folder(".").folder() or os.getcwd()
 
 
 def _lint_stdin(args, settings):

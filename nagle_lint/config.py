@@ -161,30 +161,100 @@ def find_config(start) -> str | None:
     in it or a folder above it."""
     folder = os.path.realpath(start)
     while True:
-        dotted = os.path.join(folder, ".nagle-lint.toml")
-        if os.path.isfile(dotted):
-            return dotted
-        pyproject = os.path.join(folder, "pyproject.toml")
-        if os.path.isfile(pyproject):
-            try:
-                with open(pyproject, "rb") as fh:
-                    raw = fh.read()
-            except OSError:
-                return pyproject  # let load() report it
-            # A file that does not name the table has none: the TOML parser
-            # (a tenth of the start-up of a run on one file) is not loaded for it.
-            if b"nagle-lint" in raw:
-                tomllib = _toml()
-                try:
-                    data = tomllib.loads(raw.decode("utf-8"))
-                except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-                    return pyproject  # let load() report it
-                if "nagle-lint" in data.get("tool", {}):
-                    return pyproject
+        found = config_in(folder)
+        if found:
+            return found
         parent = os.path.dirname(folder)
         if parent == folder:
             return None
         folder = parent
+
+
+def config_in(folder: str) -> str | None:
+    """The config file in `folder` itself, if it has one: `.nagle-lint.toml`
+    first, else a `pyproject.toml` with a [tool.nagle-lint] table."""
+    dotted = os.path.join(folder, ".nagle-lint.toml")
+    if os.path.isfile(dotted):
+        return dotted
+    pyproject = os.path.join(folder, "pyproject.toml")
+    if not os.path.isfile(pyproject):
+        return None
+    try:
+        with open(pyproject, "rb") as fh:
+            raw = fh.read()
+    except OSError:
+        return pyproject  # let load() report it
+    # A file that does not name the table has none: the TOML parser
+    # (a tenth of the start-up of a run on one file) is not loaded for it.
+    if b"nagle-lint" not in raw:
+        return None
+    tomllib = _toml()
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return pyproject  # let load() report it
+    tool = data.get("tool")
+    return pyproject if isinstance(tool, dict) and "nagle-lint" in tool else None
+
+
+class Resolver:
+    """Each file's settings, found as ruff finds them: those of the nearest
+    configuration file in the file's folder or above it (that file's own:
+    the files further up are not merged in; its patterns are written from
+    its folder), with the command line's settings (`overrides`) on top.  A
+    file with no configuration file above it takes the one found from the
+    current folder (`start`), else the defaults.  Each configuration file is
+    read once; the files it governs share one Settings.  `broken`: called
+    with the ConfigError of a configuration file that cannot be read, whose
+    files then take the defaults (else the error is raised)."""
+
+    def __init__(self, overrides: dict | None = None, start: str = ".", broken=None):
+        self.overrides, self.broken = overrides or {}, broken
+        self.fallback = find_config(start)
+        self._nearest: dict[str, str | None] = {}  # real folder -> its nearest config file, or None
+        self._folders: dict[str, Settings] = {}  # folder as asked -> its settings
+        self._loaded: dict[str | None, Settings] = {}  # config file (None: the defaults) -> its settings
+
+    def of(self, path: str) -> Settings:
+        """The settings of the file at `path` (which need not exist: standard input's name)."""
+        return self.in_folder(os.path.dirname(path) or ".")
+
+    def in_folder(self, folder: str) -> Settings:
+        """The settings of the files in `folder`."""
+        found = self._folders.get(folder)
+        if found is None:
+            config = self._nearest_config(os.path.realpath(folder))
+            found = self._folders[folder] = self.loaded(config if config is not None else self.fallback)
+        return found
+
+    def loaded(self, config: str | None) -> Settings:
+        """A configuration file's settings, the command line's on top (None: the defaults)."""
+        if config not in self._loaded:
+            settings = Settings()
+            try:
+                settings = load(config) if config else settings
+            except ConfigError as e:
+                if self.broken is None:
+                    raise
+                self.broken(e)
+            self._loaded[config] = settings.replace(**self.overrides)
+        return self._loaded[config]
+
+    def _nearest_config(self, real: str) -> str | None:
+        chain = []  # folders not looked at yet, innermost first
+        folder = real
+        while folder not in self._nearest:
+            chain.append(folder)
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                self._nearest[folder] = config_in(folder)
+                chain.pop()
+                break
+            folder = parent
+        found = self._nearest[folder]
+        for f in reversed(chain):
+            found = self._nearest[f] = config_in(f) or found
+        return found
 
 
 def load(path) -> Settings:

@@ -4,7 +4,9 @@ top of the work tree down, and .git/info/exclude), excludes applied, only
 the languages we read.  Patterns follow gitignore's rules, as pathspec's
 GitIgnoreSpec reads them: `src/*.py` is anchored to the folder it is
 written from and does not match `src/sub/x.py`; `vendor` matches at any
-depth; `build/` matches folders only; `!keep.py` takes a file back."""
+depth; `build/` matches folders only; `!keep.py` takes a file back.  Each
+folder's entries are judged by that folder's settings (its nearest
+configuration file's: see config.Resolver)."""
 
 from __future__ import annotations
 

@@ -31,13 +31,14 @@ def prepare(path: str, data: bytes, language: str | None = None, wanted: Wanted 
     return Prepared(path, model, parse_suppressions(data), model.error_count, choice=choice)
 
 
-def check(prepared: list[Prepared], project, rules_for, min_confidence: str, timeout: float = 0.0,
+def check(prepared: list[Prepared], project, rules_for, confidence_for, timeout: float = 0.0,
           problems: list | None = None) -> list[Finding]:
     """The findings of the prepared files' functions, each kept where its rule
-    is selected for its file (`rules_for(path)`), marked when suppressed;
-    `timeout`, `problems`: see `raw_findings`."""
+    is selected for its file (`rules_for(path)`) and it is as sure as its
+    file asks (`confidence_for(path)`), marked when suppressed; `timeout`,
+    `problems`: see `raw_findings`."""
     return settle(raw_findings(prepared, project, selected(prepared, rules_for), timeout, problems), prepared,
-                  rules_for, min_confidence)
+                  rules_for, confidence_for)
 
 
 def selected(prepared: list[Prepared], rules_for) -> set[str]:
@@ -71,19 +72,20 @@ def cut_problem(timeout: float) -> str:
             "its findings so far are reported, others may be missing")
 
 
-def settle(found: list[Finding], prepared: list[Prepared], rules_for, min_confidence: str) -> list[Finding]:
-    """The surest finding per place, of the confidence asked for, where its
-    rule is selected for its file, marked when suppressed there: a finding
+def settle(found: list[Finding], prepared: list[Prepared], rules_for, confidence_for) -> list[Finding]:
+    """The surest finding per place, of the confidence its file asks for
+    (`confidence_for(path)`), where its rule is selected for its file,
+    marked when suppressed there: a finding
     may lie in another file than the one analysed (a helper), so `prepared`
     holds every file whose suppressions can apply."""
     from .checks import best_of
 
-    return found_in_place(best_of(found), {p.path: p.marks for p in prepared}, rules_for,
-                          CONFIDENCES.index(min_confidence))
+    return found_in_place(best_of(found), {p.path: p.marks for p in prepared}, rules_for, confidence_for)
 
 
-def found_in_place(findings, marks, rules_for, floor: int) -> list[Finding]:
-    kept = [f for f in findings if CONFIDENCES.index(f.confidence) >= floor and f.rule in rules_for(f.path)]
+def found_in_place(findings, marks, rules_for, confidence_for) -> list[Finding]:
+    kept = [f for f in findings if CONFIDENCES.index(f.confidence) >= CONFIDENCES.index(confidence_for(f.path))
+            and f.rule in rules_for(f.path)]
     by_file: dict[str, list[Finding]] = {}
     for f in kept:
         by_file.setdefault(f.path, []).append(f)

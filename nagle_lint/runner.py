@@ -35,6 +35,7 @@ from .report import Result
 
 TYPE_CHECKING = False  # typing's own, without importing typing
 if TYPE_CHECKING:
+    from .config import Resolver
     from .prepared import Prepared
     from .project import Wanted
 
@@ -48,19 +49,21 @@ Offer = namedtuple("Offer", "path defined worth called")  # see `Scanner.offers`
 Checked = namedtuple("Checked", "path findings problems")  # findings before `lint.settle`
 
 
-def run(paths: list[str], settings: Settings, jobs: int | None = None, force_exclude: bool = False,
+def run(paths: list[str], settings: Settings | Resolver, jobs: int | None = None, force_exclude: bool = False,
         cache=None) -> Result:
     """Lint the files under `paths`.  With a `cache.Cache`, an unchanged tree
     (same files and contents, same settings) gives the stored result."""
     return run_planned(plan(paths, settings, force_exclude, cache), settings, jobs)
 
 
-def plan(paths: list[str], settings: Settings, force_exclude: bool = False, cache=None):
+def plan(paths: list[str], settings: Settings | Resolver, force_exclude: bool = False, cache=None):
     """The files to lint, the paths that cannot be, and the cache key of the
     run (None without a cache, or where a file cannot be looked at)."""
     missing, files = [], []
     for path, error in discover(paths, settings, force_exclude):
         (missing if error else files).append((path, error) if error else path)
+    for path in files:  # every file's configuration read here, where a bad one stops the run, not in a worker
+        settings.of(path)
     digest = None
     if cache is not None:
         from .cache import key
@@ -69,7 +72,7 @@ def plan(paths: list[str], settings: Settings, force_exclude: bool = False, cach
     return SimpleNamespace(files=files, missing=missing, cache=cache, digest=digest)
 
 
-def run_planned(planned, settings: Settings, jobs: int | None = None) -> Result:
+def run_planned(planned, settings: Settings | Resolver, jobs: int | None = None) -> Result:
     """Lint what `plan` found: the stored result where the cache has it."""
     if planned.digest is not None:
         stored = planned.cache.load(planned.digest)
@@ -82,7 +85,7 @@ def run_planned(planned, settings: Settings, jobs: int | None = None) -> Result:
     return result
 
 
-def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
+def _run(files: list[str], settings: Settings | Resolver, jobs: int | None) -> Result:
     result = Result([])
     jobs = jobs or default_jobs()
     prepared, project = lower_all(files, settings, jobs, result)  # phases 1-3
@@ -94,11 +97,11 @@ def _run(files: list[str], settings: Settings, jobs: int | None) -> Result:
     result.problems.sort()
     files = [prepared[p] for p in sorted(prepared)]
     result.findings = settle([f for p in sorted(prepared) for f in per_file[p]], files, _rules_for(settings),
-                             settings.min_confidence)  # phase 5
+                             _confidence_for(settings))  # phase 5
     return result
 
 
-def lower_all(files: list[str], settings: Settings, jobs: int, result: Result):
+def lower_all(files: list[str], settings: Settings | Resolver, jobs: int, result: Result):
     """Phases 1-3: (path -> Prepared of the files lowered, their Project or
     None); `result` counts the files and takes the problems, sorted."""
     workers = _Workers(jobs, len(files) >= PARALLEL_THRESHOLD)
@@ -140,7 +143,7 @@ class _Lowered:
             self.skipped.append(path)
 
 
-def _first_round(files: list[str], settings: Settings, workers: _Workers) -> list[Lowered]:
+def _first_round(files: list[str], settings: Settings | Resolver, workers: _Workers) -> list[Lowered]:
     """Phases 1 and 2, for every file in order: scanned (in parallel), then
     the files the scan let through lowered, the biggest first."""
     scanned = workers.map(_scan_many, files, settings)
@@ -153,7 +156,7 @@ def _first_round(files: list[str], settings: Settings, workers: _Workers) -> lis
     return [out[path] for path in files]
 
 
-def _later_rounds(lowered: _Lowered, settings: Settings, workers: _Workers):
+def _later_rounds(lowered: _Lowered, settings: Settings | Resolver, workers: _Workers):
     """Phase 3: for two more rounds at most, the skipped files that other
     files turn out to need lowered, and the files holding a stub another
     file calls lowered again; the project of every file lowered."""
@@ -214,7 +217,7 @@ def _choose(offers: list[Offer], wanted: Wanted, project) -> list[str]:
     return sorted(chosen)
 
 
-def check_each(prepared: dict, project, settings: Settings, jobs: int, problems: list | None = None) -> dict:
+def check_each(prepared: dict, project, settings: Settings | Resolver, jobs: int, problems: list | None = None) -> dict:
     """Phase 4: path -> what the checks find analysing that file (before
     `lint.settle`; a finding may lie in another file, a helper's), each file
     within what its lowering left of its time budget; the files whose
@@ -227,7 +230,7 @@ def check_each(prepared: dict, project, settings: Settings, jobs: int, problems:
     _load_checks()  # before the workers are forked: they inherit it
     # The costliest first, so that none is left for last.
     by_cost = sorted(order, key=lambda p: -_check_cost(prepared[p]))
-    _SHARED.update(prepared=prepared, project=project, rules=rules, timeout=settings.timeout)  # forked workers have them
+    _SHARED.update(prepared=prepared, project=project, rules=rules, settings=settings)  # forked workers have them
     try:
         checked = {item.path: item for item in workers.map(_check_many, by_cost, size=max(1, len(order) // (jobs * 64)),
                                                            fork_only=True)}
@@ -246,7 +249,7 @@ def _scan_many(args) -> list[Scanned]:
     paths, settings = args
     out = []
     for path in paths:
-        data, settled = _scanned(path, settings, None, language_of(path))
+        data, settled = _scanned(path, settings.of(path), None, language_of(path))
         out.append(Scanned(path, settled, 0) if settled is not None else Scanned(path, None, len(data)))
     return out
 
@@ -286,8 +289,8 @@ _SHARED: dict = {}  # phase 4's models, project and rules, inherited by forked w
 
 def _check_many(args) -> list[Checked]:
     (paths,) = args
-    prepared, project, rules, timeout = (_SHARED[k] for k in ("prepared", "project", "rules", "timeout"))
-    return [Checked(p, *_check_one(prepared[p], project, rules, timeout)) for p in paths]
+    prepared, project, rules, settings = (_SHARED[k] for k in ("prepared", "project", "rules", "settings"))
+    return [Checked(p, *_check_one(prepared[p], project, rules, settings.of(p).timeout)) for p in paths]
 
 
 def _check_one(prepared: Prepared, project, rules: set[str], timeout: float):
@@ -384,9 +387,10 @@ def default_jobs() -> int:
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
 
 
-def read_file(path: str, settings: Settings, data: bytes | None = None, language: str | None = None,
+def read_file(path: str, settings: Settings | Resolver, data: bytes | None = None, language: str | None = None,
               wanted: Wanted | None = None, scanned: bool = False, before=None):
-    """(Prepared or None, problem or None) for one file; never raises for bad input.
+    """(Prepared or None, problem or None) for one file, read with its own
+    settings (`settings.of(path)`); never raises for bad input.
 
     A file whose bytes show it cannot matter is not parsed (its Prepared has
     no model), and costs no more than a read and a byte scan (`scanned`: the
@@ -394,6 +398,7 @@ def read_file(path: str, settings: Settings, data: bytes | None = None, language
     analysed (nested too deeply), both the Prepared and a problem naming
     them are returned."""
     language = language or language_of(path)
+    settings = settings.of(path)
     data, settled = _scanned(path, settings, data, language, wanted is None and not scanned)
     return settled if data is None else _lower(path, data, language, settings, wanted, before)
 
@@ -524,29 +529,36 @@ def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wa
     return prepared, "; ".join(budget.notes) or None
 
 
-def lint_file(path: str, settings: Settings, data: bytes | None = None, language: str | None = None):
+def lint_file(path: str, settings: Settings | Resolver, data: bytes | None = None, language: str | None = None):
     """(path, findings, problem or None, parse errors) for one file on its own."""
     from .lint import check
     from .project import Project
 
+    settings = settings.of(path)
     prepared, problem = read_file(path, settings, data, language)
     if prepared is None:
         return path, [], problem, 0
     project = Project([prepared.model] if prepared.model else [])
     cut: list = []
-    findings = check([prepared], project, _rules_for(settings), settings.min_confidence, settings.timeout, cut)
+    findings = check([prepared], project, _rules_for(settings), _confidence_for(settings), settings.timeout, cut)
     problem = "; ".join([problem] * bool(problem) + [message for _, message in cut]) or None
     return path, findings, problem, prepared.errors
 
 
-def _rules_for(settings: Settings):
+def _rules_for(settings: Settings | Resolver):
+    """path -> the rules selected for that file."""
     cache: dict[str, set[str]] = {}
 
     def rules_for(path: str) -> set[str]:
         if path not in cache:
-            cache[path] = selected_rules(settings, path)
+            cache[path] = selected_rules(settings.of(path), path)
         return cache[path]
 
     return rules_for
+
+
+def _confidence_for(settings: Settings | Resolver):
+    """path -> the least confidence shown in that file."""
+    return lambda path: settings.of(path).min_confidence
 
 

@@ -652,8 +652,8 @@ def test_select_all_runs_the_rules_off_by_default_too(isolated):
     from nagle_lint.config import selected_rules
 
     assert OPT_IN
-    assert selected_rules(settings_from(parse(["--select", "ALL"]))) == set(all_rules())
-    assert selected_rules(settings_from(parse(["--select", "NGL"]))) == set(all_rules()) - OPT_IN
+    assert selected_rules(settings_from(parse(["--select", "ALL"])).of("x.py")) == set(all_rules())
+    assert selected_rules(settings_from(parse(["--select", "NGL"])).of("x.py")) == set(all_rules()) - OPT_IN
 
 
 def test_a_dash_lints_standard_input_as_the_stdin_filename(capsys, isolated, monkeypatch):

@@ -103,3 +103,28 @@ def test_edits_do_not_grow_what_the_index_holds(tmp_path):
         return sum(isinstance(o, Function) for o in gc.get_objects())
 
     assert alive_after_edits(1) == alive_after_edits(5)
+
+
+def test_the_index_takes_each_files_nearest_configuration(tmp_path, monkeypatch):
+    """As the command line does: sub/'s own configuration for sub/'s files,
+    the root's for the others, an edit in either analysed with its own."""
+    from nagle_lint.config import Resolver
+
+    monkeypatch.chdir(tmp_path)
+    split = (FIXTURES / "python" / "split_write_client.py").read_bytes()
+    nodelay = (FIXTURES / "python" / "nodelay_undocumented.py").read_bytes()
+    for folder in ("src", "sub"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "split.py").write_bytes(split)
+        (tmp_path / folder / "nodelay.py").write_bytes(nodelay)
+    (tmp_path / ".nagle-lint.toml").write_text('select = ["NGL001"]\n', encoding="utf-8")
+    (tmp_path / "sub" / ".nagle-lint.toml").write_text('select = ["NGL002"]\n', encoding="utf-8")
+    expected = _key(run([str(tmp_path)], Resolver(), jobs=1).findings)
+    assert sorted((f[0].replace(str(tmp_path), ""), f[1]) for f in expected) == [
+        ("/src/split.py", "NGL001"), ("/sub/nodelay.py", "NGL002")]
+    ix = Index(str(tmp_path), Resolver(), jobs=1)
+    ix.build()
+    assert _key(_all(ix)) == expected
+    for folder in ("src", "sub"):
+        ix.update(str(tmp_path / folder / "nodelay.py"), nodelay + b"\n")
+        assert _key(_all(ix)) == expected

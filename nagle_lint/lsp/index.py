@@ -15,10 +15,10 @@ import os
 from contextlib import contextmanager
 
 from .. import runner
-from ..config import Settings, selected_rules
+from ..config import Resolver, Settings
 from ..discover import excluded, excludes
 from ..languages import language_of
-from ..lint import raw_findings, settle
+from ..lint import raw_findings, selected, settle
 from ..report import Result
 
 
@@ -35,11 +35,11 @@ def buffers(texts: dict[str, bytes]):
 class Index:
     """The files under `root` (None: only the files given to `update`)."""
 
-    def __init__(self, root: str | None, settings: Settings, jobs: int | None = None):
+    def __init__(self, root: str | None, settings: Settings | Resolver, jobs: int | None = None):
+        """`settings`: one Settings for every file, or a Resolver (each file's nearest configuration's)."""
         self.root, self.settings = root, settings
         self.jobs = jobs or runner.default_jobs()
         self.rules_for = runner._rules_for(settings)
-        self.rules = selected_rules(settings)  # every file's rules are among these
         self.prepared: dict = {}  # path -> Prepared, of the files lowered
         self.project = None
         self.raw: dict = {}  # analysed path -> its findings before `settle`
@@ -105,7 +105,9 @@ class Index:
             self.project = None
         for p in self._dependents(lowered, before):
             if p in self.prepared:
-                self.raw[p] = raw_findings([self.prepared[p]], self.project, self.rules)
+                # Every file's rules, as the command line's checks run them: a finding may lie in another file.
+                self.raw[p] = raw_findings([self.prepared[p]], self.project,
+                                           selected(list(self.prepared.values()), self.rules_for))
             else:
                 self.raw.pop(p, None)
         return self._settle()
@@ -157,7 +159,7 @@ class Index:
         paths whose findings changed."""
         found = [copy.copy(f) for p in sorted(self.raw) for f in self.raw[p]]
         by_path: dict[str, list] = {}
-        for f in settle(found, list(self.prepared.values()), self.rules_for, self.settings.min_confidence):
+        for f in settle(found, list(self.prepared.values()), self.rules_for, runner._confidence_for(self.settings)):
             by_path.setdefault(f.path, []).append(f)
         changed = {p for p in set(by_path) | set(self.shown) if by_path.get(p) != self.shown.get(p)}
         self.shown = by_path

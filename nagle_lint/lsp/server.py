@@ -19,7 +19,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
-from ..config import ConfigError, Settings, check_rule_ids, find_config, load
+from ..config import ConfigError, Resolver, check_rule_ids
 from ..languages import frontend, language_of
 from ..site import CONFIDENCES
 from .index import Index
@@ -105,18 +105,13 @@ class NagleServer(LanguageServer):
 
     # -- settings and indexes
 
-    def settings_for(self, folder: str) -> Settings:
-        """The settings of a folder: its configuration file, then the
-        editor's settings above it.  A broken configuration file is reported
-        and the defaults are used."""
-        settings = Settings()
-        try:
-            found = find_config(folder)
-            if found:
-                settings = load(found)
-        except ConfigError as e:
-            self.show(types.MessageType.Error, f"nagle-lint: {e}; using the default settings")
-        return settings.replace(**self.options)
+    def settings_for(self, folder: str) -> Resolver:
+        """The settings of the files under a folder: each file's nearest
+        configuration file's (as the command line finds them), the
+        editor's settings above them.  A broken configuration file is
+        reported and its files take the defaults."""
+        return Resolver(self.options, start=folder, broken=lambda e: self.show(
+            types.MessageType.Error, f"nagle-lint: {e}; using the default settings"))
 
     def folders(self) -> list[str]:
         try:
