@@ -84,11 +84,22 @@ def settle(found: list[Finding], prepared: list[Prepared], rules_for, confidence
 
 
 def found_in_place(findings, marks, rules_for, confidence_for) -> list[Finding]:
-    kept = [f for f in findings if CONFIDENCES.index(f.confidence) >= CONFIDENCES.index(confidence_for(f.path))
-            and f.rule in rules_for(f.path)]
+    from .checks import CHECKS, ON_SUPPRESSIONS
+
+    selected = [f for f in findings if f.rule in rules_for(f.path)]
+    kept = [f for f in selected if CONFIDENCES.index(f.confidence) >= CONFIDENCES.index(confidence_for(f.path))]
+    # The rules judging suppressions see every finding, whatever its confidence: a suppression
+    # of a finding hidden at this run's confidence is still in use.
+    judged = [f for rule in sorted(ON_SUPPRESSIONS) for f in CHECKS[rule](selected, marks, rules_for)]
     by_file: dict[str, list[Finding]] = {}
     for f in kept:
         by_file.setdefault(f.path, []).append(f)
     for path, group in by_file.items():
         apply_suppressions(marks.get(path, {}), group)
-    return kept
+    for rule in ON_SUPPRESSIONS:  # only a comment that names such a rule suppresses its findings
+        naming = {path: {n: m for n, m in file_marks.items() if m[0] and rule in m[0]}
+                  for path, file_marks in marks.items()}
+        for f in judged:
+            if f.rule == rule:
+                apply_suppressions(naming.get(f.path, {}), [f])
+    return sorted(kept + judged, key=Finding.sort_key) if judged else kept

@@ -16,8 +16,9 @@ NO_REASON = " (the suppression on line {line} was ignored: give its reason after
 PLACEHOLDER = re.compile(r"(?i)\W*(?:(?:todo|fixme|xxx|tbd)\b.*|[\W_]*)$", re.S)
 
 
-def parse(data: bytes) -> dict[int, tuple[set[str] | None, str]]:
-    """line -> (rule ids, or None for every rule; the reason)."""
+def parse(data: bytes) -> dict[int, tuple[set[str] | None, str, tuple[int, int]]]:
+    """line -> (rule ids, or None for every rule; the reason; the columns
+    where the comment's directive starts and ends)."""
     found = {}
     if b"nagle-lint:" not in data:
         return found
@@ -34,8 +35,33 @@ def parse(data: bytes) -> dict[int, tuple[set[str] | None, str]]:
         reason = (m.group(2) or "").strip()
         if reason.endswith("*/"):  # the end of a C block comment is not part of the reason
             reason = reason[:-2].rstrip()
-        found[number] = (ids, reason)
+        found[number] = (ids, reason, (m.start() + 1, m.end() + 1))
     return found
+
+
+def mark_for(marks: dict, f: Finding) -> int | None:
+    """The line of the suppression comment that applies to `f`: on its line,
+    else on the line above, naming its rule or every rule; or None."""
+    for line in (f.site.line, f.site.line - 1):
+        mark = marks.get(line)
+        if mark and (mark[0] is None or f.rule in mark[0]):
+            return line
+    return None
+
+
+def unknown(marks: dict) -> str | None:
+    """What a file's suppressions name that is no rule, as one problem
+    (ruff warns of unknown codes in its `noqa` comments likewise), or None."""
+    if not any(ids for ids, _, _ in marks.values()):
+        return None
+    from .rules import all_rules
+
+    known = all_rules()
+    bad = [(line, i) for line, (ids, _, _) in sorted(marks.items()) for i in sorted(ids or ()) if i not in known]
+    if not bad:
+        return None
+    named = ", ".join(f"{i} (line {line})" for line, i in bad)
+    return (f"suppression of an unknown rule: {named}; it suppresses nothing (known: {', '.join(known)})")
 
 
 def apply_suppressions(marks: dict, findings: list[Finding]) -> None:
@@ -44,11 +70,10 @@ def apply_suppressions(marks: dict, findings: list[Finding]) -> None:
     if not marks:
         return
     for f in findings:
-        for line in (f.site.line, f.site.line - 1):
-            mark = marks.get(line)
-            if mark and (mark[0] is None or f.rule in mark[0]):
-                if not PLACEHOLDER.match(mark[1]):
-                    f.suppressed = mark[1]
-                else:
-                    f.message += NO_REASON.format(line=line)
-                break
+        line = mark_for(marks, f)
+        if line is not None:
+            reason = marks[line][1]
+            if not PLACEHOLDER.match(reason):
+                f.suppressed = reason
+            else:
+                f.message += NO_REASON.format(line=line)

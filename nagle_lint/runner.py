@@ -395,12 +395,19 @@ def read_file(path: str, settings: Settings | Resolver, data: bytes | None = Non
     A file whose bytes show it cannot matter is not parsed (its Prepared has
     no model), and costs no more than a read and a byte scan (`scanned`: the
     scan already let it through).  When a few functions could not be
-    analysed (nested too deeply), both the Prepared and a problem naming
-    them are returned."""
+    analysed (nested too deeply), or a suppression comment names no rule,
+    both the Prepared and a problem saying so are returned."""
+    from .noqa import unknown
+
     language = language or language_of(path)
     settings = settings.of(path)
     data, settled = _scanned(path, settings, data, language, wanted is None and not scanned)
-    return settled if data is None else _lower(path, data, language, settings, wanted, before)
+    if data is None:
+        return settled
+    prepared, problem = _lower(path, data, language, settings, wanted, before)
+    if prepared is not None and wanted is None:  # a later round's file was told of in the first
+        problem = "; ".join(filter(None, (problem, unknown(prepared.marks)))) or None
+    return prepared, problem
 
 
 def _scanned(path: str, settings: Settings, data: bytes | None, language: str | None, scan: bool = True):
@@ -423,7 +430,14 @@ def _scanned(path: str, settings: Settings, data: bytes | None, language: str | 
     if data is None:
         return None, (None, problem)
     if scan and not scanner(language).may_find(data, settings.min_confidence):
-        return None, (SKIPPED, None)
+        if b"nagle-lint:" not in data:
+            return None, (SKIPPED, None)
+        from .noqa import parse, unknown
+
+        # A file with suppressions is lowered where they are judged (NGL100): one the
+        # scan would skip has no finding, so each of its suppressions is unused.
+        if "NGL100" not in selected_rules(settings, path):
+            return None, (SKIPPED, unknown(parse(data)))
     return data, None
 
 

@@ -769,6 +769,65 @@ def test_a_reason_that_merely_starts_like_a_placeholder_counts(capsys, isolated,
     assert run(capsys, "sup.py")[:2] == (0, "")
 
 
+STALE = """\
+import socket
+
+
+def fixed(host, port, request):
+    sock = socket.create_connection((host, port))
+    sock.sendall(request)  # nagle-lint: ignore[NGL001] -- one record for the peer
+    return sock.recv(4096)
+"""
+
+NO_SOCKET = """\
+def render(rows):
+    return "\\n".join(rows)  # nagle-lint: ignore[ngl009, NGL001] -- written in one call
+"""
+
+
+@pytest.mark.parametrize("source", [SUPPRESSED, NO_SOCKET], ids=["socket-code", "skipped-by-the-byte-scan"])
+def test_a_suppression_naming_an_unknown_rule_is_a_warning(capsys, isolated, source):
+    """As ruff warns of unknown codes in `noqa`: whatever the rules selected,
+    also in a file the byte scan skips unparsed, and again from the cache."""
+    write(isolated, "x.py", source.replace("ignore[NGL003]", "ignore[NGL009]").replace("ngl009", "NGL009"))
+    for argv in (["x.py"], ["x.py"], ["--no-cache", "--select", "NGL100", "x.py"]):
+        code, _, err = run(capsys, *argv)
+        assert code in (0, 1)
+        warnings = [line for line in err.splitlines() if "unknown rule" in line]
+        assert len(warnings) == 1 and warnings[0].startswith("nagle-lint: warning: x.py: suppression of an unknown "
+                                                             "rule: NGL009 (line "), err
+
+
+def test_unused_suppressions_are_reported_only_when_selected(capsys, isolated):
+    write(isolated, "x.py", STALE)
+    write(isolated, "none.py", NO_SOCKET)
+    assert reported_rules(capsys, "x.py", "none.py") == (0, [])
+    code, out, _ = run(capsys, "--select", "NGL001,NGL100", "x.py", "none.py")
+    assert code == 1
+    assert [(p, n, rule) for p, n, rule in finding_lines(out)] == [("none.py", 2, "NGL100"), ("x.py", 6, "NGL100")]
+    assert "unused suppression: no NGL001 finding on this line or the next; remove the comment" in out
+    # Named by the comment itself, the rule keeps quiet there.
+    write(isolated, "x.py", STALE.replace("ignore[NGL001]", "ignore[NGL001, NGL100]"))
+    assert reported_rules(capsys, "--select", "NGL001,NGL100", "x.py") == (0, [])
+    # A rule that did not run is not judged: nothing is known of its findings.
+    write(isolated, "x.py", STALE)
+    assert reported_rules(capsys, "--select", "NGL100", "x.py") == (0, [])
+
+
+def test_a_suppression_of_a_finding_under_the_confidence_shown_is_in_use(capsys, isolated):
+    """Removing it would bring the finding back at the default confidence."""
+    write(isolated, "x.py", MEDIUM.replace("sock.sendall(body)", "sock.sendall(body)  # nagle-lint: ignore[NGL001] -- x"))
+    assert reported_rules(capsys, "--select", "NGL001,NGL100", "--min-confidence", "high", "x.py") == (0, [])
+    write(isolated, "x.py", JOINED.replace("sock.sendall(head + body)", "sock.sendall(head + body)  # nagle-lint: ignore[NGL001] -- x"))
+    assert reported_rules(capsys, "--select", "NGL001,NGL100", "--min-confidence", "high", "x.py") == (1, ["NGL100"])
+
+
+def reported_rules(capsys, *argv) -> tuple[int, list[str]]:
+    code, out, err = run(capsys, *argv)
+    assert code in (0, 1), err
+    return code, [rule for _, _, rule in finding_lines(out)]
+
+
 def test_suppressed_findings_are_in_json_only_when_asked_for(capsys, isolated):
     write(isolated, "sup.py", SUPPRESSED)
     _, out, _ = run(capsys, "--format", "json", "sup.py")

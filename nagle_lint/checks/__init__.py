@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..findings import Finding
 from ..model import FileModel
 from ..site import CONFIDENCES
-from . import ngl001_split_write, ngl002_nodelay, ngl003_small_writes, ngl004_cork, ngl005_stop_and_wait
+from . import (ngl001_split_write, ngl002_nodelay, ngl003_small_writes, ngl004_cork, ngl005_stop_and_wait,
+               ngl100_unused_suppression)
 from .flow import analyse
 
 CHECKS = {
@@ -14,7 +15,11 @@ CHECKS = {
     "NGL003": ngl003_small_writes.check,
     "NGL004": ngl004_cork.check,
     "NGL005": ngl005_stop_and_wait.check,
+    "NGL100": ngl100_unused_suppression.check,
 }
+# Rules that judge a file's suppression comments once its other findings are
+# known (lint.settle calls them), not its model.
+ON_SUPPRESSIONS = {"NGL100"}
 
 
 def run_checks(model: FileModel, rules: set[str], project=None) -> list[Finding]:
@@ -28,7 +33,7 @@ def checks_within(model: FileModel, rules: set[str], project=None, deadline: flo
     """(`run_checks`' findings, whether the analysis was cut at `deadline`
     (time.monotonic()) before its end: the findings are those of what it
     followed until then)."""
-    wanted = [r for r in CHECKS if r in rules]
+    wanted = [r for r in CHECKS if r in rules and r not in ON_SUPPRESSIONS]
     if not wanted:
         return [], False
     analysis = analyse(model, project, deadline)
