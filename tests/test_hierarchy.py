@@ -135,3 +135,13 @@ def test_workers_use_each_files_settings(tmp_path, monkeypatch):
     assert sorted({(f.path.split("/")[0], f.path.endswith(".c")) for f in one.findings}) == [("b", False), ("b", True)]
     assert len(one.findings) == 2 * n
     assert sum("too big" in m for _, m in one.problems) == n
+
+
+def test_standard_input_takes_the_configuration_of_the_name_it_is_given(capsys, tree, monkeypatch):
+    """As ruff resolves `--stdin-filename`: the nearest configuration above that path."""
+    import io
+    import sys
+
+    for name, expected in (("sub/new.py", ["sub/new.py:NGL002"]), ("src/new.py", [])):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(NODELAY_NOTE.encode())))
+        assert reported(capsys, "--stdin-filename", name, "-") == (0, expected)
