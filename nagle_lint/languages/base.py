@@ -18,6 +18,7 @@ from ..model import (
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
+from ..site import CONFIDENCES
 from .choice import Choice, choose, partial, short_name as _short
 from .scan import Scanner, n_is_root, socket_like, whole_words
 
@@ -468,6 +469,12 @@ class Frontend(Scanner):
     def is_callback(self, qualname: str) -> bool:
         """Whether a framework calls this function once per event (by its name)."""
         return False
+
+    def made_as(self, low: "Lowering", key: str) -> bool | None:
+        """Whether what `key` names (a member, a global) is made as a TCP
+        connection (True) or as an endpoint without Nagle (False) wherever the
+        file makes one; None when it does not tell."""
+        return None
 
     def polled(self, unit: "Unit", key: str) -> bool:
         """Whether `key` names a connection handed out by an event loop
@@ -937,7 +944,10 @@ class Lowering:
             if confidence == "low" and (socket_like(key) or self.fe.polled(self.unit, key)):
                 confidence = "medium"
             origin = "param" if key in self.params else ("field" if key.startswith(("self.", "this.")) else "unknown")
-            self.conns[key] = ConnInfo(key, None, confidence, origin)
+            tcp = self.fe.made_as(self, key)
+            if tcp is not None:  # the file makes what this names, and always of one kind
+                confidence = "high" if tcp is False else max(confidence, "medium", key=CONFIDENCES.index)
+            self.conns[key] = ConnInfo(key, tcp, confidence, origin)
         elif evidence == "medium" and self.conns[key].confidence == "low":
             old = self.conns[key]
             self.conns[key] = ConnInfo(old.name, old.tcp, "medium", old.origin)

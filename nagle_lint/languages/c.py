@@ -44,6 +44,8 @@ TCP_MADE = re.compile(rb"\baccept4?\s*\(|SOCK_STREAM")
 FAILURE_TEST = re.compile(r"<=?0\b|==-1\b|!=|<[A-Za-z_(]|==SOCKET_ERROR|(?<![\w.])(?:0>=?|-1==|SOCKET_ERROR==)")
 # Sleeps, by the seconds of their argument's unit (None: a length not told).
 SLEEPS = {"sleep": 1.0, "usleep": 1e-6, "nanosleep": None, "Sleep": 1e-3}
+# A descriptor's "none" value, assigned when it is closed or failed to open.
+SENTINEL = re.compile(r"(?:\([\w\s]+\))?\(?(?:-1|INVALID_SOCKET|NULL)\)?$")
 POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
 
 
@@ -113,6 +115,15 @@ class CFrontend(CScanner, Frontend):
 
     def key(self, low, node):
         return compact(node)
+
+    def made_as(self, low, key: str) -> bool | None:
+        name = _made_name(key)
+        if not name or "." not in key and "->" not in key and (name in low.declared or name in low.params):
+            return None  # a local variable is what its own function makes of it
+        kinds = getattr(low.unit, "made_kinds", None)
+        if kinds is None:
+            kinds = low.unit.made_kinds = _made_kinds(low.unit.src.data)
+        return kinds.get(name)
 
     def polled(self, unit, key: str) -> bool:
         if not POLLED_KEY.search(key):
@@ -250,9 +261,13 @@ class CFrontend(CScanner, Frontend):
         if t in ("string_literal", "char_literal", "concatenated_string"):
             return Const(text(node))
         if t == "assignment_expression":
-            v = low.expr(node.child_by_field_name("right"))
+            right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
+            v = low.expr(right)
             if text(node.child_by_field_name("operator")) == "=":
-                low.bind_target(node.child_by_field_name("left"), v)
+                # `fd = -1` after a failure marks the descriptor closed on that path; on the
+                # others it is still the connection (the bindings are not per path).
+                if not (SENTINEL.match(compact(right)) and isinstance(low.env.get(low.fe_key(left) or ""), Handle)):
+                    low.bind_target(left, v)
             return NO_VALUE if v is None else v
         if t == "pointer_expression" and text(node.child_by_field_name("operator")) == "&":
             return low.expr(node.child_by_field_name("argument"))
@@ -283,13 +298,8 @@ class CFrontend(CScanner, Frontend):
             return low.pause(node, seconds(args[0], SLEEPS[name]) if args and SLEEPS[name] else None)
         if name == "socket":
             low.evaluate(args)
-            spec = " ".join(text(a) for a in args[:2])
-            if any(f in spec for f in NO_NAGLE):
-                return Fresh(False, "high")
-            if args and compact(args[0]) in ("AF_INET", "AF_INET6", "PF_INET", "PF_INET6") and len(args) > 1 \
-                    and "SOCK_STREAM" in text(args[1]):
-                return Fresh(True, "high")
-            return Fresh(None, "medium")
+            tcp = _socket_kind([compact(a) for a in args[:2]])
+            return Fresh(tcp, "high" if tcp is not None else "medium")
         if name in ("accept", "accept4"):
             listener = low.conn_for(args[0], "medium") if args else None
             low.evaluate(args[1:])
@@ -387,6 +397,41 @@ class CFrontend(CScanner, Frontend):
         from .c_render import render
 
         return render(self, data, proposals)
+
+
+def _socket_kind(spec: list[str]) -> bool | None:
+    """TCP (True), no Nagle (False) or unknown, from socket()'s domain and type."""
+    if any(f in a for a in spec for f in NO_NAGLE):
+        return False
+    if len(spec) > 1 and spec[0] in ("AF_INET", "AF_INET6", "PF_INET", "PF_INET6") and "SOCK_STREAM" in spec[1]:
+        return True
+    return None
+
+
+# Where a file makes the endpoints its members and globals hold: `c->fd = socket(AF_INET, SOCK_DGRAM, 0)`,
+# `g_fd = accept(...)`, `socketpair(AF_UNIX, SOCK_STREAM, 0, w->pair)`, `pipe(b.wake)`.
+_TARGET = rb"([A-Za-z_][\w.\->\[\] \t]*?)"
+_MADE = re.compile(_TARGET + rb"\s*=\s*(?:\([\w\s]+\)\s*)?(socket|accept4?)\s*\(([^;]*)")
+_FILLED = re.compile(rb"\b(?:socketpair\s*\([^;]*?,\s*&?|pipe2?\s*\(\s*)" + _TARGET + rb"\s*[,)]\s*[,)<=!;]")
+
+
+def _made_name(key: str) -> str:
+    """The member a key ends with (`fd` of `c->fd`, `pair` of `b.sig.pair[1]`), or the plain name."""
+    return re.split(r"->|\.", re.sub(r"\[[^\]]*\]", "", key))[-1].strip()
+
+
+def _made_kinds(data: bytes) -> dict[str, bool]:
+    """Member or global name -> whether every endpoint the file makes for it is TCP (True) or
+    has no Nagle (False); names made both ways, or of a kind not told (accept), are left out."""
+    kinds: dict[str, set] = {}
+    if b"socket" in data or b"pipe" in data or b"accept" in data:
+        for m in _MADE.finditer(data):
+            spec = [" ".join(a.split()) for a in m.group(3).decode("latin-1").split(",")[:2]]
+            tcp = _socket_kind([a.replace(" ", "") for a in spec]) if m.group(2) == b"socket" else None
+            kinds.setdefault(_made_name(m.group(1).decode("latin-1")), set()).add(tcp)
+        for m in _FILLED.finditer(data):
+            kinds.setdefault(_made_name(m.group(1).decode("latin-1")), set()).add(False)
+    return {name: next(iter(k)) for name, k in kinds.items() if len(k) == 1 and None not in k and name}
 
 
 def _ident(decl):
