@@ -178,6 +178,9 @@ class Loop:
     infinite: bool = False
     body_first: bool = False
     varies: frozenset[str] = frozenset()
+    # Those of `varies` an event loop hands out (`events[i].data.fd`): a later
+    # pass may be given the same connection again.
+    polled: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +293,8 @@ def _dump_block(stmts, depth: int, out: list[str]) -> None:
             flags = [f for f, on in (("infinite", s.infinite), ("do", s.body_first)) if on]
             if s.varies:
                 flags.append("varies=" + ",".join(sorted(s.varies)))
+            if s.polled:
+                flags.append("polled=" + ",".join(sorted(s.polled)))
             out.append(f"{pad}loop{' ' + ' '.join(flags) if flags else ''} @{s.site.line}")
             if s.head:
                 out.append(f"{pad}  head")

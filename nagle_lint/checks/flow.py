@@ -403,6 +403,8 @@ class _Run:
         last = self.loops.get(where)
         if last is not None and entry is not None and _holds(entry, last[0]):
             x = _join_all([entry, last[1]])
+        fresh = {self.key(frame, k) for k in s.varies - s.polled}
+        element = None  # where a pass leaves the connection it was given
         for _ in range(MAX_LOOP_ROUNDS):
             if body_first:
                 body = self.block(s.body, x, frame)
@@ -414,6 +416,8 @@ class _Run:
                 back = _join_all([body.normal, *body.continues])
             if back is not None and talks:
                 back = _carry(back, talks)
+            if back is not None and fresh:  # `clients[i]`, `c = c->next`: another connection each pass
+                element, back = back, _fresh(back, fresh)
             nxt = _join_all([entry, back])
             if nxt == x:
                 break
@@ -423,6 +427,8 @@ class _Run:
         exits = list(body.breaks)
         if not s.infinite:
             exits.append(head.normal)
+        if element is not None:  # each element is left as its pass left it (read by a later loop over them)
+            exits = [_with(e, element, fresh) if e is not None else None for e in exits]
         flow.returns += head.returns + body.returns
         flow.normal = _join_all(exits)
 
@@ -616,6 +622,21 @@ def _carry(state: State, keys: set[str]) -> State:
     for k in keys:
         if k in out:
             out[k] = frozenset(cs._replace(carried=True) if cs.units else cs for cs in out[k])
+    return out
+
+
+def _fresh(state: State, keys: set[str]) -> State:
+    out = dict(state)
+    for k in keys & out.keys():
+        out[k] = frozenset((EMPTY,))
+    return out
+
+
+def _with(state: State, other: State, keys: set[str]) -> State:
+    """`state`, where `keys` may also be as in `other`."""
+    out = dict(state)
+    for k in keys & other.keys():
+        out[k] = out.get(k, frozenset({EMPTY})) | other[k]
     return out
 
 

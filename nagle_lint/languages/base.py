@@ -748,7 +748,8 @@ class Lowering:
             self._assigned[-1] |= assigned
         varies = frozenset(k for k in self.conns if _mentions(k, assigned) or any(
             isinstance(s, Bind) and s.conn == k for s in walk(head + body_stmts)))
-        self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies))
+        polled = frozenset(k for k in varies if self.fe.polled(self.unit, k))
+        self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies, polled))
 
     def stmts_of_exprs(self, nodes) -> tuple:
         self._out.append([])
