@@ -458,10 +458,14 @@ def _size(low, node) -> str:
     if node.type == "number_literal":
         return count_size(int_literal(text(node)))
     if node.type == "sizeof_expression":
-        inner = compact(node).replace("sizeof", "").strip("()")
-        declared = low.types.get(inner, inner)
+        inner = compact(node).replace("sizeof", "", 1).strip("()")
+        pointed = inner.startswith("*")  # `sizeof *hdr`: the type hdr points to
+        declared = low.types.get(inner.lstrip("*"), inner)
+        if pointed and declared.endswith("*"):
+            declared = declared[:-1]
         if declared in ONE_BYTE_TYPES:
             return ONE
-        if declared in SMALL_TYPES:
+        # A scalar, or one struct (a protocol header, a record): not an array of them.
+        if declared in SMALL_TYPES or declared.startswith(("struct", "union")) and declared.isidentifier():
             return SMALL
     return UNKNOWN
