@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import NO_VALUE, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
+from .base import _SOURCE, NO_VALUE, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
 from .c_scan import CScanner
 from ..model import ONE, SMALL, UNKNOWN
 
@@ -85,6 +85,22 @@ class CFrontend(CScanner, Frontend):
             elif child.type in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
                                 "linkage_specification", "declaration_list", "ERROR", "preproc_elifdef"):
                 stack.append(iter(child.named_children))
+
+    def body(self, node):
+        """The function's body; where a preprocessor conditional splits a statement between its
+        arms (`#ifdef A` `if (send(...) < 0)` `#else` `if (write(...) < 0)` `#endif` `return -1;`),
+        tree-sitter reads the arms in sequence and loses the statement: the body is then parsed
+        again as one build sees it, with one arm of each such conditional (the first; the one
+        after an `#if 0`)."""
+        body = node.child_by_field_name("body")
+        if body is None or not body.has_error or not _directive_in_error(body):
+            return body
+        ranges = _one_arm(_SOURCE.data, node.start_byte, node.end_byte)
+        if ranges is None:
+            return body
+        tree = self.parse(_SOURCE.data, ranges)
+        again = next((n for _, n, _ in self.functions(tree.root_node) if n.start_byte == node.start_byte), None)
+        return again.child_by_field_name("body") if again is not None else body
 
     def declare_params(self, low: Lowering, node):
         from ..model import ConnInfo
@@ -432,6 +448,61 @@ def _made_kinds(data: bytes) -> dict[str, bool]:
         for m in _FILLED.finditer(data):
             kinds.setdefault(_made_name(m.group(1).decode("latin-1")), set()).add(False)
     return {name: next(iter(k)) for name, k in kinds.items() if len(k) == 1 and None not in k and name}
+
+
+def _directive_in_error(node) -> bool:
+    """Whether an error in `node` holds a preprocessor directive (an arm that split a statement)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "ERROR" and any(c.type == "preproc_directive" or c.type.startswith("#") for c in n.children):
+            return True
+        stack.extend(c for c in n.children if c.has_error)
+    return False
+
+
+_IF_ZERO = re.compile(rb"[ \t]*#[ \t]*if[ \t]+\(?0\)?[ \t]*(?:/[*/][^\n]*)?\n?$")
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b[^\n]*\n?", re.M)
+
+
+def _one_arm(data: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
+    """The byte ranges of data[start:end] that one build compiles: of each conditional with
+    several arms, the directives left out and one arm kept (the first, or the one after an
+    `#if 0`); a conditional of one arm is kept whole. None when the conditionals do not balance."""
+    found = [(m.start(), m.end(), m.group(1)) for m in _CONDITIONAL.finditer(data, start, end)]
+    # Pair each directive with its conditional: which conditionals have several arms.
+    stack, owner, arms = [], [], {}
+    for i, (_, _, word) in enumerate(found):
+        if word.startswith(b"if"):
+            stack.append(i)
+            arms[i] = 1
+        if not stack:
+            return None
+        owner.append(stack[-1])
+        if word.startswith(b"el"):
+            arms[stack[-1]] += 1
+        elif word == b"endif":
+            stack.pop()
+    if stack or len(arms) == sum(1 for n in arms.values() if n == 1):
+        return None
+    # The text between two directives of conditionals with arms is kept where every enclosing
+    # such conditional is in its kept arm ("keep"; "zero": in an `#if 0`; "done": past the kept arm).
+    ranges, stack, at = [], [], start
+    for i, (a, b, word) in enumerate(found):
+        if arms[owner[i]] == 1:
+            continue
+        if all(s == "keep" for s in stack) and a > at:
+            ranges.append((at, a))
+        if word.startswith(b"if"):
+            stack.append("zero" if word == b"if" and _IF_ZERO.match(data, a, b) else "keep")
+        elif word.startswith(b"el"):
+            stack[-1] = "keep" if stack[-1] == "zero" else "done"
+        else:
+            stack.pop()
+        at = b
+    if at < end:
+        ranges.append((at, end))
+    return ranges
 
 
 def _ident(decl):
