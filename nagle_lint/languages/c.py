@@ -425,10 +425,13 @@ def _socket_kind(spec: list[str]) -> bool | None:
 
 
 # Where a file makes the endpoints its members and globals hold: `c->fd = socket(AF_INET, SOCK_DGRAM, 0)`,
-# `g_fd = accept(...)`, `socketpair(AF_UNIX, SOCK_STREAM, 0, w->pair)`, `pipe(b.wake)`.
+# `g_fd = accept(...)`, `socketpair(AF_UNIX, SOCK_STREAM, 0, w->pair)`, `pipe(b.wake)`. The calls are
+# found first (a pattern tried at every byte of the file took as long as the rest of the lowering).
+_MAKERS = re.compile(rb"\b(socket|accept4?|socketpair|pipe2?)\s*\(")
 _TARGET = rb"([A-Za-z_][\w.\->\[\] \t]*?)"
-_MADE = re.compile(_TARGET + rb"\s*=\s*(?:\([\w\s]+\)\s*)?(socket|accept4?)\s*\(([^;]*)")
-_FILLED = re.compile(rb"\b(?:socketpair\s*\([^;]*?,\s*&?|pipe2?\s*\(\s*)" + _TARGET + rb"\s*[,)]\s*[,)<=!;]")
+_CAST = re.compile(rb"\([\w\s]+\)$")
+_ASSIGNED = re.compile(rb"([A-Za-z_][\w.\->\[\]]*)$")
+_FILLED = re.compile(rb"&?\s*([A-Za-z_][\w.\->\[\] \t]*)")
 
 
 def _made_name(key: str) -> str:
@@ -436,17 +439,44 @@ def _made_name(key: str) -> str:
     return re.split(r"->|\.", re.sub(r"\[[^\]]*\]", "", key))[-1].strip()
 
 
+def _arguments(data: bytes, at: int) -> list[bytes]:
+    """The arguments of the call whose parenthesis opens just before `at`, split at the commas
+    outside parentheses (within a few hundred bytes)."""
+    args, depth, start = [], 0, at
+    for i in range(at, min(len(data), at + 400)):
+        c = data[i]
+        if c in b"([":
+            depth += 1
+        elif c in b")]":
+            if not depth:
+                return args + [data[start:i]]
+            depth -= 1
+        elif c == 44 and not depth:  # a comma
+            args.append(data[start:i])
+            start = i + 1
+        elif c == 59:  # `;`: the call is not closed where it should be
+            break
+    return args + [data[start:i]] if at < len(data) else [b""]
+
+
 def _made_kinds(data: bytes) -> dict[str, bool]:
     """Member or global name -> whether every endpoint the file makes for it is TCP (True) or
     has no Nagle (False); names made both ways, or of a kind not told (accept), are left out."""
     kinds: dict[str, set] = {}
-    if b"socket" in data or b"pipe" in data or b"accept" in data:
-        for m in _MADE.finditer(data):
-            spec = [" ".join(a.split()) for a in m.group(3).decode("latin-1").split(",")[:2]]
-            tcp = _socket_kind([a.replace(" ", "") for a in spec]) if m.group(2) == b"socket" else None
-            kinds.setdefault(_made_name(m.group(1).decode("latin-1")), set()).add(tcp)
-        for m in _FILLED.finditer(data):
-            kinds.setdefault(_made_name(m.group(1).decode("latin-1")), set()).add(False)
+    if b"socket" not in data and b"pipe" not in data and b"accept" not in data:
+        return {}
+    for m in _MAKERS.finditer(data):
+        maker, args = m.group(1), _arguments(data, m.end())
+        if maker in (b"socketpair", b"pipe", b"pipe2"):  # the array of descriptors: socketpair's last argument, pipe's first
+            target = _FILLED.fullmatch((args[-1] if maker == b"socketpair" else args[0]).strip())
+            tcp = False
+        else:
+            head = _CAST.sub(b"", data[max(0, m.start() - 200):m.start()].rstrip()).rstrip()
+            assigned = head.endswith(b"=") and head[-2:-1] not in (b"=", b"!", b"<", b">")
+            target = _ASSIGNED.search(head[:-1].rstrip()) if assigned else None
+            tcp = _socket_kind([b"".join(a.split()).decode("latin-1") for a in args[:2]]) if maker == b"socket" else None
+        if target is not None:
+            kinds.setdefault(_made_name(target.group(1).decode("latin-1")), set()).add(tcp)
     return {name: next(iter(k)) for name, k in kinds.items() if len(k) == 1 and None not in k and name}
 
 
