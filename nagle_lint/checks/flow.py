@@ -26,6 +26,7 @@ The analysis records observations; the rule modules decide what is a finding.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -153,6 +154,10 @@ class _Frame:
 
 def class_of(qualname: str) -> str:
     return qualname.rsplit(".", 1)[0] if "." in qualname else ""
+
+
+# A key that is a member of a variable: the variable, the separator, the rest (`c`, `->`, `fd`).
+_MEMBER = re.compile(r"([A-Za-z_]\w*)(->|\.)(.+)$")
 
 
 def is_field(key: str) -> bool:
@@ -305,6 +310,15 @@ class _Run:
                 # another function, is a guess on a guess.
                 sure = info.confidence if info.origin == "created" or info.confidence == "high" else "low"
                 self.infos[mapped] = ConnInfo(mapped, info.tcp, sure, info.origin, info.nodelay)
+            return mapped
+        member = _MEMBER.match(k) if not is_field(k) else None
+        if member is not None and member.group(1) in frame.keys:
+            # A member of a parameter (`c->fd` of `struct conn *c`): that member of what the caller passed.
+            outer = frame.keys[member.group(1)]
+            mapped = (outer[1:] + "." if outer.startswith("&") and member.group(2) == "->" else outer + member.group(2)) \
+                + member.group(3)
+            if mapped not in self.infos and k in frame.fn.conns:
+                self.infos[mapped] = frame.fn.conns[k]
             return mapped
         if frame.fn is self.root or is_field(k):
             if is_field(k) and k not in self.infos and k in frame.fn.conns:

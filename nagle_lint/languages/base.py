@@ -186,6 +186,9 @@ class Frontend(Scanner):
     # Binding a name makes it a local variable (Python), else only a
     # declaration does (see `Lowering.declared`).
     binding_declares = False
+    # A structure holding connections is passed to functions of other files as
+    # a pointer (C's `struct conn *`): a call given one is kept (see `Lowering._holds_conns`).
+    members_passed = False
     comment_query = "(comment) @c"
     line_comment = "//"  # what starts a comment to the end of the line (a suppression written in)
     idioms: dict[str, str] = {}
@@ -1006,12 +1009,21 @@ class Lowering:
         keys, consts = [], []
         for a in arg_nodes:
             v = self.expr(a)
-            if v is None and guess and a.named_child_count <= 2 and a.type not in self.fe.call_types:
+            if v is None and a.named_child_count <= 2 and a.type not in self.fe.call_types and (
+                    guess or self._holds_conns(a)):
                 v = self.conn_for(a)
             keys.append(v.key if isinstance(v, Handle) else None)
             c = v.value if isinstance(v, Const) else None
             consts.append(bool(c) if isinstance(c, (bool, int)) else None)
         return tuple(keys), tuple(consts)
+
+    def _holds_conns(self, node) -> bool:
+        """Whether the expression is an object whose members are connections here (`c` of `c->fd`):
+        a function of another file given it may read or write them."""
+        if not self.fe.members_passed:
+            return False
+        key = self.fe_key(node)
+        return key is not None and any(k.startswith((key + "->", key.lstrip("&") + ".")) for k in self.conns)
 
     def local_call(self, callee: str, arg_nodes, node, receiver: str | None = None) -> Returned:
         """A call to a function of this file."""

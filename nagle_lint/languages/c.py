@@ -59,6 +59,7 @@ class CFrontend(CScanner, Frontend):
         "cork": "MSG_MORE on all but the last piece, or TCP_CORK around the message",
     }
     same_name_alternatives = True  # under preprocessor conditions
+    members_passed = True
     call_types = frozenset({"call_expression"})
     skip_types = frozenset({"function_definition"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
