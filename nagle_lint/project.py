@@ -178,6 +178,18 @@ class Project:
         language = self.models[caller.path].language if caller.path in self.models else None
         return _only(self._global.get((language, callee), ()), caller.path, lambda fn: fn.path)
 
+    def targets(self, caller: Function, callee: str) -> list[Function]:
+        """The functions a call may run: the one it resolves to, or each alternative definition."""
+        target = self.resolve(caller, callee)
+        return [target] if target is not None else self.alternatives(caller, callee)
+
+    def alternatives(self, caller: Function, callee: str) -> list[Function]:
+        """The definitions of `callee` in the caller's file where it has several that are
+        alternatives (one per build), in the order of the file; else none."""
+        if callee in caller.params or self._local.get(caller.path, {}).get(callee, caller) is not None:
+            return []
+        return [fn for fn in self.models[caller.path].functions if fn.qualname == callee]
+
     def facts(self, fn: Function) -> _Facts:
         facts = self._facts.get(id(fn))
         if facts is None or facts.fn is not fn:
@@ -190,8 +202,7 @@ class Project:
         callers: dict[int, list[int]] = {}
         for fn in self._bodied:
             for ev in self.facts(fn).calls:
-                target = self.resolve(fn, ev.callee)
-                if target is not None:
+                for target in self.targets(fn, ev.callee):
                     callers.setdefault(id(target), []).append(id(fn))
         return callers
 
@@ -204,9 +215,9 @@ class Project:
         found, names = set(), set()
         for fn in self._bodied:
             for ev in self.facts(fn).calls:
-                target = self.resolve(fn, ev.callee)
-                if target is not None:
-                    found.add((target.path, target.qualname))
+                targets = self.targets(fn, ev.callee)
+                if targets:
+                    found |= {(target.path, target.qualname) for target in targets}
                 else:
                     names.add((self.models[fn.path].language, ev.callee))
         return found, names
@@ -308,9 +319,9 @@ class Project:
         Jumps are kept (they move the state elsewhere), and so is an infinite
         loop (nothing runs after it but what breaks out)."""
         if isinstance(s, Call):
-            target = self.resolve(fn, s.callee)
-            keeps = target is not None and target.field_params and s.receiver is not None  # a constructor keeping a connection
-            return s if target is not None and (self.has_effects(target) or keeps) else None
+            targets = self.targets(fn, s.callee)
+            keeps = any(t.field_params for t in targets) and s.receiver is not None  # a constructor keeping a connection
+            return s if any(self.has_effects(t) for t in targets) or keeps else None
         if isinstance(s, (If, Switch)):
             branches = tuple(self._pruned(fn, b) for b in s.branches)
             if not any(branches):

@@ -488,9 +488,22 @@ class _Run:
 
     def call(self, s: Call, flow: _Flow, frame: _Frame) -> None:
         callee = self.project.resolve(frame.fn, s.callee)
-        if callee is not None and callee.field_params and s.receiver is not None:
-            self.keep_fields(callee, s, frame)
-        if callee is None or not self.project.has_effects(callee) or id(callee) in frame.active \
+        if callee is not None:
+            if callee.field_params and s.receiver is not None:
+                self.keep_fields(callee, s, frame)
+            self.call_into(callee, s, flow, frame)
+            return
+        builds = self.project.alternatives(frame.fn, s.callee)
+        if builds:  # defined once per build (#ifdef/#else): the call runs one of the definitions
+            entry, outs = flow.normal, []
+            for fn in builds:
+                flow.normal = entry
+                self.call_into(fn, s, flow, frame)
+                outs.append(flow.normal)
+            flow.normal = _join_all(outs)
+
+    def call_into(self, callee: Function, s: Call, flow: _Flow, frame: _Frame) -> None:
+        if not self.project.has_effects(callee) or id(callee) in frame.active \
                 or len(frame.stack) >= MAX_CALL_DEPTH or self.visits > MAX_VISITS:
             return  # an unknown call changes nothing we know
         keys, consts = {}, {}
