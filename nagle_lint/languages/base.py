@@ -701,11 +701,8 @@ class Lowering:
         mark = len(self._out[-1])
         self.expr(cond)
         then = self.block_of(body)
-        if self.fe.tests_failure(cond):  # `if (send(...) < 0)`, `if (n < 0)`: taken because the send failed
-            failed = {ev.conn for ev in walk(self._out[-1][mark:]) if isinstance(ev, Send)}
-            failed |= {v.conn for v in map(self.env.get, _NAMES.findall(compact(cond))) if isinstance(v, Sent)}
-            failed = sorted(failed)
-            then = tuple(Failed(c, self.site(cond)) for c in failed) + then
+        # `if (send(...) < 0)`, `if (n < 0)`: taken because the send failed
+        then = self.failed_sends(cond, self._out[-1][mark:]) + then
         if len(branches) == 1:
             self.emit(If((then,), False, self.site(node)))
             return
@@ -716,13 +713,25 @@ class Lowering:
             other = tuple(self._out.pop())
         self.emit(If((then, other), True, self.site(node)))
 
+    def failed_sends(self, cond, events) -> tuple:
+        """`Failed` for each connection whose send a condition tests for failure: a send
+        among the condition's `events`, or one whose result a name in it holds."""
+        if cond is None or not self.fe.tests_failure(cond):
+            return ()
+        failed = {ev.conn for ev in walk(events) if isinstance(ev, Send)}
+        failed |= {v.conn for v in map(self.env.get, _NAMES.findall(compact(cond))) if isinstance(v, Sent)}
+        return tuple(Failed(c, self.site(cond)) for c in sorted(failed))
+
     def loop(self, node, head_nodes=(), body=None, *, infinite=False, body_first=False,
-             before=(), targets=(), update=(), reads=(), element_size: str | None = None) -> None:
+             before=(), targets=(), update=(), reads=(), element_size: str | None = None, retries=None) -> None:
         """`before` runs once (a for-loop's initialiser or iterable); `head`
         before every pass; `targets` are rebound on every pass; `update` at
         the end of every pass; `reads`: handles read at every pass (a loop
         over the lines of a stream); `element_size`: the size of what a
-        target takes each pass, where the code says (a character of a string)."""
+        target takes each pass, where the code says (a character of a string);
+        `retries`: the condition of a while or do-while loop (`while (send(...)
+        < 0 && errno == EINTR)`), which may test a send for failure: the loop
+        then comes round only when it failed."""
         for n in before:
             self.expr(n)
         self._assigned.append(set())
@@ -752,6 +761,14 @@ class Lowering:
         varies = frozenset(k for k in self.conns if _mentions(k, assigned) or any(
             isinstance(s, Bind) and s.conn == k for s in walk(head + body_stmts)))
         polled = frozenset(k for k in varies if self.fe.polled(self.unit, k))
+        failed = self.failed_sends(retries, head) if retries is not None else ()
+        if failed:  # come round only past the failure, else leave: an endless loop with a break
+            site = self.site(retries)
+            if body_first:
+                body_stmts = body_stmts + head + (If((failed, (Break(site),)), True, site),)
+            else:
+                body_stmts = head + (If((failed + body_stmts, (Break(site),)), True, site),)
+            head, infinite, body_first = (), True, False
         self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies, polled))
 
     def stmts_of_exprs(self, nodes) -> tuple:

@@ -171,11 +171,12 @@ class CFrontend(CScanner, Frontend):
             low.if_chain(node, branches)
         elif t == "while_statement":
             cond = node.child_by_field_name("condition")
-            low.loop(node, (cond,), node.child_by_field_name("body"), infinite=compact(cond) in ("(1)", "(true)"))
+            low.loop(node, (cond,), node.child_by_field_name("body"), infinite=compact(cond) in ("(1)", "(true)"),
+                     retries=cond)
         elif t == "do_statement":
             cond = node.child_by_field_name("condition")
             low.loop(node, (cond,), node.child_by_field_name("body"), body_first=True,
-                     infinite=compact(cond) in ("(1)", "(true)"))
+                     infinite=compact(cond) in ("(1)", "(true)"), retries=cond)
         elif t == "for_statement":
             init = node.child_by_field_name("initializer")
             cond = node.child_by_field_name("condition")
