@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from .base import _SOURCE, NO_VALUE, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
+from .base import _SOURCE, NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
 from .c_scan import CScanner
-from ..model import ONE, SMALL, UNKNOWN
+from ..model import ONE, SMALL, UNKNOWN, ConnInfo
 
 NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
             "SOCK_SEQPACKET")
@@ -24,6 +24,9 @@ RECVS = {"read": 0, "recv": 0, "recvfrom": 0, "recvmsg": 0, "SSL_read": 0, "SSL_
          "gnutls_record_recv": 0, "readv": 0}
 SOCKET_ONLY = {"send", "sendto", "sendmsg", "recv", "recvfrom", "recvmsg", "SSL_write", "SSL_read", "setsockopt",
                "shutdown", "sendfile"}
+# Calls given the peer's address (the fifth argument) on every datagram: a TCP socket is connected, and
+# its sends and reads take none (NULL).
+ADDRESSED = {"sendto", "recvfrom"}
 # stdio: name -> index of the FILE* argument
 STDIO_WRITES = {"fwrite": 3, "fprintf": 0, "vfprintf": 0, "fputs": 1, "fputc": 1, "putc": 1, "fputs_unlocked": 1,
                 "fwrite_unlocked": 3}
@@ -104,8 +107,6 @@ class CFrontend(CScanner, Frontend):
         return again.child_by_field_name("body") if again is not None else body
 
     def declare_params(self, low: Lowering, node):
-        from ..model import ConnInfo
-
         decl = node.child_by_field_name("declarator")
         while decl is not None and decl.type != "function_declarator":
             decl = decl.child_by_field_name("declarator")
@@ -361,6 +362,10 @@ class CFrontend(CScanner, Frontend):
             low.evaluate(args[index + 1:])
             if h is None:
                 return None
+            if name in ADDRESSED and _addressed(args):  # a datagram sent to, or read from, an address
+                info = low.conns.get(h.key)
+                if info is not None and info.tcp is None:
+                    low.conns[h.key] = ConnInfo(info.name, False, "high", info.origin)
             if name in SENDS:
                 count = SENDS[name][1]
                 flags = args[3] if name in ("send", "sendto") and len(args) > 3 else None
@@ -429,11 +434,19 @@ def _socket_kind(spec: list[str]) -> bool | None:
 # Where a file makes the endpoints its members and globals hold: `c->fd = socket(AF_INET, SOCK_DGRAM, 0)`,
 # `g_fd = accept(...)`, `socketpair(AF_UNIX, SOCK_STREAM, 0, w->pair)`, `pipe(b.wake)`. The calls are
 # found first (a pattern tried at every byte of the file took as long as the rest of the lowering).
-_MAKERS = re.compile(rb"\b(socket|accept4?|socketpair|pipe2?)\s*\(")
+_MAKERS = re.compile(rb"\b(socket|accept4?|socketpair|pipe2?|sendto|recvfrom)\s*\(")
 _TARGET = rb"([A-Za-z_][\w.\->\[\] \t]*?)"
 _CAST = re.compile(rb"\([\w\s]+\)$")
 _ASSIGNED = re.compile(rb"([A-Za-z_][\w.\->\[\]]*)$")
 _FILLED = re.compile(rb"&?\s*([A-Za-z_][\w.\->\[\] \t]*)")
+
+
+_NO_ADDRESS = re.compile(rb"\s*(?:\(\s*[\w\s]+\*\s*\)\s*)?(?:NULL|0|nullptr)\s*$")
+
+
+def _addressed(args) -> bool:
+    """Whether a sendto()/recvfrom() is given the peer's address (not NULL)."""
+    return len(args) > 4 and _NO_ADDRESS.match(raw(args[4])) is None
 
 
 def _made_name(key: str) -> str:
@@ -465,12 +478,16 @@ def _made_kinds(data: bytes) -> dict[str, bool]:
     """Member or global name -> whether every endpoint the file makes for it is TCP (True) or
     has no Nagle (False); names made both ways, or of a kind not told (accept), are left out."""
     kinds: dict[str, set] = {}
-    if b"socket" not in data and b"pipe" not in data and b"accept" not in data:
+    if b"socket" not in data and b"pipe" not in data and b"accept" not in data and b"sendto" not in data \
+            and b"recvfrom" not in data:
         return {}
     for m in _MAKERS.finditer(data):
         maker, args = m.group(1), _arguments(data, m.end())
         if maker in (b"socketpair", b"pipe", b"pipe2"):  # the array of descriptors: socketpair's last argument, pipe's first
             target = _FILLED.fullmatch((args[-1] if maker == b"socketpair" else args[0]).strip())
+            tcp = False
+        elif maker in (b"sendto", b"recvfrom"):  # used with an address: a datagram socket
+            target = _FILLED.fullmatch(args[0].strip()) if len(args) > 4 and not _NO_ADDRESS.match(args[4]) else None
             tcp = False
         else:
             head = _CAST.sub(b"", data[max(0, m.start() - 200):m.start()].rstrip()).rstrip()
