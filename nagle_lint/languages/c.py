@@ -437,6 +437,7 @@ def _socket_kind(spec: list[str]) -> bool | None:
 _MAKERS = re.compile(rb"\b(socket|accept4?|socketpair|pipe2?|sendto|recvfrom)\s*\(")
 _TARGET = rb"([A-Za-z_][\w.\->\[\] \t]*?)"
 _CAST = re.compile(rb"\([\w\s]+\)$")
+_LEADING_CAST = re.compile(rb"^(?:\(\s*[\w\s]+\)\s*)*")
 _ASSIGNED = re.compile(rb"([A-Za-z_][\w.\->\[\]]*)$")
 _FILLED = re.compile(rb"&?\s*([A-Za-z_][\w.\->\[\] \t]*)")
 
@@ -496,7 +497,16 @@ def _made_kinds(data: bytes) -> dict[str, bool]:
             tcp = _socket_kind([b"".join(a.split()).decode("latin-1") for a in args[:2]]) if maker == b"socket" else None
         if target is not None:
             kinds.setdefault(_made_name(target.group(1).decode("latin-1")), set()).add(tcp)
-    return {name: next(iter(k)) for name, k in kinds.items() if len(k) == 1 and None not in k and name}
+    known = {name: next(iter(k)) for name, k in kinds.items() if len(k) == 1 and None not in k and name}
+    # A name also given another value (`ev.data.fd = cfd`, `c->fd = fd`) holds more than what the
+    # file makes: it tells nothing (`-1` and the like mark a closed one, and are no other value).
+    for name in list(known):
+        for m in re.finditer(rb"\b" + re.escape(name.encode()) + rb"\s*(?:\[[^\]\n]*\]\s*)?=(?!=)([^;]*)", data):
+            value = m.group(1).strip()
+            if not (_MAKERS.match(_LEADING_CAST.sub(b"", value)) or SENTINEL.match(value.decode("latin-1"))):
+                del known[name]
+                break
+    return known
 
 
 def _directive_in_error(node) -> bool:
