@@ -373,6 +373,7 @@ class Frontend(Scanner):
             # together hold the errors of their stitching too: count only in functions.
             errors = _count_errors(trees[0].root_node) if len(trees) == 1 else \
                 sum(_count_errors(n) for _, n, _ in found)
+            errors = max(0, errors - unit.errors_resolved)
             return (FileModel(path, self.name, functions, errors, dict(self.idioms)),
                     Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
                            chosen.quiet_options))
@@ -572,6 +573,7 @@ class Unit:
         self.struct_sizes: dict | None = None  # module-level struct.Struct names -> the size they pack (Python)
         self.generators: set | None = None  # the file's generator functions (Python)
         self.polls_tcp: bool | None = None  # the file's event loop hands out TCP connections (worked out once)
+        self.errors_resolved = 0  # syntax errors a function's body parsed again had no more
 
     @cached_property
     def comment_lines(self) -> dict[int, str]:
@@ -617,6 +619,9 @@ class Unit:
                 if name in outer.env and low.env.get(name) is outer.env[name]:
                     del low.env[name]
         body = self.fe.body(node)
+        given = node.child_by_field_name("body")
+        if body is not given and given is not None:  # parsed again, as one build sees it (C)
+            self.errors_resolved += _count_errors(given) - _count_errors(body)
         stmts = low.block_of(body) if body is not None else ()
         prologue = tuple(low._out[0])
         local = low.declared - low.params - low.not_local
