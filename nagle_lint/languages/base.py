@@ -620,7 +620,7 @@ class Unit:
                     del low.env[name]
         body = self.fe.body(node)
         given = node.child_by_field_name("body")
-        if body is not given and given is not None:  # parsed again, as one build sees it (C)
+        if body != given and given is not None:  # parsed again, as one build sees it (C); nodes are new objects each time
             self.errors_resolved += _count_errors(given) - _count_errors(body)
         stmts = low.block_of(body) if body is not None else ()
         prologue = tuple(low._out[0])
