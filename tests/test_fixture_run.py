@@ -27,7 +27,7 @@ def test_linting_the_fixtures_prints_exactly_their_annotations(capsys, monkeypat
         if path.suffix in (".py", ".java", ".c", ".h"):
             source = path.read_text(encoding="utf-8", errors="replace")
             opt_in = "fixture-select:" in source
-            if "fixture-min-confidence:" in source:  # judged below the default confidence, by test_fixtures
+            if "fixture-confidence:" in source:  # judged below the default confidence, by test_fixtures
                 below.add(str(path.relative_to(ROOT)))
                 continue
             for line, rule in annotations(path)["expect"]:

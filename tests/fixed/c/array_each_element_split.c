@@ -1,5 +1,5 @@
 /* Every replica gets the request in two writes (the header, then the body) before its reply is
-   read: each element of the array of TCP connections is split (fixture-min-confidence: low). */
+   read: each element of the array of TCP connections is split (fixture-confidence: low). */
 #include <arpa/inet.h>
 #include <sys/socket.h>
 #include <unistd.h>

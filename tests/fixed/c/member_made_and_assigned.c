@@ -1,7 +1,7 @@
 /* The endpoint member is a UDP socket in one place, and an accepted TCP connection in another
    (`e->fd = c`): what the file makes for it does not tell what it holds everywhere, so the
    split reply below is judged as for any connection (here at every confidence:
-   fixture-min-confidence: low). */
+   fixture-confidence: low). */
 #include <sys/socket.h>
 #include <unistd.h>
 #include <sys/uio.h>
