@@ -110,7 +110,13 @@ class SetOption:
     TCP_NOPUSH); `value` is True/False, or None when it cannot be told;
     `value_param` names the parameter the value comes from, if it does.
     `comment` is the text of the comments on the option's line and the line
-    above (a justification, if any, is judged by the check)."""
+    above (a justification, if any, is judged by the check).
+
+    What justifies the option by its nature, as the frontend tells it:
+    `setting`: the user chooses it (the value, or the branch that sets it,
+    comes from a setting named for the option: `if (conf->tcp_nodelay)`);
+    `interactive`: the connection speaks an interactive protocol (SSH, X11,
+    VNC, telnet), where each keystroke or event must leave at once."""
 
     conn: str
     option: str
@@ -118,6 +124,8 @@ class SetOption:
     site: Site
     comment: str = ""
     value_param: str | None = None
+    setting: bool = False
+    interactive: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,7 +340,8 @@ def _dump_event(e) -> str:
         return f"send {e.conn} size={e.size}{extra} {line}"
     if isinstance(e, SetOption):
         value = e.value if e.value is not None or not e.value_param else f"param:{e.value_param}"
-        return f"setopt {e.conn} {e.option}={value} {line}"
+        why = "".join(f" {w}" for w, on in (("setting", e.setting), ("interactive", e.interactive)) if on)
+        return f"setopt {e.conn} {e.option}={value}{why} {line}"
     if isinstance(e, Call):
         args = ", ".join(a or "_" for a in e.args)
         on = f" on {e.receiver}" if e.receiver else ""

@@ -183,14 +183,14 @@ def analyse(model: FileModel, project=None, deadline: float | None = None) -> An
     return result
 
 
-def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], Point]:
-    """(class, field key) -> where a method of that class turns TCP_NODELAY on:
-    the other methods start with it on."""
-    found: dict[tuple[str, str], Point] = {}
+def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], tuple[Point, bool]]:
+    """(class, field key) -> (where a method of that class turns TCP_NODELAY on,
+    whether a user setting chooses it): the other methods start with it on."""
+    found: dict[tuple[str, str], tuple[Point, bool]] = {}
     for fn in model.functions:
         for ev in walk(fn.body):
             if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value and is_field(ev.conn):
-                found.setdefault((class_of(fn.qualname), ev.conn), Point(ev.site, (), model.path))
+                found.setdefault((class_of(fn.qualname), ev.conn), (Point(ev.site, (), model.path), ev.setting))
     return found
 
 
@@ -232,9 +232,11 @@ class _Run:
     def run(self) -> None:
         cls = class_of(self.root.qualname)
         state: State = {}
-        for (c, key), point in self.field_nodelay.items():
+        for (c, key), (point, chosen) in self.field_nodelay.items():
             if c == cls:
-                state[key] = frozenset({EMPTY._replace(nodelay=point)})
+                on = EMPTY._replace(nodelay=point)
+                # A user setting may leave it off: both ways are possible.
+                state[key] = frozenset({on, EMPTY} if chosen else {on})
         frame = _Frame(self.root, {}, (), frozenset({id(self.root)}))
         flow = self.block(self.project.live_body(self.root), state, frame)
         end = _join_all([flow.normal, *flow.returns])
@@ -568,7 +570,7 @@ class _Run:
         if info.tcp is False:
             return state
         if isinstance(ev, SetOption) and ev.value is None and ev.value_param in frame.consts:
-            ev = SetOption(ev.conn, ev.option, frame.consts[ev.value_param], ev.site, ev.comment)
+            ev = ev.replace(value=frame.consts[ev.value_param])
         p = self.point(frame, ev.site)
         before = state.get(key, frozenset({EMPTY}))
         after = set()

@@ -48,19 +48,34 @@ def justified(comment: str) -> bool:
     return len([w for w in words if w not in RESTATING]) >= 3
 
 
+def nature(ev: SetOption) -> str | None:
+    """What justifies TCP_NODELAY by its nature (a user setting, an interactive
+    protocol), or None.  Only this excuses it beside a split message: a comment
+    there most often tells the stall it hides ("replies took 40 ms")."""
+    if ev.setting:
+        return "a user setting turns it on"
+    if ev.interactive:
+        return "the connection speaks an interactive protocol"
+    return None
+
+
 def check(model: FileModel, analysis: Analysis):
     # The band-aid: a split that does not stall because TCP_NODELAY is on. The
     # option may be set in another function or file (a connect(), a factory):
-    # the finding is on the option's line, wherever that is.
+    # the finding is on the option's line, wherever that is.  Where the option
+    # is justified by its nature, the pieces are only packets (NGL006).
+    project = analysis.project
     for split in analysis.split_reads:
         if split.nodelay is not None:
-            yield _bandaid(split)
+            ev = project.event_at(split.nodelay.path, split.nodelay.site)
+            if not (isinstance(ev, SetOption) and nature(ev)):
+                yield _bandaid(split)
     for fn in model.functions:
         for ev in walk(fn.body):
             if not (isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value):
                 continue
             info = fn.conns.get(ev.conn)
-            if info is not None and info.tcp is False or justified(ev.comment):
+            if info is not None and info.tcp is False or nature(ev) or justified(ev.comment):
                 continue
             yield Finding(
                 rule=RULE, path=model.path, site=ev.site, level="note", confidence="high",

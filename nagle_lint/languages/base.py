@@ -92,6 +92,16 @@ ACKED_AFTER = 0.2
 NO_VALUE = object()  # an expression a frontend has lowered whose value is unknown: do not walk it again
 NOT_CONN = object()  # a file, a pipe, an in-memory buffer, a datagram socket: never a connection
 
+# The words (in identifiers, lower-cased, without underscores) that name each
+# option as a user setting (`conf->tcp_nodelay`, `isTcpNoDelay()`), and the
+# option constants themselves, which do not.
+OPTION_WORDS = {"nodelay": ("nodelay", "nagle"), "cork": ("cork", "nopush")}
+OPTION_CONSTANTS = {"TCP_NODELAY", "TCP_CORK", "TCP_NOPUSH"}
+# Interactive protocols: each keystroke or screen event must leave at once, so
+# TCP_NODELAY is their nature.  A connection speaks one when the function, its
+# class or its file is named for it (ChannelX11, ssh_connect, telnet.c).
+INTERACTIVE_PROTOCOLS = {"ssh", "sshd", "x11", "vnc", "rfb", "telnet", "telnetd", "rlogin", "rdp"}
+
 
 
 @dataclass(slots=True)
@@ -323,7 +333,7 @@ class Frontend(Scanner):
                 chosen = choose(self, [(q, n.start_byte, n.end_byte, c) for q, n, c in found],
                                         data, names, needed, own, option_only)
             relevant = chosen.worth
-            unit = Unit(self, Source(data), trees[0])
+            unit = Unit(self, Source(data), trees[0], path)
             unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed} | {fn.qualname for _, fn in reused}
             too_deep: dict[str, int] = {}
 
@@ -560,9 +570,10 @@ def _count_errors(root) -> int:
 class Unit:
     """One file being lowered: comments, classes' fields, functions' names."""
 
-    def __init__(self, fe: Frontend, src: Source, tree):
+    def __init__(self, fe: Frontend, src: Source, tree, path: str = ""):
         self.fe = fe
         self.src = src
+        self.path = path
         self.tree = tree  # where some functions were also parsed on their own, the one holding every parsed byte
         self.class_env: dict[str, dict] = {}  # class -> field key -> (value, ConnInfo)
         self.class_types: dict[str, dict] = {}  # class -> field name -> declared type
@@ -1023,7 +1034,14 @@ class Lowering:
             name = compact(value_node).lstrip("&*")
             param = name if name in self.params else None
         site = self.site(node)
-        self.emit(SetOption(handle.key, option, value, site, self.unit.comment_near(site.line), param))
+        setting = _names_setting(value_node, option) if value is None and value_node is not None else False
+        self.emit(SetOption(handle.key, option, value, site, self.unit.comment_near(site.line), param,
+                            setting or _gated_by_setting(node, option), self.speaks_interactive()))
+
+    def speaks_interactive(self) -> bool:
+        """Whether the function, its class or its file is named for an interactive protocol."""
+        stem = os.path.splitext(os.path.basename(self.unit.path))[0]
+        return not INTERACTIVE_PROTOCOLS.isdisjoint(name_words(f"{self.qualname} {stem}"))
 
     def call_args(self, arg_nodes, guess: bool):
         """(connection keys, constants) of a call's arguments; with `guess`, a
@@ -1097,6 +1115,33 @@ class Lowering:
 
 # The names and field paths in an expression's text without blanks (`n`, `c->fd`, `self.sock`).
 _NAMES = re.compile(r"[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)*")
+
+
+def name_words(s: str) -> set[str]:
+    """The lower-case words of the identifiers in `s` (camelCase, snake_case):
+    `ChannelX11.run` -> {channel, x11, run}."""
+    return {w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+", s)}
+
+
+def _names_setting(node, option: str) -> bool:
+    """Whether an expression names `option` as a setting (`conf->tcp_nodelay`,
+    `config.isTcpNoDelay()`), not as the option constant."""
+    names = re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text(node))
+    return any(w in n.lower().replace("_", "") for n in names if n not in OPTION_CONSTANTS
+               for w in OPTION_WORDS.get(option, ()))
+
+
+def _gated_by_setting(node, option: str) -> bool:
+    """Whether `node` runs only as a condition naming the option as a setting
+    says (`if (mosq->tcp_nodelay) setsockopt(...)`): the user chose it."""
+    child, parent = node, node.parent
+    while parent is not None:
+        cond = parent.child_by_field_name("condition")
+        inside = cond is not None and cond.start_byte <= child.start_byte and child.end_byte <= cond.end_byte
+        if cond is not None and not inside and not parent.type.startswith("preproc") and _names_setting(cond, option):
+            return True
+        child, parent = parent, parent.parent
+    return False
 
 
 def _base_name(key: str) -> str:
