@@ -9,7 +9,7 @@ from functools import lru_cache
 
 HEADER_KEYS = ("id", "name", "summary", "level", "precision", "languages", "tags")
 # Rules that run only when selected by name.
-OPT_IN = {"NGL005", "NGL100"}
+OPT_IN = {"NGL005", "NGL006", "NGL100"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from ..findings import Finding
 from ..model import FileModel
 from ..site import CONFIDENCES
 from . import (ngl001_split_write, ngl002_nodelay, ngl003_small_writes, ngl004_cork, ngl005_stop_and_wait,
-               ngl100_unused_suppression)
+               ngl006_packets, ngl100_unused_suppression)
 from .flow import analyse
 
 CHECKS = {
@@ -15,6 +15,7 @@ CHECKS = {
     "NGL003": ngl003_small_writes.check,
     "NGL004": ngl004_cork.check,
     "NGL005": ngl005_stop_and_wait.check,
+    "NGL006": ngl006_packets.check,
     "NGL100": ngl100_unused_suppression.check,
 }
 # Rules that judge a file's suppression comments once its other findings are

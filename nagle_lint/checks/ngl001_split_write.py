@@ -22,10 +22,6 @@ MESSAGE_EXIT = (
     "second send on '{conn}' (first at {first}) and then the function returns, so the peer waits "
     "for the rest of the message while {stall}; {fix}"
 )
-MESSAGE_PACKETS = (
-    "second send on '{conn}' (first at {first}) of one message: this connection has TCP_NODELAY on by "
-    "default ({why}), so there is no stall, but every piece leaves as its own packet; {fix}"
-)
 
 
 def fix_for(model: FileModel, flushed: bool) -> str:
@@ -41,28 +37,32 @@ def fix_for(model: FileModel, flushed: bool) -> str:
 
 
 def check(model: FileModel, analysis: Analysis):
+    # With TCP_NODELAY on (set by the code: NGL002's band-aid; on by default in
+    # asyncio, Netty: NGL006) split sends cost packets, not a stall.
     project = analysis.project
     for s in analysis.split_reads:
-        if s.nodelay is None:  # with TCP_NODELAY set there is no stall: NGL002's band-aid case
+        if s.nodelay is None and not s.info.nodelay:
             yield _finding(model, project, s, s.read, s.first == s.second, at_exit=False)
     for s in analysis.split_exits:
-        yield _finding(model, project, s, s.next_read, s.first == s.second, at_exit=True)
+        if not s.info.nodelay:
+            yield _finding(model, project, s, s.next_read, s.first == s.second, at_exit=True)
+
+
+def pieces(s):
+    """(first, second) send of a split, seen from the frame both are reached from, and that frame's depth."""
+    depth = common_depth(s.first, s.second)
+    return at_depth(s.first, depth), at_depth(s.second, depth), depth
 
 
 def _finding(model, project, s, read_point, repeated: bool, at_exit: bool) -> Finding:
-    depth = common_depth(s.first, s.second)
-    first, second = at_depth(s.first, depth), at_depth(s.second, depth)
+    first, second, depth = pieces(s)
     here = second.path
     second_event = project.event_at(s.second.path, s.second.site)
     fix = fix_for(model, isinstance(second_event, Flush))
     read = at_depth(read_point, depth) if read_point is not None else None
     words = {"conn": s.info.name, "first": named(first, here), "fix": fix, "stall": STALL_LOWER}
     confidence = s.info.confidence
-    level = "warning"
-    if s.info.nodelay:  # asyncio, Netty: packets, not a stall
-        level = "note"
-        message = MESSAGE_PACKETS.format(why=idiom(model, "nodelay-default", "the framework sets it"), **words)
-    elif not at_exit:
+    if not at_exit:
         message = MESSAGE_READ.format(read=named(read, here), **{**words, "stall": STALL})
     elif read is not None:
         # A handler that reads, answers in pieces and returns: its event loop is
@@ -78,7 +78,7 @@ def _finding(model, project, s, read_point, repeated: bool, at_exit: bool) -> Fi
     if read is not None:
         steps.append(step(read, "the read that waits", here))
     return Finding(
-        rule=RULE, path=here, site=second.site, message=message, level=level, confidence=confidence,
+        rule=RULE, path=here, site=second.site, message=message, level="warning", confidence=confidence,
         related=tuple(x for i, x in enumerate(steps) if i != 1), flow=tuple(steps), fix=fix,
         proposal=None if repeated else _join(project, s, depth, second_event),
     )
