@@ -48,6 +48,17 @@ def check(model: FileModel, analysis: Analysis):
             yield _finding(model, project, s, s.next_read, s.first == s.second, at_exit=True)
 
 
+def split_confidence(s, read: bool, at_exit: bool, repeated: bool) -> str:
+    """How sure a split is one message the peer waits for."""
+    if repeated:
+        return "low"  # one send repeated by a loop: most often one message per pass
+    if not at_exit:
+        return s.info.confidence
+    # A handler that reads, answers in pieces and returns: its event loop is
+    # the back edge. Sure it is called again only when registered as a callback.
+    return s.info.confidence if read and s.callback else lower(s.info.confidence)
+
+
 def pieces(s):
     """(first, second) send of a split, seen from the frame both are reached from, and that frame's depth."""
     depth = common_depth(s.first, s.second)
@@ -61,19 +72,13 @@ def _finding(model, project, s, read_point, repeated: bool, at_exit: bool) -> Fi
     fix = fix_for(model, isinstance(second_event, Flush))
     read = at_depth(read_point, depth) if read_point is not None else None
     words = {"conn": s.info.name, "first": named(first, here), "fix": fix, "stall": STALL_LOWER}
-    confidence = s.info.confidence
     if not at_exit:
         message = MESSAGE_READ.format(read=named(read, here), **{**words, "stall": STALL})
     elif read is not None:
-        # A handler that reads, answers in pieces and returns: its event loop is
-        # the back edge. Sure it is called again only when registered as a callback.
         message = MESSAGE_NEXT.format(read=named(read, here), **words)
-        confidence = confidence if s.callback else lower(confidence)
     else:
         message = MESSAGE_EXIT.format(**words)
-        confidence = lower(confidence)
-    if repeated:
-        confidence = "low"  # one send repeated by a loop: most often one message per pass
+    confidence = split_confidence(s, read is not None, at_exit, repeated)
     steps = [step(first, "first send", here), step(second, "second send, held by Nagle", here)]
     if read is not None:
         steps.append(step(read, "the read that waits", here))

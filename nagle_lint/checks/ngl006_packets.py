@@ -8,7 +8,7 @@ from ..findings import Finding
 from ..model import FileModel, Flush, SetOption
 from .common import Loc, idiom, named, step
 from .flow import Analysis
-from .ngl001_split_write import fix_for, pieces
+from .ngl001_split_write import fix_for, pieces, split_confidence
 from .ngl002_nodelay import nature
 
 RULE = "NGL006"
@@ -25,7 +25,7 @@ def check(model: FileModel, analysis: Analysis):
     for s in analysis.split_reads:
         if s.nodelay is None:
             if s.info.nodelay:
-                yield _finding(model, project, s, default)
+                yield _finding(model, project, s, default, at_exit=False)
             continue
         # Set by the code: justified by its nature, the pieces are packets;
         # otherwise the option hides the split (NGL002's band-aid).
@@ -33,19 +33,21 @@ def check(model: FileModel, analysis: Analysis):
         why = nature(ev) if isinstance(ev, SetOption) else None
         if why:
             where = named(Loc(s.nodelay.path, s.nodelay.site), pieces(s)[1].path)
-            yield _finding(model, project, s, f"{why} at {where}")
+            yield _finding(model, project, s, f"{why} at {where}", at_exit=False)
     for s in analysis.split_exits:
         if s.info.nodelay:
-            yield _finding(model, project, s, default)
+            yield _finding(model, project, s, default, at_exit=True)
 
 
-def _finding(model, project, s, why: str) -> Finding:
+def _finding(model, project, s, why: str, at_exit: bool) -> Finding:
     first, second, _ = pieces(s)
+    read = s.next_read is not None if at_exit else True
+    confidence = split_confidence(s, read, at_exit, s.first == s.second)
     here = second.path
     fix = fix_for(model, isinstance(project.event_at(s.second.path, s.second.site), Flush))
     steps = [step(first, "first send", here), step(second, "second send, its own packet", here)]
     return Finding(
-        rule=RULE, path=here, site=second.site, level="note", confidence=s.info.confidence,
+        rule=RULE, path=here, site=second.site, level="note", confidence=confidence,
         message=MESSAGE.format(conn=s.info.name, first=named(first, here), why=why, fix=fix),
         related=(steps[0],), flow=tuple(steps), fix=fix,
     )
