@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..model import (
@@ -570,7 +570,7 @@ class _Run:
         if info.tcp is False:
             return state
         if isinstance(ev, SetOption) and ev.value is None and ev.value_param in frame.consts:
-            ev = ev.replace(value=frame.consts[ev.value_param])
+            ev = replace(ev, value=frame.consts[ev.value_param])
         p = self.point(frame, ev.site)
         before = state.get(key, frozenset({EMPTY}))
         after = set()
