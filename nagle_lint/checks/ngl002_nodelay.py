@@ -40,12 +40,52 @@ REASONS = set(
 )
 
 
+# Words that carry no reason: filler, hedges, and what any change could say.
+FILLER = set(
+    """
+    need needs needed must should want wants required important note ok okay fine safe safety guess maybe
+    probably really very please make sure better good work works working fix fixes fixed workaround stuff thing
+    things do does done use uses used using might may i you us it's i'm don't doesn't else anyway again still
+    """.split()
+)
+# Where a to-do starts: what follows it is a plan, not a reason.
+PLACEHOLDER = re.compile(r"\b(?:todo|fixme|xxx|hack|tbd)\b.*", re.I)
+# One comment of several (each starts with its marker; a block comment holds its lines).
+COMMENT_START = re.compile(r"(?=//|/\*|#)")
+MARKERS = re.compile(r"^\s*(?://+|/\*+|#+|\*+/?)|\*+/\s*$")
+OPTION_NAMED = re.compile(r"no_?delay|nagle", re.I)
+
+
+def reasons(comment: str) -> list[str]:
+    """The lines of a comment that may give a reason: not a doc comment about
+    a declaration that never names the option (a method's Javadoc), not code
+    put aside (commented out), not the to-do part of a line."""
+    kept = []
+    for part in COMMENT_START.split(comment):
+        if part.lstrip().startswith("/**") and not OPTION_NAMED.search(part):
+            continue
+        for line in part.splitlines():
+            line = PLACEHOLDER.sub("", MARKERS.sub("", line.strip()).strip())
+            if line and not _code(line):
+                kept.append(line)
+    return kept
+
+
+def _code(line: str) -> bool:
+    """A line that reads as code: a statement or call ending it, a brace, an assignment."""
+    if re.search(r"[{}]", line):
+        return True
+    if re.search(r"\w\(.*\)\s*;?\s*$", line) or line.endswith(";"):
+        return True
+    return bool(re.fullmatch(r"[\w.\[\]>-]+\s*=\s*[^=\s]+", line))
+
+
 def justified(comment: str) -> bool:
-    words = re.findall(r"[a-z][a-z0-9_'-]*", comment.lower())
+    words = re.findall(r"[a-z][a-z0-9_'-]*", " ".join(reasons(comment)).lower())
     words = [w for w in words if w not in ("nagle-lint", "ignore", "noqa")]
     if any(w in REASONS for w in words):
         return True
-    return len([w for w in words if w not in RESTATING]) >= 3
+    return len([w for w in words if w not in RESTATING and w not in FILLER]) >= 3
 
 
 def nature(ev: SetOption) -> str | None:
