@@ -106,6 +106,7 @@ class SplitAtExit:
     # next request, the handler waits there (the event loop's back edge).
     next_read: Point | None = None
     callback: bool = False  # the function is registered with an event loop
+    nodelay: Point | None = None  # where TCP_NODELAY was turned on
 
 
 @dataclass(frozen=True, slots=True)
@@ -628,9 +629,9 @@ class _Run:
         for key, states in state.items():
             info = self.info(key)
             for cs in states:
-                if len(cs.units) >= 2 and info.origin != "created" and not cs.nodelay:
+                if len(cs.units) >= 2 and info.origin != "created":
                     self.result.split_exits.add(SplitAtExit(key, info, cs.units[0], cs.units[1], self.root.site,
-                                                            self.first_read.get(key), self.root.callback))
+                                                            self.first_read.get(key), self.root.callback, cs.nodelay))
                 if cs.held:
                     self.result.held.add(HeldData(key, info, cs.corked, cs.more, cs.held, end, False))
 

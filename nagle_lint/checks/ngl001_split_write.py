@@ -44,7 +44,7 @@ def check(model: FileModel, analysis: Analysis):
         if s.nodelay is None and not s.info.nodelay:
             yield _finding(model, project, s, s.read, s.first == s.second, at_exit=False)
     for s in analysis.split_exits:
-        if not s.info.nodelay:
+        if s.nodelay is None and not s.info.nodelay:
             yield _finding(model, project, s, s.next_read, s.first == s.second, at_exit=True)
 
 

@@ -6,17 +6,21 @@ import re
 
 from ..findings import Finding, Step
 from ..model import FileModel, SetOption
-from .common import at_depth, common_depth, named, step
+from .common import at_depth, named, step
 from ..model import walk
-from .flow import Analysis
+from .flow import Analysis, SplitAtExit
+from .ngl001_split_write import pieces, split_confidence
 
 RULE = "NGL002"
 
 MESSAGE_BANDAID = (
     "TCP_NODELAY on '{conn}' hides split sends ({second} sends the second piece of a message started "
-    "at {first}, then {read} reads): every piece becomes its own packet; send each message in one "
+    "at {first}, then {then}): every piece becomes its own packet; send each message in one "
     "write and drop the option"
 )
+THEN_READ = "{read} reads"
+THEN_NEXT = "the handler returns and the next request is read at {read}"
+THEN_EXIT = "the function returns while the peer waits for the rest"
 MESSAGE_UNDOCUMENTED = (
     "TCP_NODELAY turned on with no reason given: if messages are written in one call it changes little, if "
     "they are split it hides the stall; say why in a comment on this line or the line above"
@@ -104,8 +108,10 @@ def check(model: FileModel, analysis: Analysis):
     # option may be set in another function or file (a connect(), a factory):
     # the finding is on the option's line, wherever that is.  Where the option
     # is justified by its nature, the pieces are only packets (NGL006).
+    # A handler that ends right after the split is the band-aid too: its event
+    # loop's next read is the one the peer's reply waits for.
     project = analysis.project
-    for split in analysis.split_reads:
+    for split in (*analysis.split_reads, *analysis.split_exits):
         if split.nodelay is not None:
             ev = project.event_at(split.nodelay.path, split.nodelay.site)
             if not (isinstance(ev, SetOption) and nature(ev)):
@@ -127,14 +133,20 @@ def check(model: FileModel, analysis: Analysis):
 
 def _bandaid(split) -> Finding:
     here = split.nodelay.path
-    depth = common_depth(split.first, split.second)
-    first, second = at_depth(split.first, depth), at_depth(split.second, depth)
-    read = at_depth(split.read, depth)
-    places = [step(first, "first send", here), step(second, "second send", here), step(read, "the read", here)]
+    first, second, depth = pieces(split)
+    at_exit = isinstance(split, SplitAtExit)
+    read_point = split.next_read if at_exit else split.read
+    read = at_depth(read_point, depth) if read_point is not None else None
+    places = [step(first, "first send", here), step(second, "second send", here)]
+    if read is not None:
+        places.append(step(read, "the read", here))
+    then = (THEN_EXIT if read is None else THEN_NEXT if at_exit else THEN_READ).format(
+        read=named(read, here) if read is not None else "")
+    confidence = split_confidence(split, read is not None, True, split.first == split.second) if at_exit else "high"
     return Finding(
-        rule=RULE, path=here, site=split.nodelay.site, level="warning", confidence="high",
+        rule=RULE, path=here, site=split.nodelay.site, level="warning", confidence=confidence,
         message=MESSAGE_BANDAID.format(conn=split.info.name, first=named(first, here), second=named(second, here),
-                                       read=named(read, here)),
+                                       then=then),
         related=tuple(places),
         flow=(Step(split.nodelay.site, "TCP_NODELAY on"), *places),
         fix="send each message in one write (one buffer, a gathering write or a buffered stream flushed once)",

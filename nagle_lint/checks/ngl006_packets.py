@@ -22,21 +22,19 @@ MESSAGE = (
 def check(model: FileModel, analysis: Analysis):
     project = analysis.project
     default = idiom(model, "nodelay-default", "the framework sets it")
-    for s in analysis.split_reads:
-        if s.nodelay is None:
-            if s.info.nodelay:
-                yield _finding(model, project, s, default, at_exit=False)
-            continue
-        # Set by the code: justified by its nature, the pieces are packets;
-        # otherwise the option hides the split (NGL002's band-aid).
-        ev = project.event_at(s.nodelay.path, s.nodelay.site)
-        why = nature(ev) if isinstance(ev, SetOption) else None
-        if why:
-            where = named(Loc(s.nodelay.path, s.nodelay.site), pieces(s)[1].path)
-            yield _finding(model, project, s, f"{why} at {where}", at_exit=False)
-    for s in analysis.split_exits:
-        if s.info.nodelay:
-            yield _finding(model, project, s, default, at_exit=True)
+    for at_exit, splits in ((False, analysis.split_reads), (True, analysis.split_exits)):
+        for s in splits:
+            if s.nodelay is None:
+                if s.info.nodelay:
+                    yield _finding(model, project, s, default, at_exit)
+                continue
+            # Set by the code: justified by its nature, the pieces are packets;
+            # otherwise the option hides the split (NGL002's band-aid).
+            ev = project.event_at(s.nodelay.path, s.nodelay.site)
+            why = nature(ev) if isinstance(ev, SetOption) else None
+            if why:
+                where = named(Loc(s.nodelay.path, s.nodelay.site), pieces(s)[1].path)
+                yield _finding(model, project, s, f"{why} at {where}", at_exit)
 
 
 def _finding(model, project, s, why: str, at_exit: bool) -> Finding:
