@@ -150,6 +150,13 @@ class Call:
     consts: tuple[bool | None, ...] = ()
     receiver: str | None = None
     result: str | None = None  # the key the returned connection is bound to (`s = connect()`)
+    # For a call named for a socket option (`set_nodelay(fd)`), what justifies
+    # it where it is made, as on `SetOption`: the comments near the call,
+    # whether a setting named for the option decides it, whether the caller
+    # speaks an interactive protocol.
+    comment: str = ""
+    setting: bool = False
+    interactive: bool = False
 
 
 # --- structure --------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding, Step
-from ..model import FileModel, SetOption
+from ..model import Call, FileModel, Function, SetOption
 from .common import at_depth, named, step
 from ..model import walk
 from .flow import Analysis, SplitAtExit
@@ -25,6 +25,7 @@ MESSAGE_UNDOCUMENTED = (
     "TCP_NODELAY turned on with no reason given: if messages are written in one call it changes little, if "
     "they are split it hides the stall; say why in a comment on this line or the line above"
 )
+MESSAGE_DEFAULT = " (this file also sets it from a setting: this is likely that setting's default)"
 
 # Words that only restate what the option does: a comment made of these explains nothing.
 RESTATING = set(
@@ -115,23 +116,77 @@ def check(model: FileModel, analysis: Analysis):
         if split.nodelay is not None:
             ev = project.event_at(split.nodelay.path, split.nodelay.site)
             if not (isinstance(ev, SetOption) and nature(ev)):
-                yield _bandaid(split)
+                default = isinstance(ev, SetOption) and offers_setting(project.models.get(split.nodelay.path))
+                yield _bandaid(split, default)
+    offered = offers_setting(model)
     for fn in model.functions:
         for ev in walk(fn.body):
+            if isinstance(ev, Call) and any(ev.consts):
+                yield from _chosen_at_call(project, model, fn, ev)
             if not (isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value):
                 continue
             info = fn.conns.get(ev.conn)
-            if info is not None and info.tcp is False or nature(ev) or justified(ev.comment):
+            if info is not None and info.tcp is False or excused(ev):
                 continue
-            yield Finding(
-                rule=RULE, path=model.path, site=ev.site, level="note", confidence="high",
-                message=MESSAGE_UNDOCUMENTED,
-                fix="add a comment saying why (interactive traffic, each message written in one call, a latency budget)",
-                extra={"strength": "undocumented"},
-            )
+            # A wrapper over its parameter (`set_nodelay(fd)`) is judged where
+            # it is called: it needs a reason only where a call gives none.
+            calls = list(_calls_to(project, fn)) if ev.conn in fn.params else []
+            bare = [(path, c) for path, c in calls if not excused(c)]
+            if calls and not bare:
+                continue
+            yield _undocumented(model.path, ev.site, offered, tuple(
+                Step(c.site, "called here with no reason", None if path == model.path else path) for path, c in bare))
 
 
-def _bandaid(split) -> Finding:
+def excused(ev) -> bool:
+    """Whether an option change (or a call of a wrapper named for it) says why."""
+    return bool(nature(ev)) or justified(ev.comment)
+
+
+def offers_setting(model: FileModel | None) -> bool:
+    """Whether the file lets its users choose TCP_NODELAY: it sets it from a
+    setting or a computed value somewhere.  A constant `on` elsewhere in it is
+    then that setting's default (a library's option table), not a choice the
+    code makes for its users: said with low confidence."""
+    return any(isinstance(ev, SetOption) and ev.option == "nodelay" and
+               (ev.setting or ev.value is None and ev.value_param is None)
+               for fn in (model.functions if model is not None else ()) for ev in walk(fn.body))
+
+
+def _calls_to(project, fn: Function):
+    """(path, call) of every call of `fn` in the linted files."""
+    for caller in project.functions():
+        for c in walk(caller.body):
+            if isinstance(c, Call) and project.resolve(caller, c.callee) is fn:
+                yield caller.path, c
+
+
+def _chosen_at_call(project, model: FileModel, caller: Function, call: Call):
+    """A wrapper whose value is its parameter (`set_nodelay(fd, on)`), called
+    with `on` constant and true: the choice, and the finding, are at the call."""
+    callee = project.resolve(caller, call.callee)
+    if callee is None or excused(call):
+        return
+    for ev in walk(callee.body):
+        if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value is None and ev.value_param \
+                and not excused(ev) and ev.value_param in callee.params:
+            i = callee.params.index(ev.value_param)
+            if i < len(call.consts) and call.consts[i]:
+                yield _undocumented(model.path, call.site, False, (Step(ev.site, "sets TCP_NODELAY", callee.path),))
+
+
+def _undocumented(path: str, site, default: bool, related: tuple) -> Finding:
+    return Finding(
+        rule=RULE, path=path, site=site, level="note", confidence="low" if default else "high",
+        message=MESSAGE_UNDOCUMENTED + (MESSAGE_DEFAULT if default else ""), related=related,
+        fix="add a comment saying why (interactive traffic, each message written in one call, a latency budget)",
+        extra={"strength": "undocumented"},
+    )
+
+
+def _bandaid(split, default: bool) -> Finding:
+    """The finding on the option's line; with low confidence where the option
+    is the default of a setting its file offers (the users may turn it off)."""
     here = split.nodelay.path
     first, second, depth = pieces(split)
     at_exit = isinstance(split, SplitAtExit)
@@ -143,6 +198,8 @@ def _bandaid(split) -> Finding:
     then = (THEN_EXIT if read is None else THEN_NEXT if at_exit else THEN_READ).format(
         read=named(read, here) if read is not None else "")
     confidence = split_confidence(split, read is not None, True, split.first == split.second) if at_exit else "high"
+    if default:
+        confidence = "low"
     return Finding(
         rule=RULE, path=here, site=split.nodelay.site, level="warning", confidence=confidence,
         message=MESSAGE_BANDAID.format(conn=split.info.name, first=named(first, here), second=named(second, here),

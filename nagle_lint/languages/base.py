@@ -1038,6 +1038,17 @@ class Lowering:
         self.emit(SetOption(handle.key, option, value, site, self.unit.comment_near(site.line), param,
                             setting or _gated_by_setting(node, option), self.speaks_interactive()))
 
+    def option_call(self, callee: str, node) -> dict:
+        """For a call named for an option (`set_nodelay(fd)`, `enableTcpNoDelay(s)`),
+        what justifies it at the call: the wrapper is judged where it is called."""
+        name = callee.lower().replace("_", "")
+        option = next((o for o, words in OPTION_WORDS.items() if any(w in name for w in words)), None)
+        if option is None:
+            return {}
+        line = self.site(node).line
+        return {"comment": self.unit.comment_near(line), "setting": _gated_by_setting(node, option),
+                "interactive": self.speaks_interactive()}
+
     def speaks_interactive(self) -> bool:
         """Whether the function, its class or its file is named for an interactive protocol."""
         stem = os.path.splitext(os.path.basename(self.unit.path))[0]
@@ -1068,7 +1079,7 @@ class Lowering:
     def local_call(self, callee: str, arg_nodes, node, receiver: str | None = None) -> Returned:
         """A call to a function of this file."""
         keys, consts = self.call_args(arg_nodes, guess=True)
-        call = Call(callee, keys, self.site(node), consts, receiver)
+        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node))
         self.emit(call)
         return Returned(call, True)
 
@@ -1076,7 +1087,7 @@ class Lowering:
         """A call that may reach a function of another linted file: kept when it
         passes a connection, is made on an object, or its result is named."""
         keys, consts = self.call_args(arg_nodes, guess=False)
-        call = Call(callee, keys, self.site(node), consts, receiver)
+        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node))
         emitted = receiver is not None or any(keys)
         if emitted:
             self.emit(call)
