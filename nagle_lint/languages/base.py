@@ -101,6 +101,9 @@ OPTION_CONSTANTS = {"TCP_NODELAY", "TCP_CORK", "TCP_NOPUSH"}
 # TCP_NODELAY is their nature.  A connection speaks one when the function, its
 # class or its file is named for it (ChannelX11, ssh_connect, telnet.c).
 INTERACTIVE_PROTOCOLS = {"ssh", "sshd", "x11", "vnc", "rfb", "telnet", "telnetd", "rlogin", "rdp"}
+# Or when the file writes the protocol's identification string as a literal:
+# SSH's version exchange (RFC 4253: "SSH-2.0-..."), VNC's ("RFB 003.008").
+INTERACTIVE_BANNERS = re.compile(rb'"(?:SSH-(?:2\.0|1\.99)-|RFB \d{3}\.\d{3})')
 
 
 
@@ -598,6 +601,10 @@ class Unit:
                     found[row + 1] = found.get(row + 1, "") + " " + text(n)
         return found
 
+    @cached_property
+    def announces_interactive(self) -> bool:
+        return INTERACTIVE_BANNERS.search(self.src.data) is not None
+
     def comment_near(self, line: int) -> str:
         """The comments on `line` and the comment block just above it (ending on
         one of the two lines above: a value may be set between them)."""
@@ -1050,9 +1057,11 @@ class Lowering:
                 "interactive": self.speaks_interactive()}
 
     def speaks_interactive(self) -> bool:
-        """Whether the function, its class or its file is named for an interactive protocol."""
+        """Whether the function, its class or its file is named for an interactive
+        protocol, or the file writes that protocol's identification string."""
         stem = os.path.splitext(os.path.basename(self.unit.path))[0]
-        return not INTERACTIVE_PROTOCOLS.isdisjoint(name_words(f"{self.qualname} {stem}"))
+        return (not INTERACTIVE_PROTOCOLS.isdisjoint(name_words(f"{self.qualname} {stem}"))
+                or self.unit.announces_interactive)
 
     def call_args(self, arg_nodes, guess: bool):
         """(connection keys, constants) of a call's arguments; with `guess`, a
