@@ -214,6 +214,9 @@ class Frontend(Scanner):
     # other leaf is passed over where its value is not used.
     live_leaf_types: frozenset = frozenset()
     tuple_types: frozenset = frozenset()
+    # The literals an option table is written in (`(IPPROTO_TCP, TCP_NODELAY, 1)`,
+    # `{IPPROTO_TCP, TCP_NODELAY, 1}`): rows of level, option, value.
+    option_row_types: frozenset = frozenset()
 
     @cached_property
     def language(self):
@@ -602,6 +605,25 @@ class Unit:
         return found
 
     @cached_property
+    def option_rows(self) -> list:
+        """(row, option, value node, outside every function and class) of every
+        row of an option table in the parsed file that names TCP_NODELAY or
+        TCP_CORK/TCP_NOPUSH."""
+        rows, stack = [], [(self.tree.root_node, True)]
+        while stack:
+            n, outside = stack.pop()
+            if n.type in self.fe.option_row_types:
+                items = [c for c in n.named_children if "comment" not in c.type]
+                named = [option_named(text(c)) for c in items[:-1]]
+                option = next((o for o in named if o), None)
+                if len(items) >= 3 and option:
+                    rows.append((n, option, items[-1], outside))
+                    continue
+            inner = outside and n.type not in self.fe.skip_types
+            stack.extend((c, inner) for c in n.children)
+        return sorted(rows, key=lambda r: r[0].start_byte)
+
+    @cached_property
     def announces_interactive(self) -> bool:
         return INTERACTIVE_BANNERS.search(self.src.data) is not None
 
@@ -622,6 +644,7 @@ class Unit:
 
     def lower_function(self, qualname: str, node, cls: str | None) -> Function:
         low = Lowering(self, qualname, cls)
+        low.node = node
         outer = self.scopes.get(qualname.rsplit(".", 1)[0]) if "." in qualname else None
         if outer is not None and cls is None:
             # A nested function sees its enclosing function's variables.
@@ -659,6 +682,7 @@ class Lowering:
         self.fe = unit.fe
         self.qualname = qualname
         self.cls = cls
+        self.node = None  # the function's node, once lowering it
         self.env: dict[str, object] = {}
         self.conns: dict[str, ConnInfo] = {}
         self.params: set[str] = set()
@@ -1045,6 +1069,20 @@ class Lowering:
         self.emit(SetOption(handle.key, option, value, site, self.unit.comment_near(site.line), param,
                             setting or _gated_by_setting(node, option), self.speaks_interactive()))
 
+    def option_table(self, handle: Handle, option_node) -> None:
+        """An option set from a table (`sock.setsockopt(*opt)`, `setsockopt(fd,
+        o->level, o->name, &o->value, ...)`): the option named by a variable sets
+        what the file's option tables hold, each row where it is written."""
+        if option_node is not None and re.search(r"\b[A-Z][A-Z0-9_]{2,}\b", text(option_node)):
+            return  # a constant of its own (SO_KEEPALIVE): no table
+        # The tables of the function itself, and those at the top of a file
+        # parsed whole (a file parsed in parts has only its functions).
+        top = not self.fe.tells_functions
+        for row, option, value, outside in self.unit.option_rows:
+            inside = self.node is not None and self.node.start_byte <= row.start_byte < self.node.end_byte
+            if inside or top and outside:
+                self.set_option(handle, option, value, row)
+
     def option_call(self, callee: str, node) -> dict:
         """For a call named for an option (`set_nodelay(fd)`, `enableTcpNoDelay(s)`),
         what justifies it at the call: the wrapper is judged where it is called."""
@@ -1135,6 +1173,12 @@ class Lowering:
 
 # The names and field paths in an expression's text without blanks (`n`, `c->fd`, `self.sock`).
 _NAMES = re.compile(r"[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)*")
+
+
+def option_named(s: str) -> str | None:
+    """The option a constant names (`socket.TCP_NODELAY` -> "nodelay")."""
+    words = set(re.findall(r"[A-Z][A-Z0-9_]+", s))
+    return "nodelay" if "TCP_NODELAY" in words else "cork" if words & {"TCP_CORK", "TCP_NOPUSH"} else None
 
 
 def name_words(s: str) -> set[str]:

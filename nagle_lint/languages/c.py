@@ -64,6 +64,7 @@ class CFrontend(CScanner, Frontend):
     same_name_alternatives = True  # under preprocessor conditions
     members_passed = True
     call_types = frozenset({"call_expression"})
+    option_row_types = frozenset({"initializer_list"})
     skip_types = frozenset({"function_definition"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
 
@@ -389,6 +390,8 @@ class CFrontend(CScanner, Frontend):
                 option = "nodelay" if "TCP_NODELAY" in opt else "cork" if ("TCP_CORK" in opt or "TCP_NOPUSH" in opt) else None
                 if option:
                     low.set_option(h, option, args[3], node)
+                else:  # setsockopt(fd, o->level, o->name, &o->value, ...): a row of an option table
+                    low.option_table(h, args[2])
             return None
         if name in STDIO_WRITES or name in STDIO_READS or name in ("fflush", "fclose"):
             index = STDIO_WRITES.get(name, STDIO_READS.get(name, 0))

@@ -28,6 +28,7 @@ class PythonFrontend(PythonScanner, Frontend):
     skip_types = frozenset({"function_definition", "class_definition", "decorated_definition", "lambda"})
     wrapper_types = frozenset({"parenthesized_expression", "await"})
     tuple_types = frozenset({"pattern_list", "tuple_pattern", "tuple", "list_pattern"})
+    option_row_types = frozenset({"tuple"})
 
 
     # -- functions ---------------------------------------------------------
@@ -325,11 +326,13 @@ class PythonFrontend(PythonScanner, Frontend):
             low.flush(h, node) if h.buffered else low.push(h, node)
         elif meth in cat.shutdowns:
             low.push(h, node)
-        elif meth in cat.option_setters and len(args) >= 3:
-            opt = text(args[1])
+        elif meth in cat.option_setters:
+            opt = text(args[1]) if len(args) >= 3 else ""
             option = next((what for word, what in cat.options.items() if word in opt), None)
             if option:
                 low.set_option(h, option, args[2], node)
+            else:  # setsockopt(*opt), setsockopt(level, name, value): a row of an option table
+                low.option_table(h, args[1] if len(args) >= 3 else None)
         return None
 
     def _open_stream(self, low, node, args, kwargs):
