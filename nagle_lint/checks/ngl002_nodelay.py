@@ -57,7 +57,7 @@ FILLER = set(
 PLACEHOLDER = re.compile(r"\b(?:todo|fixme|xxx|hack|tbd)\b.*", re.I)
 # One comment of several (each starts with its marker; a block comment holds its lines).
 COMMENT_START = re.compile(r"(?=//|/\*|#)")
-MARKERS = re.compile(r"^\s*(?://+|/\*+|#+|\*+/?)|\*+/\s*$")
+COMMENT_MARKS = re.compile(r"^\s*(?://+|/\*+|#+|\*+/?)|\*+/\s*$")
 OPTION_NAMED = re.compile(r"no_?delay|nagle", re.I)
 
 
@@ -70,7 +70,7 @@ def reasons(comment: str) -> list[str]:
         if part.lstrip().startswith("/**") and not OPTION_NAMED.search(part):
             continue
         for line in part.splitlines():
-            line = PLACEHOLDER.sub("", MARKERS.sub("", line.strip()).strip())
+            line = PLACEHOLDER.sub("", COMMENT_MARKS.sub("", line.strip()).strip())
             if line and not _code(line):
                 kept.append(line)
     return kept
