@@ -145,11 +145,11 @@ def excused(ev) -> bool:
 
 def offers_setting(model: FileModel | None) -> bool:
     """Whether the file lets its users choose TCP_NODELAY: it sets it from a
-    setting or a computed value somewhere.  A constant `on` elsewhere in it is
-    then that setting's default (a library's option table), not a choice the
-    code makes for its users: said with low confidence."""
-    return any(isinstance(ev, SetOption) and ev.option == "nodelay" and
-               (ev.setting or ev.value is None and ev.value_param is None)
+    setting named for it somewhere.  A constant `on` elsewhere in it is then
+    that setting's default (a library's option table), not a choice the code
+    makes for its users: said with low confidence.  (A value merely unknown is
+    no evidence: an undeclared name would make every finding of a file low.)"""
+    return any(isinstance(ev, SetOption) and ev.option == "nodelay" and ev.setting
                for fn in (model.functions if model is not None else ()) for ev in walk(fn.body))
 
 
