@@ -136,14 +136,18 @@ async def test_a_change_is_analysed_once_the_edits_pause(client, tmp_path):
     assert publishes[-1:] == [uri] and len(publishes) <= 2
 
 
+async def code_actions(client, uri, at, context):
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(uri), at, context))
+
+
 @pytest.mark.asyncio
 async def test_suppression_code_action(client, tmp_path):
     (tmp_path / "split.py").write_text(SPLIT_PY)
     await start(client, tmp_path)
     uri = open_doc(client, tmp_path / "split.py", language="python")
     (d,) = await published(client, uri, bool)
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), d.range, types.CodeActionContext([d])))
+    actions = await code_actions(client, uri, d.range, types.CodeActionContext([d]))
     (action,) = [a for a in actions if a.title.startswith("Suppress")]
     assert action.kind == types.CodeActionKind.QuickFix and list(action.diagnostics) == [d]
     (edit,) = action.edit.changes[uri]
@@ -157,9 +161,8 @@ async def test_suppression_code_action(client, tmp_path):
     change(client, uri, 3, "".join(lines[:6] + [edit.new_text.replace(" -- <reason>", "")] + lines[6:]))
     (d,) = await published(client, uri, bool)
     assert "give its reason" in d.message
-    assert not await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(0, 3)),
-        types.CodeActionContext([])))
+    assert not await code_actions(client, uri, types.Range(types.Position(0, 0), types.Position(0, 3)),
+                                  types.CodeActionContext([]))
 
 
 FIXABLE_PY = SPLIT_PY.replace("sendall(head)", "sendall(b'HEAD')").replace("sendall(body)", "sendall(b'BODY')")
@@ -172,8 +175,7 @@ async def test_fixes_are_quick_fixes_and_fix_all(client, tmp_path):
     await start(client, tmp_path)
     uri = open_doc(client, tmp_path / "split.py", language="python")
     (d,) = await published(client, uri, bool)
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), d.range, types.CodeActionContext([d])))
+    actions = await code_actions(client, uri, d.range, types.CodeActionContext([d]))
     (fix,) = [a for a in actions if a.title.startswith("Fix NGL001")]
     # head and body may be str: joining them is unsafe, offered but not preferred, and not in fix-all.
     assert fix.title.endswith("(unsafe)") and not fix.is_preferred and list(fix.diagnostics) == [d]
@@ -182,16 +184,14 @@ async def test_fixes_are_quick_fixes_and_fix_all(client, tmp_path):
     assert (join.range.start, join.range.end, join.new_text) == (types.Position(6, 17), types.Position(6, 21),
                                                                  "head + body")
     fix_all = types.CodeActionContext([], only=[types.CodeActionKind.SourceFixAll])
-    assert not await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), d.range, fix_all))
+    assert not await code_actions(client, uri, d.range, fix_all)
     # Bytes literals are bytes: the same join is safe, preferred, and what fix-all does.
     uri = open_doc(client, tmp_path / "literal.py", language="python")
     (d,) = await published(client, uri, bool)
-    (fix,) = [a for a in await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), d.range, types.CodeActionContext([d]))) if a.title.startswith("Fix")]
+    (fix,) = [a for a in await code_actions(client, uri, d.range, types.CodeActionContext([d]))
+              if a.title.startswith("Fix")]
     assert fix.is_preferred and not fix.title.endswith("(unsafe)")
-    (action,) = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0), types.Position(0, 0)), fix_all))
+    (action,) = await code_actions(client, uri, types.Range(types.Position(0, 0), types.Position(0, 0)), fix_all)
     assert action.kind == "source.fixAll.nagle-lint"
     (whole,) = action.edit.changes[uri]
     assert whole.range.start == types.Position(0, 0)
