@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 import py_compile
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from lsp_support import require_program
 from test_fixtures import FIXTURES, ROOT, settings_for
 from nagle_lint.fixing import fix_file
 from nagle_lint.fixes import render
@@ -92,9 +92,7 @@ def _compiles(commands) -> list[bool]:
 
 def test_fixed_c_compiles():
     """gcc -fsyntax-only takes every fixed C file whose fixture it takes (with -Werror: no new warning either)."""
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        pytest.skip("gcc not found")
+    gcc = require_program("gcc", "apt-get install gcc")
     goldens = [g for g in GOLDENS if g.suffix == ".c"]
     flags = [gcc, "-std=gnu11", "-fsyntax-only", "-Wall", "-Werror"]
     originals = _compiles([flags + [str(original_of(g))] for g in goldens])
@@ -106,9 +104,8 @@ def test_fixed_c_compiles():
 
 def test_fixed_java_compiles(tmp_path):
     """javac takes every fixed Java file whose fixture it takes."""
-    java = shutil.which("java")
-    if java is None or shutil.which("javac") is None:
-        pytest.skip("java or javac not found")
+    java = require_program("java", "apt-get install default-jdk-headless")
+    require_program("javac", "apt-get install default-jdk-headless")
     goldens = [g for g in GOLDENS if g.suffix == ".java"]
     sources = [str(original_of(g)) for g in goldens] + [str(g) for g in goldens]
     out = subprocess.run([java, str(ROOT / "tests" / "CompileEach.java"), str(tmp_path), *sources],
@@ -181,9 +178,7 @@ def test_fix_applies_safe_fixes_only_and_reports_what_is_left(tmp_path, capsys):
 
 
 def test_diff_writes_nothing_and_applies_with_git(tmp_path, capsys, monkeypatch):
-    git = shutil.which("git")
-    if git is None:
-        pytest.skip("git not found")
+    git = require_program("git", "apt-get install git")
     (tmp_path / "a.py").write_bytes(SPLIT_PY)
     (tmp_path / "b.c").write_bytes(SPLIT_C)
     monkeypatch.chdir(tmp_path)
