@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cached_property
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
@@ -406,7 +407,9 @@ class PythonFrontend(PythonScanner, Frontend):
         if not libraries or not any(meth in lib.methods for lib in libraries):
             return None
         v = low.env.get(receiver)
-        name = v.library if isinstance(v, Handle) else _library_receivers(low.unit, libraries).get(receiver)
+        name = v.library if isinstance(v, Handle) and v.library else None
+        if name is None and v is not NOT_CONN:  # a value of unknown kind (a factory's result): the methods called on it
+            name = _library_receivers(low.unit, libraries).get(receiver)
         return next((lib for lib in libraries if lib.name == name and meth in lib.methods), None)
 
     def _library_call(self, low, node, library, obj, meth, args, kwargs):
@@ -415,6 +418,9 @@ class PythonFrontend(PythonScanner, Frontend):
         h = low.conn_for(obj, "medium")
         if h is None:
             return None
+        info = low.conns.get(h.key)
+        if info is not None and info.confidence == "low":  # a factory's result answering the library's methods
+            low.conns[h.key] = replace(info, tcp=True if info.tcp is None else info.tcp, confidence="medium")
         splat = any(a.type == "dictionary_splat" for a in args)  # **kw may hold any keyword
         for step in library.methods[meth]:
             given = None
