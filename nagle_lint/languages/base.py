@@ -589,6 +589,7 @@ class Unit:
         self.library_receivers: dict | None = None  # receiver -> library, by the methods called on it (Python)
         self.struct_sizes: dict | None = None  # module-level struct.Struct names -> the size they pack (Python)
         self.generators: set | None = None  # the file's generator functions (Python)
+        self.bases: dict | None = None  # class -> its base classes defined in the file (Python)
         self.polls_tcp: bool | None = None  # the file's event loop hands out TCP connections (worked out once)
         self.errors_resolved = 0  # syntax errors a function's body parsed again had no more
 

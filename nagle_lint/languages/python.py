@@ -269,9 +269,9 @@ class PythonFrontend(PythonScanner, Frontend):
             return low.pause(node, seconds(args[0], cat.sleeps[dotted]) if args else None)
         if dotted == "asyncio.open_connection":
             return self._open_stream(low, node, args, kwargs)
-        if receiver in ("self", "cls") and low.cls and f"{low.cls}.{meth}" in low.unit.function_names:
+        if receiver in ("self", "cls") and low.cls and (own := _method_of(low.unit, low.cls, meth)):
             _eval_all(low, [], kwargs)
-            return low.local_call(f"{low.cls}.{meth}", args, node)
+            return low.local_call(own, args, node)
         library = self._library_of(low, receiver, meth)
         if library is not None:
             return self._library_call(low, node, library, obj, meth, args, kwargs)
@@ -489,6 +489,35 @@ def _module_like(low, receiver: str) -> bool:
     the function: no local, parameter or field of that name."""
     root = receiver.split(".", 1)[0]
     return root.isidentifier() and root not in low.env and root not in low.params and root not in ("self", "cls")
+
+
+def _method_of(unit, cls: str, meth: str, seen: frozenset = frozenset()) -> str | None:
+    """The function `self.meth()` runs in a method of `cls`: the class's own,
+    or else the first its base classes in the file define, depth first (the
+    method order of Python's single inheritance)."""
+    if f"{cls}.{meth}" in unit.function_names:
+        return f"{cls}.{meth}"
+    seen = seen | {cls}
+    return next((m for base in _bases(unit).get(cls, ()) if base not in seen
+                 and (m := _method_of(unit, base, meth, seen))), None)
+
+
+_CLASS = re.compile(r"(?m)^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)")
+
+
+def _bases(unit) -> dict[str, tuple[str, ...]]:
+    """Class (qualified as the file's functions are) -> the names of its base
+    classes of the file, in order (worked out once per file)."""
+    if unit.bases is None:
+        source = unit.src.data.decode("utf-8", "replace")
+        found = _CLASS.findall(source)
+        by_name = {name: name for name, _ in found}  # a nested class by its qualified name, where it has methods
+        by_name.update((q.rsplit(".", 2)[-2], q.rsplit(".", 1)[0]) for q in unit.function_names if "." in q)
+        unit.bases = {}
+        for name, bases in found:
+            named = (b.strip().rsplit(".", 1)[-1] for b in bases.split(","))
+            unit.bases[by_name[name]] = tuple(by_name[b] for b in named if b in by_name)
+    return unit.bases
 
 
 def _library_receivers(unit, libraries) -> dict[str, str]:
