@@ -1,6 +1,6 @@
 """Every entry of the Python catalogue is needed: the fixtures that name it
 (`catalogue: field.entry`, or `catalogue: field.*` for each entry of a
-field) give other findings without it."""
+field) give other findings, or other fixes, without it."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from nagle_lint.fixes import render
 from nagle_lint.languages import frontend, scanner
 from nagle_lint.languages.python_catalogue import PYTHON
 from nagle_lint.languages.python_scan import PythonScanner
@@ -35,11 +36,15 @@ NAMED = _named()
 
 
 def _findings(path: Path) -> list:
-    """At the default confidence and at `low`: an entry may only make a connection surer."""
+    """At the default confidence and at `low` (an entry may only make a
+    connection surer), each with the fix it gets (an entry may only tell
+    the fix)."""
     settings = settings_for(path.read_text(encoding="utf-8"))
     found = []
     for s in (settings, settings.replace(min_confidence="low")):
-        found.append(sorted((f.site.line, f.site.col, f.rule, f.confidence) for f in lint_file(str(path), s)[1]))
+        findings = lint_file(str(path), s)[1]
+        fixes = {id(f): f"{fix.title} ({fix.applicability})" for f, fix in render(str(path), path.read_bytes(), findings)}
+        found.append(sorted((f.site.line, f.site.col, f.rule, f.confidence, fixes.get(id(f), "")) for f in findings))
     return found
 
 

@@ -111,6 +111,15 @@ class Catalogue:
                      (1.0: seconds); a sleep long enough lets every ACK in.
     Libraries:
       libraries      library objects that own a connection (see `Library`).
+    Fixes (what the renderer of fixes may rewrite, see fixes.py):
+      joinable_sends the sends and writes whose one argument is the payload
+                     (bytes or text): two may become one call with the
+                     payloads joined (`sendall(a + b)`).
+      whole_sends    those that send every byte or raise (`sendall`): two
+                     joined behave as before on errors too.
+      bytes_calls    calls whose result is bytes: a function as written
+                     (`bytes`, `pack`), or `.name` for a method of that
+                     name on anything (`.encode`).
     Files, as the byte scan reads them:
       evidence_words words in a file that make its connections at least
                      medium-sure (a socket made or named there).
@@ -143,6 +152,9 @@ class Catalogue:
     more_flags: frozenset[str] = frozenset()
     sleeps: MappingProxyType = field(default_factory=lambda: _frozen({}))
     libraries: tuple[Library, ...] = ()
+    joinable_sends: frozenset[str] = frozenset()
+    whole_sends: frozenset[str] = frozenset()
+    bytes_calls: frozenset[str] = frozenset()
     evidence_words: tuple[str, ...] = ()
     stream_words: tuple[str, ...] = ()
     callbacks: frozenset[str] = frozenset()

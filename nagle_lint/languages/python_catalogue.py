@@ -56,4 +56,9 @@ PYTHON = Catalogue(
     stream_words=("makefile", "asyncio", "RequestHandler", "data_received", "start_server"),
     callbacks={"data_received", "handle", "handle_one_request"},
     libraries=(HTTP_CLIENT,),
+    joinable_sends={"send", "sendall", "write"},  # write: on a raw makefile(..., buffering=0) stream
+    whole_sends={"sendall"},
+    # bytes(), bytearray(), struct's pack() as imported or as a method (struct.pack, Struct.pack),
+    # str.encode(), memoryview.tobytes()
+    bytes_calls={"bytes", "bytearray", "pack", ".pack", ".encode", ".tobytes"},
 )

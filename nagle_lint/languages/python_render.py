@@ -9,8 +9,6 @@ from .render import Parsed, next_statement, without_flag
 ATOMS = frozenset({"identifier", "string", "concatenated_string", "call", "attribute", "subscript",
                    "parenthesized_expression", "list", "tuple"})
 TIGHTER_THAN_PLUS = frozenset({"*", "/", "//", "%", "@", "**"})
-# Calls whose result is bytes.
-BYTES_CALLS = frozenset({"bytes", "bytearray", "struct.pack", "pack", "memoryview.tobytes"})
 
 
 def render(fe, data: bytes, proposals) -> list:
@@ -27,8 +25,9 @@ def _one(parsed: Parsed, proposal):
 
 
 def _send(parsed: Parsed, site):
-    """(call, receiver text, method, the payload node) of `recv.send(payload)`
-    or `recv.sendall(payload)` written as a statement of its own, else None."""
+    """(call, receiver text, method, the payload node) of `recv.sendall(payload)`
+    (or another of the catalogue's joinable sends) written as a statement of
+    its own, else None."""
     call = parsed.node_at(site, ("call",))
     if call is None or call.parent is None or call.parent.type != "expression_statement" \
             or call.parent.named_child_count != 1:
@@ -39,7 +38,7 @@ def _send(parsed: Parsed, site):
         return None
     method = parsed.text(fn.child_by_field_name("attribute"))
     payload = [a for a in args.named_children if a.type != "comment"]
-    if method not in ("send", "sendall") or len(payload) != 1 or payload[0].type in ("keyword_argument",
+    if method not in parsed.catalogue.joinable_sends or len(payload) != 1 or payload[0].type in ("keyword_argument",
                                                                                      "list_splat"):
         return None
     return call, parsed.text(fn.child_by_field_name("object")), method, payload[0]
@@ -55,7 +54,7 @@ def _join(parsed: Parsed, first_site, second_site):
     a, b = first[3], second[3]
     joined = f"{_operand(parsed, a, left=True)} + {_operand(parsed, b, left=False)}"
     # sendall() sends it all or raises, as the two did; send() may send part of it (its result unread).
-    safe = first[2] == "sendall" and _is_bytes(parsed, a) and _is_bytes(parsed, b)
+    safe = first[2] in parsed.catalogue.whole_sends and _is_bytes(parsed, a) and _is_bytes(parsed, b)
     return Fix(f"join the two {first[2]}() calls into one: {first[1]}.{first[2]}({joined})",
                SAFE if safe else UNSAFE, (parsed.delete(statement), Edit(b.start_byte, b.end_byte, joined)))
 
@@ -72,9 +71,9 @@ def _operand(parsed: Parsed, node, left: bool) -> str:
 
 
 def _is_bytes(parsed: Parsed, node, seen=frozenset()) -> bool:
-    """Whether the expression is bytes for sure: a b"" literal, an encode(),
-    bytes(), struct.pack(), +, * or % of those, or a name only ever
-    assigned such values in the file."""
+    """Whether the expression is bytes for sure: a b"" literal, a call of
+    the catalogue's `bytes_calls` (bytes(), .encode()), +, * or % of those,
+    or a name only ever assigned such values in the file."""
     t = node.type
     if t == "parenthesized_expression":
         return node.named_child_count == 1 and _is_bytes(parsed, node.named_children[0], seen)
@@ -84,9 +83,9 @@ def _is_bytes(parsed: Parsed, node, seen=frozenset()) -> bool:
         return all(_is_bytes(parsed, c, seen) for c in node.named_children)
     if t == "call":
         fn = node.child_by_field_name("function")
-        name = parsed.text(fn)
-        return name in BYTES_CALLS or fn.type == "attribute" and parsed.text(fn.child_by_field_name("attribute")) \
-            in ("encode", "pack", "tobytes")
+        calls = parsed.catalogue.bytes_calls
+        return parsed.text(fn) in calls or fn.type == "attribute" \
+            and "." + parsed.text(fn.child_by_field_name("attribute")) in calls
     if t == "binary_operator":
         op = parsed.text(node.child_by_field_name("operator"))
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")

@@ -11,6 +11,7 @@ class Parsed:
 
     def __init__(self, fe, data: bytes):
         self.data = data
+        self.catalogue = getattr(fe, "catalogue", None)  # the language's socket knowledge (catalogue.py)
         self.root = fe.parse(data).root_node
         self.line_starts = [0]
         for i, b in enumerate(data):
