@@ -19,8 +19,9 @@ JOIN, DROP_MORE = "join", "drop-more"
 
 
 class Proposal(namedtuple("Proposal", "kind sites")):
-    """`kind`: JOIN (the sends at `sites`, in order, leave as one message)
-    or DROP_MORE (the send at `sites[0]` goes without MSG_MORE)."""
+    """`kind`: JOIN (the sends at `sites`, in order, leave as one message;
+    where they are flushes of a buffered stream, what is written up to the
+    second) or DROP_MORE (the send at `sites[0]` goes without MSG_MORE)."""
 
     __slots__ = ()
 

@@ -91,10 +91,12 @@ def _finding(model, project, s, read_point, repeated: bool, at_exit: bool) -> Fi
 
 def _join(project, s, depth: int, second) -> Proposal | None:
     """Join the two sends, when both are plain sends in one function (not
-    calls of helpers that send)."""
+    calls of helpers that send), or both flushes of a buffered stream (the
+    writes between them then leave as one)."""
     if len(s.first.stack) != depth or len(s.second.stack) != depth or s.first.path != s.second.path:
         return None
     first = project.event_at(s.first.path, s.first.site)
-    if not (isinstance(first, Send) and isinstance(second, Send)) or first.gather or second.gather:
+    sends = isinstance(first, Send) and isinstance(second, Send) and not first.gather and not second.gather
+    if not sends and not (isinstance(first, Flush) and isinstance(second, Flush)):
         return None
     return Proposal(JOIN, (s.first.site, s.second.site))

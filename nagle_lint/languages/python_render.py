@@ -1,4 +1,5 @@
-"""Python's fixes as source text: two sendall()s joined into one, MSG_MORE dropped."""
+"""Python's fixes as source text: two sendall()s joined into one, a buffered
+stream flushed once per message, MSG_MORE dropped."""
 
 from __future__ import annotations
 
@@ -24,39 +25,81 @@ def _one(parsed: Parsed, proposal):
     return None
 
 
-def _send(parsed: Parsed, site):
-    """(call, receiver text, method, the payload node) of `recv.sendall(payload)`
-    (or another of the catalogue's joinable sends) written as a statement of
-    its own, else None."""
+def _statement_call(parsed: Parsed, site):
+    """(call, receiver text, method, argument nodes) of `recv.method(...)`
+    at `site`, written as a statement of its own, else None."""
     call = parsed.node_at(site, ("call",))
     if call is None or call.parent is None or call.parent.type != "expression_statement" \
-            or call.parent.named_child_count != 1:
+            or call.parent.named_child_count != 1 or _shares_line(call.parent):
         return None
     fn = call.child_by_field_name("function")
     args = call.child_by_field_name("arguments")
     if fn is None or fn.type != "attribute" or args is None or args.type != "argument_list":
         return None
-    method = parsed.text(fn.child_by_field_name("attribute"))
-    payload = [a for a in args.named_children if a.type != "comment"]
-    if method not in parsed.catalogue.joinable_sends or len(payload) != 1 or payload[0].type in ("keyword_argument",
-                                                                                     "list_splat"):
+    return (call, parsed.text(fn.child_by_field_name("object")), parsed.text(fn.child_by_field_name("attribute")),
+            [a for a in args.named_children if a.type != "comment"])
+
+
+def _shares_line(statement) -> bool:
+    """`a; b`: deleting one would leave a stray `;`."""
+    return any(n is not None and n.type == ";" for n in (statement.next_sibling, statement.prev_sibling))
+
+
+def _send(parsed: Parsed, site):
+    """(call, receiver text, method, the payload node) of `recv.sendall(payload)`
+    (or another of the catalogue's joinable sends) written as a statement of
+    its own, else None."""
+    found = _statement_call(parsed, site)
+    if found is None:
         return None
-    return call, parsed.text(fn.child_by_field_name("object")), method, payload[0]
+    call, receiver, method, args = found
+    if method not in parsed.catalogue.joinable_sends or len(args) != 1 \
+            or args[0].type in ("keyword_argument", "list_splat"):
+        return None
+    return call, receiver, method, args[0]
 
 
 def _join(parsed: Parsed, first_site, second_site):
     first, second = _send(parsed, first_site), _send(parsed, second_site)
-    if first is None or second is None or first[1:3] != second[1:3]:
+    if first is None or second is None:
+        return _flush_once(parsed, first_site, second_site)
+    if first[1:3] != second[1:3]:
         return None
     statement = first[0].parent
-    if next_statement(statement) != second[0].parent or statement.next_sibling.type == ";":
-        return None  # not one after the other (what lies between would change order), or not on a line of its own
+    if next_statement(statement) != second[0].parent:
+        return None  # not one after the other: what lies between would change order
     a, b = first[3], second[3]
     joined = f"{_operand(parsed, a, left=True)} + {_operand(parsed, b, left=False)}"
     # sendall() sends it all or raises, as the two did; send() may send part of it (its result unread).
     safe = first[2] in parsed.catalogue.whole_sends and _is_bytes(parsed, a) and _is_bytes(parsed, b)
     return Fix(f"join the two {first[2]}() calls into one: {first[1]}.{first[2]}({joined})",
                SAFE if safe else UNSAFE, (parsed.delete(statement), Edit(b.start_byte, b.end_byte, joined)))
+
+
+def _flush_once(parsed: Parsed, first_site, second_site):
+    """Two flushes of a buffered stream with only its writes between: the
+    first goes, and the message leaves whole at the second (the same bytes,
+    in the same order, from the same buffer)."""
+    cat = parsed.catalogue
+    first, second = _statement_call(parsed, first_site), _statement_call(parsed, second_site)
+    if first is None or second is None or first[2] not in cat.flushes or first[3] \
+            or second[2] not in cat.flushes | cat.closes or first[1] != second[1]:
+        return None
+    stream, statement = first[1], first[0].parent
+    between = next_statement(statement)
+    if between is None or between == second[0].parent:
+        return None
+    while between != second[0].parent:
+        write = between.named_children[0] if between.type == "expression_statement" else None
+        fn = write.child_by_field_name("function") if write is not None and write.type == "call" else None
+        if fn is None or fn.type != "attribute" or parsed.text(fn.child_by_field_name("object")) != stream \
+                or parsed.text(fn.child_by_field_name("attribute")) not in cat.stream_writes:
+            return None  # something else happens between: the first flush may be meant for it
+        between = next_statement(between)
+        if between is None:
+            return None
+    return Fix(f"flush '{stream}' once, after the whole message: the {first[2]}() between its writes goes",
+               SAFE, (parsed.delete(statement),))
 
 
 def _operand(parsed: Parsed, node, left: bool) -> str:
