@@ -31,6 +31,8 @@ from .output import write_all
 DIRNAME = ".nagle_lint_cache"
 ENV = "NAGLE_LINT_CACHE_DIR"  # where the cache goes, as --cache-dir
 KEEP = 16  # entries kept; older ones are removed
+RECORD = "files"  # the extension of a per-file record (see store.py)
+KEEP_RECORDS = 4  # per-file records kept (one per set of paths linted); older ones are removed
 TAG = "CACHEDIR.TAG"
 _TAG_TEXT = "Signature: 8a477f597d28d172789f06886806bc55\n# nagle-lint's cache; safe to delete.\n"
 
@@ -44,8 +46,18 @@ _DIR_FD = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and 
 _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0) | _CLOEXEC
 
 
+_TOOL: list[str] = []
+
+
+def tool() -> str:
+    """The version, and the code itself (a changed checkout must not reuse
+    results); found once a process."""
+    if not _TOOL:
+        _TOOL.append(_tool())
+    return _TOOL[0]
+
+
 def _tool() -> str:
-    """The version, and the code itself (a changed checkout must not reuse results)."""
     here = os.path.dirname(os.path.abspath(__file__))
     parts = [__version__]
     for folder, _, names in sorted(os.walk(here)):
@@ -66,19 +78,17 @@ def _hasher():
     return blake2b(digest_size=32)
 
 
-def key(files: list[str], settings, extra: tuple = ()) -> str | None:
-    """The key of a run over `files`: None where a file cannot be read as
-    the run would read it (no caching this run).  Each file's bytes and
-    settings (`settings.of(path)`) are part of it, except a file over its
-    size limit, which the run skips unread (its size decides)."""
-    h = _hasher()
-    h.update(repr((_tool(), extra)).encode("utf-8", "surrogateescape"))
-    numbers: dict[int, int] = {}  # id(Settings) -> its number in this key (most runs have one)
-    for path in sorted(files):
+def file_digests(files: list[str], settings) -> dict[str, tuple[str, str]] | None:
+    """path -> (digest of the file's bytes, digest of its settings
+    `settings.of(path)`), None where a file cannot be read as the run would
+    read it (no caching this run).  A file over its size limit, which the
+    run skips unread, is digested by its size alone."""
+    out = {}
+    by_settings: dict[int, str] = {}  # id(Settings) -> its digest (most runs have one)
+    for path in files:
         own = settings.of(path)
-        if id(own) not in numbers:
-            numbers[id(own)] = len(numbers)
-            h.update(repr(sorted(own.__dict__.items())).encode("utf-8", "surrogateescape"))
+        if id(own) not in by_settings:
+            by_settings[id(own)] = _digest(repr(sorted(own.__dict__.items())).encode("utf-8", "surrogateescape"))
         try:
             fd = os.open(path, _READ)
         except (OSError, ValueError):
@@ -87,7 +97,8 @@ def key(files: list[str], settings, extra: tuple = ()) -> str | None:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 return None
-            h.update(f"\n{path}\0{numbers[id(own)]}\0{st.st_size}\0".encode("utf-8", "surrogateescape"))
+            h = _hasher()
+            h.update(f"{st.st_size}\0".encode())
             if not own.max_file_size or st.st_size <= own.max_file_size:
                 while True:
                     chunk = os.read(fd, 1 << 20)
@@ -98,6 +109,27 @@ def key(files: list[str], settings, extra: tuple = ()) -> str | None:
             return None
         finally:
             os.close(fd)
+        out[path] = (h.hexdigest(), by_settings[id(own)])
+    return out
+
+
+def key(files: list[str], settings, extra: tuple = (), digests: dict | None = None) -> str | None:
+    """The key of a run over `files`: None where a file cannot be read as
+    the run would read it (see `file_digests`, given as `digests` where
+    they are known already)."""
+    digests = file_digests(files, settings) if digests is None else digests
+    if digests is None:
+        return None
+    h = _hasher()
+    h.update(repr((tool(), extra)).encode("utf-8", "surrogateescape"))
+    for path in sorted(files):
+        h.update(f"\n{path}\0{digests[path][0]}\0{digests[path][1]}".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def _digest(data: bytes) -> str:
+    h = _hasher()
+    h.update(data)
     return h.hexdigest()
 
 
@@ -331,6 +363,33 @@ class Cache:
             return int(status), text[:size], text[size:]
         except (ValueError, UnicodeError):
             return None
+
+    def load_record(self, name: str):
+        """The per-file record `name` (see store.py) as JSON data, or None."""
+        import json
+
+        raw = self._read(f"{name}.{RECORD}")
+        if raw is None:
+            return None
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return None
+
+    def store_record(self, name: str, data) -> None:
+        """Keep the per-file record `name`, and the KEEP_RECORDS newest of them only."""
+        import json
+
+        if not self._open(True):
+            return
+        try:
+            self._write(f"{name}.{RECORD}", json.dumps(data, separators=(",", ":")))
+            with os.scandir(self._fd if self._fd is not None else self.folder) as it:
+                names = [e.name for e in it if e.name.endswith(f".{RECORD}")]
+            for old in sorted(names, key=self._mtime, reverse=True)[KEEP_RECORDS:]:
+                self._unlink(old)
+        except OSError:
+            pass
 
     def keep_printed(self, digest: str, variant: str, status: int, report: str, warnings: str) -> None:
         """Store what a command printed, once its result is stored under `digest`."""

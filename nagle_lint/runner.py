@@ -57,38 +57,52 @@ def run(paths: list[str], settings: Settings | Resolver, jobs: int | None = None
 
 
 def plan(paths: list[str], settings: Settings | Resolver, force_exclude: bool = False, cache=None):
-    """The files to lint, the paths that cannot be, and the cache key of the
-    run (None without a cache, or where a file cannot be looked at)."""
+    """The files to lint, the paths that cannot be, the cache key of the
+    run and its per-file store (None without a cache, or where a file cannot
+    be looked at)."""
     missing, files = [], []
     for path, error in discover(paths, settings, force_exclude):
         (missing if error else files).append((path, error) if error else path)
     for path in files:  # every file's configuration read here, where a bad one stops the run, not in a worker
         settings.of(path)
-    digest = None
+    digest = store = None
     if cache is not None:
-        from .cache import key
+        from .cache import file_digests, key
 
-        digest = key(files, settings, (tuple(missing), force_exclude))
-    return SimpleNamespace(files=files, missing=missing, cache=cache, digest=digest)
+        digests = file_digests(files, settings)
+        digest = key(files, settings, (tuple(missing), force_exclude), digests)
+        if digests is not None:
+            from .store import Store
+
+            store = Store(cache, paths, force_exclude, digests)
+    return SimpleNamespace(files=files, missing=missing, cache=cache, digest=digest, store=store)
 
 
 def run_planned(planned, settings: Settings | Resolver, jobs: int | None = None) -> Result:
-    """Lint what `plan` found: the stored result where the cache has it."""
+    """Lint what `plan` found: the stored result where the cache has it, else
+    the last run's where the files changed since cannot matter to the others
+    (see store.py)."""
     if planned.digest is not None:
         stored = planned.cache.load(planned.digest)
         if stored is not None:
             return stored
-    result = _run(planned.files, settings, jobs)
+    store = planned.store
+    result = store.replay(settings) if store is not None else None
+    if result is None:
+        result = _run(planned.files, settings, jobs, store.trace if store is not None else None)
+    if store is not None:
+        store.keep(result)
     result.problems = sorted(result.problems + planned.missing)
     if planned.digest is not None:
         planned.cache.store(planned.digest, result)
     return result
 
 
-def _run(files: list[str], settings: Settings | Resolver, jobs: int | None) -> Result:
+def _run(files: list[str], settings: Settings | Resolver, jobs: int | None, trace=None) -> Result:
+    """`trace`: a `store.Trace` to fill."""
     result = Result([])
     jobs = jobs or default_jobs()
-    prepared, project = lower_all(files, settings, jobs, result)  # phases 1-3
+    prepared, project = lower_all(files, settings, jobs, result, trace)  # phases 1-3
     if not prepared:  # nothing lowered: the checks and the model are never loaded
         return result
     from .lint import settle
@@ -101,16 +115,19 @@ def _run(files: list[str], settings: Settings | Resolver, jobs: int | None) -> R
     return result
 
 
-def lower_all(files: list[str], settings: Settings | Resolver, jobs: int, result: Result):
+def lower_all(files: list[str], settings: Settings | Resolver, jobs: int, result: Result, trace=None):
     """Phases 1-3: (path -> Prepared of the files lowered, their Project or
-    None); `result` counts the files and takes the problems, sorted."""
+    None); `result` counts the files and takes the problems, sorted; `trace`
+    (a `store.Trace`) learns what each phase made of each file."""
     workers = _Workers(jobs, len(files) >= PARALLEL_THRESHOLD)
-    lowered = _Lowered(result)
+    lowered = _Lowered(result, trace)
     try:
         for item in _first_round(files, settings, workers):
             if item.prepared is not None:
                 result.files += 1
             lowered.take(item)
+            if trace is not None:
+                trace.took(item)
         project = _later_rounds(lowered, settings, workers) if lowered.prepared else None
     finally:
         workers.close()
@@ -122,8 +139,8 @@ class _Lowered:
     """What phases 1-3 learn: the files lowered, the files skipped, and the
     problems met (reported once per file, however often it is lowered)."""
 
-    def __init__(self, result: Result):
-        self.result = result
+    def __init__(self, result: Result, trace=None):
+        self.result, self.trace = result, trace
         self.prepared: dict[str, Prepared] = {}
         self.skipped: list[str] = []
 
@@ -164,10 +181,14 @@ def _later_rounds(lowered: _Lowered, settings: Settings | Resolver, workers: _Wo
     project = project_of(prepared)
     for _ in range(LATER_ROUNDS):
         wanted = project.wanted()
+        if lowered.trace is not None:
+            lowered.trace.rounds.append(wanted)
         skipped = lowered.skipped
         if not (wanted.again or skipped and wanted):
             break
         offers = _offers(skipped, wanted, workers) if skipped and (wanted.needed or wanted.effects) else []
+        if lowered.trace is not None:
+            lowered.trace.offered.update(offer.path for offer in offers)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
         before = len(prepared)
         items = [(p, prepared[p] if p in wanted.again and p in prepared else None) for p in chosen]

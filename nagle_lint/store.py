@@ -1,0 +1,168 @@
+"""The per-file store: re-linting a tree after some files changed costs
+those files, not a cold run, where the change cannot matter to any other
+file.
+
+A full run leaves a *record* in the cache folder (one per set of paths
+linted, written and read as cache.py writes and reads every entry): for
+each file, the digests of its content and of its settings, what the first
+phase made of it (read or not, skipped by the byte scan or lowered, its
+problem), and what decided whether a skipped file mattered to the others:
+what each later round wanted (`project.Wanted`) and which skipped files
+offered something to it; and the run's result.  The next run compares each file's digests with the record's.
+
+A changed, added or removed file is taken without a full run only when
+the byte scan skips it, before and after, and it offered nothing to any
+later round, before and after (checked against the record's rounds): then
+no other file's model, no later round and no finding can change; only that
+file's problem and the count of files read can.  Any other change (a file
+with a model, a settings change, many files) is a full run, which records
+again.  A record is trusted as the cache's entries are, and anything
+unexpected in it (damage, a forgery, another layout) means a full run."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from .cache import _digest, tool
+
+TYPE_CHECKING = False  # typing's own, without importing typing
+if TYPE_CHECKING:
+    from .cache import Cache
+    from .report import Result
+
+LAYOUT = 1  # bump whenever the record's layout changes
+MANY = 20  # above one file in this many changed (and at least 8), a full run costs about as much
+
+
+class Trace:
+    """What a full run learns that decides whether a change to one of its
+    files can matter to another (filled by runner.py as it goes)."""
+
+    def __init__(self):
+        self.first: dict[str, tuple[bool, bool, str | None]] = {}  # path -> (read, skipped, problem) of the first round
+        self.rounds: list = []  # each later round's Wanted
+        self.offered: set[str] = set()  # skipped files that offered something to a later round (lowered then or not)
+
+    def took(self, item) -> None:
+        """A file's first-round `runner.Lowered`."""
+        prepared = item.prepared
+        self.first[item.path] = (prepared is not None, prepared is not None and prepared.model is None, item.problem)
+
+
+class Store:
+    """The record of the runs over one set of paths, in one cache; `digests`:
+    this run's (see `cache.file_digests`)."""
+
+    def __init__(self, cache: Cache, paths: list[str], force_exclude: bool, digests: dict[str, tuple[str, str]]):
+        self.cache, self.digests = cache, digests
+        self.name = "files-" + _digest(repr((tool(), LAYOUT, sorted(paths), force_exclude)).encode(
+            "utf-8", "surrogateescape"))
+        self.trace = Trace()
+        self._record: dict | None = None  # this run's, when replayed from the last one
+
+    def replay(self, settings) -> Result | None:
+        """The result of this run from the last one's record, where every
+        change since cannot matter to other files; else None."""
+        data = self.cache.load_record(self.name)
+        if data is None:
+            return None
+        try:
+            return self._replay(data, settings)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # damaged or not ours: a full run
+            return None
+
+    def _replay(self, data: dict, settings) -> Result | None:
+        from .findings import from_data
+        from .report import Result
+
+        if data["name"] != self.name:
+            return None
+        old, new = data["files"], self.digests
+        changed = sorted(p for p in old.keys() | new.keys()
+                         if (tuple(old[p][:2]) if p in old else None) != (new[p] if p in new else None))
+        if len(changed) > max(8, len(new) // MANY):
+            return None
+        offered = set(data["offered"])
+        for path in changed:
+            if path in old and (not old[path][3] or path in offered):
+                return None  # it was lowered, or offered something to a later round: other files may change with it
+        rounds = [_wanted(w) for w in data["rounds"]]
+        fresh = {}
+        for path in changed:
+            if path in new:
+                verdict = _first_round(path, settings)
+                if verdict is None or verdict[1] and _offers(path, rounds):
+                    return None
+                fresh[path] = verdict
+        gone = set(changed)
+        stored = data["result"]
+        files = stored["files"] - sum(bool(old[p][2]) for p in gone if p in old) + sum(v[0] for v in fresh.values())
+        problems = sorted([(p, m) for p, m in stored["problems"] if p not in gone]
+                          + [(p, v[2]) for p, v in fresh.items() if v[2]])
+        if not all(isinstance(p, str) and isinstance(m, str) for p, m in problems):
+            return None
+        result = Result([from_data(f) for f in stored["findings"]], files, problems)
+        record = dict(data, files={p: v for p, v in old.items() if p not in gone})
+        record["files"].update({p: [*new[p], *v] for p, v in fresh.items()})
+        self._record = record
+        return result
+
+    def keep(self, result: Result) -> None:
+        """Record this run (its result before the paths that could not be found are added)."""
+        from .findings import to_data
+
+        record = self._record
+        if record is None:
+            trace = self.trace
+            if set(trace.first) != set(self.digests):
+                return  # not a whole run's trace
+            record = {"name": self.name, "files": {p: [*self.digests[p], *trace.first[p]] for p in sorted(trace.first)},
+                      "rounds": [_wanted_data(w) for w in trace.rounds], "offered": sorted(trace.offered)}
+        record["result"] = {"files": result.files, "problems": [list(p) for p in result.problems],
+                            "findings": [to_data(f) for f in result.findings]}
+        self.cache.store_record(self.name, record)
+
+
+def _first_round(path: str, settings):
+    """(read, skipped, problem) as the first round finds the file, or None
+    where it is to be lowered."""
+    from .runner import _scan_many
+
+    (scanned,) = _scan_many(([path], settings))
+    if scanned.settled is None:
+        return None
+    prepared, problem = scanned.settled
+    if prepared is not None and prepared.model is not None:
+        return None
+    return prepared is not None, prepared is not None, problem
+
+
+def _offers(path: str, rounds: list) -> bool:
+    """Whether a skipped file offers anything to a later round (where that
+    round asked the skipped files at all)."""
+    from .runner import _offers_of
+
+    return any((w.needed or w.effects) and _offers_of(([path], w)) for w in rounds)
+
+
+def _wanted_data(wanted) -> dict:
+    from dataclasses import fields  # here: a run that only replays never loads dataclasses
+
+    out = {}
+    for f in fields(wanted):
+        value = getattr(wanted, f.name)
+        out[f.name] = {k: sorted(v) for k, v in value.items()} if isinstance(value, dict) else sorted(value)
+    return out
+
+
+def _wanted(data: dict) -> SimpleNamespace:
+    """A round's `project.Wanted` as a later look reads it (without loading the model)."""
+    values = {}
+    for name, value in data.items():
+        if isinstance(value, dict):
+            values[name] = {str(k): frozenset(map(str, v)) for k, v in value.items()}
+        elif isinstance(value, list):
+            values[name] = frozenset(map(str, value))
+        else:
+            raise TypeError(name)
+    return SimpleNamespace(**values)

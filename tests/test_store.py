@@ -1,0 +1,247 @@
+"""The per-file store (store.py): after some files changed, a run gives
+exactly what a cold run gives, and re-analyses nothing where the change
+cannot matter to other files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from nagle_lint import runner
+from nagle_lint.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+HELPERS = ROOT / "fixtures" / "c" / "helpers_project"
+CACHE = ".nagle_lint_cache"
+# A file the byte scan skips: no socket code, nothing another file calls.
+NOTES = "/* Release notes, kept beside the code. */\nint notes_version(void) { return 3; }\n"
+
+
+def lint(capsys, *argv):
+    code = main(["--format", "json", *argv])
+    out, err = capsys.readouterr()
+    return code, json.loads(out)
+
+
+def cold(capsys):
+    return lint(capsys, "--no-cache", ".")
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """helpers_project (client.c calls proto.c's helpers) and notes.c, linted once with the cache."""
+    tree = tmp_path / "tree"
+    shutil.copytree(HELPERS, tree)
+    (tree / "notes.c").write_text(NOTES)
+    monkeypatch.chdir(tree)
+    monkeypatch.delenv("NAGLE_LINT_CACHE_DIR", raising=False)
+    return tree
+
+
+def findings(doc) -> list[tuple[str, int, str]]:
+    return [(f["path"], f["line"], f["rule"]) for f in doc["findings"]]
+
+
+def no_full_run(monkeypatch):
+    """From now on, a run that analyses the files again fails."""
+    def refused(*args, **kwargs):
+        raise AssertionError("the files were analysed again")
+    monkeypatch.setattr(runner, "_run", refused)
+
+
+def test_an_edit_that_cannot_matter_to_other_files_analyses_no_other_file(project, capsys, monkeypatch):
+    first = lint(capsys, ".")
+    assert findings(first[1]) == [("./client.c", 17, "NGL001")]
+    edits = [NOTES + "int notes_count(void) { return 4; }\n",  # a change the byte scan skips
+             NOTES + "/* nagle-lint: ignore[NGL999] -- no such rule */\n"]  # one that gives the file a problem
+    for text in edits:
+        (project / "notes.c").write_text(text)
+        expected = cold(capsys)
+        with monkeypatch.context() as m:
+            no_full_run(m)
+            assert lint(capsys, ".") == expected
+    assert expected[1]["problems"] and expected[1]["problems"][0]["path"] == "./notes.c"
+    # Touched only: the same content, the same result.
+    (project / "notes.c").touch()
+    no_full_run(monkeypatch)
+    assert lint(capsys, ".") == expected
+
+
+def test_a_file_added_renamed_or_removed_that_cannot_matter_analyses_no_other_file(project, capsys, monkeypatch):
+    lint(capsys, ".")
+    steps = [lambda: (project / "more.c").write_text(NOTES.replace("notes_version", "more_version")),
+             lambda: (project / "notes.c").rename(project / "renamed.c"),
+             lambda: (project / "renamed.c").unlink(),
+             lambda: (project / "blob.c").write_bytes(b"\0\1\2 binary")]  # a file that cannot be read as text
+    for step in steps:
+        step()
+        expected = cold(capsys)
+        with monkeypatch.context() as m:
+            no_full_run(m)
+            assert lint(capsys, ".") == expected
+
+
+def test_editing_a_helper_changes_its_callers_finding_as_a_cold_run_does(project, capsys):
+    proto = project / "proto.c"
+    original = proto.read_text()
+    assert findings(lint(capsys, ".")[1]) == [("./client.c", 17, "NGL001")]
+    proto.unlink()  # removed: the helpers are unknown calls
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == []
+    proto.write_text(original)  # back
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == [("./client.c", 17, "NGL001")]
+    # send_header() no longer writes: one write before the read, no split, no finding in client.c.
+    proto.write_text(original.replace("write(fd, verb, strlen(verb));", "(void)fd; (void)verb;"))
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == []
+    proto.write_text(original.replace("write(fd, verb, strlen(verb));", "write(fd, verb, strlen(verb) + 0);"))
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == [("./client.c", 17, "NGL001")]
+
+
+def test_a_skipped_file_that_starts_to_matter_to_another_is_analysed(project, capsys):
+    """notes.c, skipped, comes to define a helper client.c calls and no
+    linted file defines: a later round lowers it, as in a cold run."""
+    client = project / "client.c"
+    client.write_text(client.read_text().replace("    int n = read_reply", "    send_trailer(fd);\n    int n = read_reply"))
+    (project / "notes.c").write_text(NOTES + "void send_trailer(int fd) { (void)fd; }\n")
+    assert lint(capsys, ".") == cold(capsys)
+    (project / "notes.c").write_text(NOTES + "void send_trailer(int fd) { write(fd, \"\\n\", 1); }\n")
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys)
+    (project / "notes.c").write_text(NOTES)
+    assert lint(capsys, ".") == cold(capsys)
+
+
+def test_a_settings_change_is_a_full_run(project, capsys):
+    lint(capsys, ".")
+    (project / ".nagle-lint.toml").write_text('ignore = ["NGL001"]\n')
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == []
+    (project / ".nagle-lint.toml").write_text('max-file-size = "100"\n')  # every file too big: skipped unread
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == []
+    assert [p["path"] for p in incremental[1]["problems"]] == ["./client.c", "./proto.c"]
+
+
+def records(tree: Path) -> list[Path]:
+    return sorted((tree / CACHE).glob("*.files"))
+
+
+def damaged(data: dict, how: str) -> str:
+    if how == "files cut short":
+        data["files"] = {p: v[:1] for p, v in data["files"].items()}
+    elif how == "problems not text":
+        data["result"]["problems"] = [[1, 2]]
+    elif how == "another name":
+        data["name"] = "files-0"
+    elif how == "rounds not names":
+        data["rounds"] = [{"needed": 3}]
+    else:
+        return how
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("how", ["not json", "[]", '{"name": 1}', "files cut short", "problems not text",
+                                 "another name", "rounds not names"])
+def test_a_damaged_record_is_a_full_run(project, capsys, monkeypatch, how):
+    lint(capsys, ".")
+    (record,) = records(project)
+    record.write_text(damaged(json.loads(record.read_text()), how))
+    for entry in (project / CACHE).glob("*.json"):  # the whole-tree entry gone: the record is what is left
+        entry.unlink()
+    (project / "notes.c").write_text(NOTES + "/* edited */\n")
+    calls = []
+    full = runner._run
+    monkeypatch.setattr(runner, "_run", lambda *args: calls.append(1) or full(*args))
+    assert lint(capsys, ".") == cold(capsys)
+    assert calls == [1, 1]  # the run, then the cold one
+
+
+def test_a_record_committed_to_the_repository_is_not_trusted(project, capsys):
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+    subprocess.run([*git, "init", "-q"], cwd=project, check=True)
+    lint(capsys, ".")
+    (record,) = records(project)
+    data = json.loads(record.read_text())
+    data["result"]["findings"] = []
+    record.write_text(json.dumps(data))
+    for entry in (project / CACHE).glob("*.json"):
+        entry.unlink()
+    subprocess.run([*git, "add", "-f", "-A"], cwd=project, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "cache"], cwd=project, check=True)
+    (project / "notes.c").write_text(NOTES + "/* edited */\n")
+    code = main(["--format", "json", "."])
+    out, err = capsys.readouterr()
+    assert code == 1 and findings(json.loads(out)) == [("./client.c", 17, "NGL001")]
+    assert "git tracks files in it" in err
+
+
+def test_a_record_that_is_a_link_is_not_followed(project, tmp_path, capsys):
+    lint(capsys, ".")
+    (record,) = records(project)
+    outside = tmp_path / "outside.json"
+    outside.write_text(record.read_text().replace('"findings":[{', '"findings":[], "x":[{'))
+    record.unlink()
+    record.symlink_to(outside)
+    for entry in (project / CACHE).glob("*.json"):
+        entry.unlink()
+    before = outside.read_text()
+    code = main(["--format", "json", "."])
+    out, err = capsys.readouterr()
+    assert code == 1 and findings(json.loads(out)) == [("./client.c", 17, "NGL001")]
+    assert "is ignored" in err and outside.read_text() == before
+
+
+CLIENT = '''from net import connect
+
+
+def get(host, key):
+    sock = connect(host)
+    sock.sendall(b"GET ")
+    sock.sendall(key + b"\\n")
+    return sock.recv(4096)
+'''
+# A connection factory: the byte scan skips it, a later round lowers it where a call names it.
+FACTORY = "import socket\n\n\ndef connect(host):\n    return socket.create_connection((host, 7000))\n"
+
+
+@pytest.fixture
+def python_project(tmp_path, monkeypatch):
+    """client.py calls connect(), which a/net.py and b/net.py both define."""
+    tree = tmp_path / "tree"
+    for folder in ("a", "b"):
+        (tree / folder).mkdir(parents=True)
+        (tree / folder / "net.py").write_text(FACTORY)
+    (tree / "client.py").write_text(CLIENT)
+    monkeypatch.chdir(tree)
+    monkeypatch.delenv("NAGLE_LINT_CACHE_DIR", raising=False)
+    return tree
+
+
+def test_a_skipped_file_that_offered_a_function_not_taken_still_counts(python_project, capsys):
+    """Two folders offer connect(): neither is taken (the call is
+    ambiguous: the connection is unknown), no finding.  Once one no longer
+    defines it, the other is taken: a TCP connection, split writes, as in a
+    cold run."""
+    assert findings(lint(capsys, ".")[1]) == []
+    (python_project / "b" / "net.py").write_text(FACTORY.replace("connect", "connect_other"))
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == [("./client.py", 7, "NGL001")]
+    (python_project / "b" / "net.py").write_text(FACTORY)
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == []
+
+
+def test_a_skipped_file_that_comes_to_offer_a_function_counts(python_project, capsys):
+    (python_project / "b" / "net.py").unlink()
+    (python_project / "a" / "net.py").write_text(FACTORY.replace("connect", "connect_other"))
+    assert findings(lint(capsys, ".")[1]) == []
+    (python_project / "a" / "net.py").write_text(FACTORY)
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == [("./client.py", 7, "NGL001")]
