@@ -22,7 +22,7 @@ def tree_functions(data: bytes) -> set[tuple[str, int]]:
 
 
 def byte_functions(data: bytes) -> set[tuple[str, int]] | None:
-    spans = FE.byte_functions(data)
+    spans = FE.scan.byte_functions(data)
     return None if spans is None else {(name, end) for name, _, end, _ in spans}
 
 
@@ -37,7 +37,7 @@ def test_a_partial_parse_gives_the_model_of_a_whole_one(path: Path, monkeypatch)
     data = path.read_bytes()
     partial, partial_choice = FE.lower_choosing(str(path), data)
     # No function told from the bytes: the file is parsed whole.
-    monkeypatch.setattr(type(FE), "functions_of", lambda self, data: None)
+    monkeypatch.setattr(type(FE.scan), "functions_of", lambda self, data: None)
     whole, whole_choice = FE.lower_choosing(str(path), data)
 
     def by_function(model):
@@ -185,7 +185,7 @@ def test_a_directive_ends_after_a_comment_it_starts():
     """A comment that starts on a preprocessor line and ends on a later one
     belongs to that line: the header after it starts where its own words do
     (parsed from its second line, the function was lost to an error)."""
-    ((name, start, end, _),) = FE.byte_functions(DIRECTIVE_COMMENT)
+    ((name, start, end, _),) = FE.scan.byte_functions(DIRECTIVE_COMMENT)
     assert (name, start, end) == ("first", DIRECTIVE_COMMENT.index(b"static int first"), len(DIRECTIVE_COMMENT) - 1)
     assert byte_functions(DIRECTIVE_COMMENT) == tree_functions(DIRECTIVE_COMMENT)
 
@@ -199,7 +199,7 @@ def test_a_directive_ends_after_a_comment_it_starts():
     b"#include <unistd.h>\rint f(int fd)\r{\r    return write(fd, \"x\", 1);\r}\r",
 ], ids=["unbalanced-branches", "brace-off-margin", "lone-cr"])
 def test_no_answer_where_the_braces_cannot_be_trusted(source):
-    assert FE.byte_functions(source) is None
+    assert FE.scan.byte_functions(source) is None
 
 
 # The first function, parsed in one go with the others worth lowering, takes

@@ -12,6 +12,7 @@ import pytest
 from nagle_lint.fixes import render
 from nagle_lint.languages import frontend, scanner
 from nagle_lint.languages.python_catalogue import PYTHON
+from nagle_lint.languages.python import PythonFrontend
 from nagle_lint.languages.python_scan import PythonScanner
 from nagle_lint.runner import lint_file
 from test_fixtures import ROOT, settings_for
@@ -54,6 +55,7 @@ def catalogue(monkeypatch):
     derive from it is cached on them)."""
     def use(cat):
         monkeypatch.setattr(PythonScanner, "catalogue", cat)
+        monkeypatch.setattr(PythonFrontend, "catalogue", cat)
         scanner.cache_clear()
         frontend.cache_clear()
     yield use

@@ -185,9 +185,10 @@ def compact(node) -> str:
 # --- the frontend -----------------------------------------------------------
 
 
-class Frontend(Scanner):
+class Frontend:
     """One language.  Subclasses set the class attributes and implement
-    `functions`, `statement`, `call` and `declare_params`."""
+    `functions`, `statement`, `call` and `declare_params`; the language's
+    byte scan is `scan`."""
 
     name = ""
     grammar_package = ""  # the tree-sitter grammar's package (tree_sitter_c)
@@ -217,6 +218,12 @@ class Frontend(Scanner):
     # The literals an option table is written in (`(IPPROTO_TCP, TCP_NODELAY, 1)`,
     # `{IPPROTO_TCP, TCP_NODELAY, 1}`): rows of level, option, value.
     option_row_types: frozenset = frozenset()
+
+    @cached_property
+    def scan(self) -> Scanner:
+        from . import scanner
+
+        return scanner(self.name)
 
     @cached_property
     def language(self):
@@ -257,7 +264,7 @@ class Frontend(Scanner):
         spent), once `check_nesting` lets the file through."""
         import time
 
-        self.check_nesting(data)
+        self.scan.check_nesting(data)
         deadline = budget.deadline if budget is not None else None
         self.parser.reset()  # never resume a parse that was cancelled (or interrupted) before
         _SOURCE.data = data
@@ -336,7 +343,7 @@ class Frontend(Scanner):
             if trees is None:
                 trees = [self.parse(data, budget=budget)]
                 found = list(self.functions(trees[0].root_node))
-                chosen = choose(self, [(q, n.start_byte, n.end_byte, c) for q, n, c in found],
+                chosen = choose(self.scan, [(q, n.start_byte, n.end_byte, c) for q, n, c in found],
                                         data, names, needed, own, option_only)
             relevant = chosen.worth
             unit = Unit(self, Source(data), trees[0], path)
@@ -1078,7 +1085,7 @@ class Lowering:
             return  # a constant of its own (SO_KEEPALIVE): no table
         # The tables of the function itself, and those at the top of a file
         # parsed whole (a file parsed in parts has only its functions).
-        top = not self.fe.tells_functions
+        top = not self.fe.scan.tells_functions
         for row, option, value, outside in self.unit.option_rows:
             inside = self.node is not None and self.node.start_byte <= row.start_byte < self.node.end_byte
             if inside or top and outside:

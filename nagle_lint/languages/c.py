@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from .base import _SOURCE, NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
-from .c_scan import CScanner
 from ..model import ONE, SMALL, UNKNOWN, ConnInfo
 
 NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
@@ -52,7 +51,7 @@ SENTINEL = re.compile(r"(?:\([\w\s]+\))?\(?(?:-1|INVALID_SOCKET|NULL)\)?$")
 POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
 
 
-class CFrontend(CScanner, Frontend):
+class CFrontend(Frontend):
     name = "c"
     grammar_package = "tree_sitter_c"
     idioms = {

@@ -68,10 +68,10 @@ def partial(fe, data: bytes, names: frozenset, needed: frozenset, own: bool,
     are taken from it where they are still worth lowering."""
     from .base import Points
 
-    spans = fe.functions_of(data)
+    spans = fe.scan.functions_of(data)
     if spans is None:
         return None, None, None, (), ()
-    chosen = choose(fe, spans, data, names, needed, own, option_only)
+    chosen = choose(fe.scan, spans, data, names, needed, own, option_only)
     worth = chosen.worth
     point = Points(data)
     reused = []
@@ -95,7 +95,7 @@ def partial(fe, data: bytes, names: frozenset, needed: frozenset, own: bool,
     parsed = {q for q, _, _ in found} | {fn.qualname for _, fn in reused}
     if lost:  # the file as a whole parse has it: without them
         spans = [span for span in spans if span[:3] not in lost]
-        chosen = choose(fe, spans, data, names, needed, own, option_only)
+        chosen = choose(fe.scan, spans, data, names, needed, own, option_only)
         if not chosen.worth <= parsed:  # another function is worth lowering now (rare): all is parsed
             return None, None, None, (), ()
     unparsed = [(q, SimpleNamespace(start_point=point(a), end_point=point(b)))
@@ -150,7 +150,7 @@ def partial_ok(found, spans, relevant) -> bool:
     return {(q, n.end_byte) for q, n, _ in found} == {(q, b) for q, a, b, _ in spans if q in relevant}
 
 
-def choose(fe, spans, data: bytes, outside: frozenset = frozenset(), needed: frozenset = frozenset(),
+def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: frozenset = frozenset(),
            own: bool = True, option_only: frozenset = frozenset()) -> Relevance:
     """Which of the functions at `spans` (qualified name, start, end,
     class or None) are worth lowering, and what is known of the others.
@@ -181,16 +181,16 @@ def choose(fe, spans, data: bytes, outside: frozenset = frozenset(), needed: fro
     def is_needed(q: str) -> bool:
         return q in needed or short_name(q) in needed or classes.get(q) in needed
 
-    with_events = texts.matching(fe.events_in(data))
+    with_events = texts.matching(scan.events_in(data))
     reaching = texts.calling(with_events, bare=True)
-    starts = with_events & texts.matching(fe.starts_in(data)) if own else set()
+    starts = with_events & texts.matching(scan.starts_in(data)) if own else set()
     quiet, quiet_options = set(), set()
     if outside:
         loud = outside - option_only if option_only else outside
         starts |= {q for q, called in texts.calls.items() if not loud.isdisjoint(called)}
         setters = {q for q, called in texts.calls.items() if not option_only.isdisjoint(called)} \
             if option_only else set()
-        if setters and not starts and not texts.matching(fe.send_calls):
+        if setters and not starts and not texts.matching(scan.send_calls):
             quiet = texts.calling(setters)
             quiet_options = set().union(*(texts.calls[q] for q in setters)) & option_only
         else:

@@ -10,7 +10,6 @@ from .java_catalogue import (AUTOFLUSHING, CONNECTION_CALLS, FACTORY_CALLS, GIVE
                               MOCK_LIBRARIES, MOCK_MAKERS, NETTY_CALLBACKS, NETTY_TYPES, NOT_SOCKETS, ONE_WRITES, OPENERS,
                               OPTION_SETTERS, READS, SLEEP_UNITS, SMALL_WRITES, SOCKET_CONSTRUCTORS, SOCKET_TYPES,
                               STREAM_TYPES, WRAPPERS, WRITES, holds_no_connection, is_fake)
-from .java_scan import JavaScanner
 from ..model import ONE, SMALL, UNKNOWN
 
 
@@ -23,7 +22,7 @@ def _base_type(t: str) -> str:
 _GENERICS = re.compile(r"<.*>")
 
 
-class JavaFrontend(JavaScanner, Frontend):
+class JavaFrontend(Frontend):
     name = "java"
     grammar_package = "tree_sitter_java"
     comment_query = "(line_comment) @c (block_comment) @c"

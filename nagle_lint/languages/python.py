@@ -7,13 +7,14 @@ from dataclasses import replace
 from functools import cached_property
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
-from .python_scan import PythonScanner
+from .python_catalogue import PYTHON
 from ..model import ONE, SMALL, UNKNOWN, Bind
 
 
 
-class PythonFrontend(PythonScanner, Frontend):
+class PythonFrontend(Frontend):
     name = "python"
+    catalogue = PYTHON
     grammar_package = "tree_sitter_python"
     line_comment = "#"
     builtins = frozenset(dir(__import__("builtins")))
@@ -390,7 +391,7 @@ class PythonFrontend(PythonScanner, Frontend):
         """The file's generator functions (a `yield` in their text), worked out once."""
         if unit.generators is None:
             data = unit.src.data
-            spans = self.functions_of(data) or ()
+            spans = self.scan.functions_of(data) or ()
             unit.generators = {q for q, a, b, _ in spans if _YIELD.search(data, a, b)}
         return unit.generators
 
