@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-from _thread import _local as _thread_local
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -164,18 +163,12 @@ class Source:
         return Site(r1 + 1, self.column(r1, c1), r2 + 1, self.column(r2, c2))
 
 
-# The bytes this thread last parsed (see `Frontend._parse`): a node's text is
-# read from them, as a tree parsed through a callable (to be cancellable)
-# would call it again for each node's text.
-_SOURCE = _thread_local()
-
-
 def raw(node) -> bytes:
-    return _SOURCE.data[node.start_byte:node.end_byte]
+    return node.text
 
 
 def text(node) -> str:
-    return _SOURCE.data[node.start_byte:node.end_byte].decode("utf-8", "replace") if node is not None else ""
+    return node.text.decode("utf-8", "replace") if node is not None else ""
 
 
 def compact(node) -> str:
@@ -267,7 +260,6 @@ class Frontend:
         self.scan.check_nesting(data)
         deadline = budget.deadline if budget is not None else None
         self.parser.reset()  # never resume a parse that was cancelled (or interrupted) before
-        _SOURCE.data = data
         if deadline is None:
             return self.parser.parse(data)
 
@@ -278,10 +270,7 @@ class Frontend:
             return time.monotonic() > deadline
 
         try:
-            # Node.text would call `read` again (slowly, and py-tree-sitter
-            # crashes if that call raises, as it does at the recursion
-            # limit): `text` and `raw` read the bytes instead.
-            return self.parser.parse(read, progress_callback=spent)
+            tree = self.parser.parse(read, progress_callback=spent)  # only a parse through a callable can stop
         except ValueError:
             # A cancelled parse resumes at the next call unless the parser is reset.
             self.parser.reset()
@@ -289,6 +278,10 @@ class Frontend:
                 raise TimeoutError(f"parsing took longer than the time budget ({budget.timeout:g} s a file, "
                                    "see timeout)") from None
             raise
+        # The same tree over the bytes themselves (reused whole: no edit), so that
+        # a node's text is sliced from them: through `read`, Node.text would call it
+        # again for every node (slowly; and py-tree-sitter crashes if it raises).
+        return self.parser.parse(data, old_tree=tree)
 
     def lower(self, path: str, data: bytes, names: frozenset = frozenset(), needed: frozenset = frozenset(),
               own: bool = True, before: tuple[FileModel, Choice] | None = None, option_only: frozenset = frozenset(),
@@ -475,7 +468,7 @@ class Frontend:
     def declare_params(self, low: "Lowering", node) -> tuple[str | None, ...]:
         raise NotImplementedError
 
-    def body(self, node):
+    def body(self, unit: "Unit", node):
         return node.child_by_field_name("body")
 
     def statement(self, low: "Lowering", node) -> None:
@@ -667,7 +660,7 @@ class Unit:
             for name in low.params:  # a parameter hides the enclosing variable
                 if name in outer.env and low.env.get(name) is outer.env[name]:
                     del low.env[name]
-        body = self.fe.body(node)
+        body = self.fe.body(self, node)
         given = node.child_by_field_name("body")
         if body != given and given is not None:  # parsed again, as one build sees it (C); nodes are new objects each time
             self.errors_resolved += _count_errors(given) - _count_errors(body)

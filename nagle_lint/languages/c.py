@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .base import _SOURCE, NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
+from .base import NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
 from ..model import ONE, SMALL, UNKNOWN, ConnInfo
 
 NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
@@ -90,7 +90,7 @@ class CFrontend(Frontend):
                                 "linkage_specification", "declaration_list", "ERROR", "preproc_elifdef"):
                 stack.append(iter(child.named_children))
 
-    def body(self, node):
+    def body(self, unit, node):
         """The function's body; where a preprocessor conditional splits a statement between its
         arms (`#ifdef A` `if (send(...) < 0)` `#else` `if (write(...) < 0)` `#endif` `return -1;`),
         tree-sitter reads the arms in sequence and loses the statement: the body is then parsed
@@ -99,10 +99,10 @@ class CFrontend(Frontend):
         body = node.child_by_field_name("body")
         if body is None or not body.has_error or not _directive_in_error(body):
             return body
-        ranges = _one_arm(_SOURCE.data, node.start_byte, node.end_byte)
+        ranges = _one_arm(unit.src.data, node.start_byte, node.end_byte)
         if ranges is None:
             return body
-        tree = self.parse(_SOURCE.data, ranges)
+        tree = self.parse(unit.src.data, ranges)
         again = next((n for _, n, _ in self.functions(tree.root_node) if n.start_byte == node.start_byte), None)
         return again.child_by_field_name("body") if again is not None else body
 

@@ -57,7 +57,7 @@ class PythonFrontend(Frontend):
                                  "except_clause", "finally_clause", "with_statement"):
                 yield from self._defs(target, prefix, cls)
 
-    def body(self, node):
+    def body(self, unit, node):
         return node if node.type == "module" else node.child_by_field_name("body")
 
     def declare_params(self, low: Lowering, node):
