@@ -12,17 +12,19 @@ from .prepared import Prepared
 TYPE_CHECKING = False  # typing's own, without importing typing
 if TYPE_CHECKING:
     from .languages.base import Budget
+    from .languages.edited import Earlier
     from .project import Wanted
 
 
 def prepare(path: str, data: bytes, language: str | None = None, wanted: Wanted | None = None,
-            before: Prepared | None = None, budget: Budget | None = None) -> Prepared:
+            before: Prepared | None = None, budget: Budget | None = None, earlier: Earlier | None = None) -> Prepared:
     """Lower a file the byte scan let through.  `wanted`: this is a later
     round, the file matters for what other files need; `before`: what an
-    earlier round made of it (it is lowered again); `budget`: see `Frontend.lower`."""
+    earlier round made of it (it is lowered again); `budget`, `earlier`
+    (an edited file's last lowering): see `Frontend.lower_choosing`."""
     fe = frontend(language or language_of(path))
     if wanted is None:
-        model, choice = fe.lower_choosing(path, data, budget=budget)
+        model, choice = fe.lower_choosing(path, data, budget=budget, earlier=earlier)
     else:  # a file the byte scan skipped is lowered for what others need of it, not for its own sends
         needed = wanted.needed | wanted.called.get(path, frozenset())
         earlier = (before.model, before.choice) if before is not None else None

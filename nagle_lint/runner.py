@@ -409,13 +409,13 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY
 
 
 def read_file(path: str, settings: Settings | Resolver, data: bytes | None = None, language: str | None = None,
-              wanted: Wanted | None = None, scanned: bool = False, before=None):
+              wanted: Wanted | None = None, scanned: bool = False, before=None, earlier=None):
     """(Prepared or None, problem or None) for one file, read with its own
     settings (`settings.of(path)`); never raises for bad input.
 
     A file whose bytes show it cannot matter is not parsed (its Prepared has
     no model), and costs no more than a read and a byte scan (`scanned`: the
-    scan already let it through).  When a few functions could not be
+    scan already let it through; `earlier`: see `Frontend.lower_choosing`).  When a few functions could not be
     analysed (nested too deeply), or a suppression comment names no rule,
     both the Prepared and a problem saying so are returned."""
     from .noqa import unknown
@@ -425,7 +425,7 @@ def read_file(path: str, settings: Settings | Resolver, data: bytes | None = Non
     data, settled = _scanned(path, settings, data, language, wanted is None and not scanned)
     if data is None:
         return settled
-    prepared, problem = _lower(path, data, language, settings, wanted, before)
+    prepared, problem = _lower(path, data, language, settings, wanted, before, earlier)
     if prepared is not None and wanted is None:  # a later round's file was told of in the first
         problem = "; ".join(filter(None, (problem, unknown(prepared.marks)))) or None
     return prepared, problem
@@ -541,7 +541,8 @@ def _as_text(data: bytes):
     return data, None
 
 
-def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wanted | None, before=None):
+def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wanted | None, before=None,
+           earlier=None):
     """Parse and lower, within the file's time budget (parsing, lowering and
     the file's checks share it: what this spends is told in `Prepared.spent`)."""
     from .languages.base import Budget
@@ -550,7 +551,7 @@ def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wa
     start = time.monotonic()
     budget = Budget(settings.timeout, start + settings.timeout if settings.timeout else None)
     try:
-        prepared = prepare(path, data, language, wanted, before, budget)
+        prepared = prepare(path, data, language, wanted, before, budget, earlier)
         prepared.spent = time.monotonic() - start
     except TimeoutError as e:  # raised by the frontend when the budget is spent
         return None, f"{e}; skipped"

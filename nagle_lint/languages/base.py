@@ -19,6 +19,7 @@ from ..model import (
 )
 from ..site import CONFIDENCES
 from .choice import Choice, choose, partial, short_name as _short
+from .edited import Earlier, unchanged
 from .scan import Scanner, n_is_root, socket_like, whole_words
 
 # --- abstract values --------------------------------------------------------
@@ -291,7 +292,8 @@ class Frontend:
 
     def lower_choosing(self, path: str, data: bytes, names: frozenset = frozenset(), needed: frozenset = frozenset(),
                        own: bool = True, before: tuple[FileModel, Choice] | None = None,
-                       option_only: frozenset = frozenset(), budget: Budget | None = None) -> tuple[FileModel, Choice]:
+                       option_only: frozenset = frozenset(), budget: Budget | None = None,
+                       earlier: Earlier | None = None) -> tuple[FileModel, Choice]:
         """The file's model, and what was left out of it.  `names`: functions of other files that touch a
         connection (a function calling one of them is lowered too); `needed`:
         names other files call (lowered when they have events); `own`: the
@@ -300,7 +302,10 @@ class Frontend:
         kept as a stub (see `Choice.stubs`).  `before`: the file's model and
         choice from an earlier round; where both tell the functions from the bytes,
         the functions it lowered are taken from it, not parsed again (a
-        function's model depends on its own text only).
+        function's model depends on its own text only).  `earlier`: what the
+        last lowering of an earlier text of the file left (an edited buffer):
+        the functions the edit left alone are taken from it (see edited.py),
+        and it is brought up to date.
 
         Work is bounded.  The walk runs in a thread of its own, so that the
         recursion it may use does not depend on the caller's stack (the same
@@ -333,6 +338,7 @@ class Frontend:
         def work() -> FileModel:
             trees, found, chosen, unparsed, reused = partial(self, data, names, needed, own, before, option_only, budget)
             lowered = frozenset(chosen.worth) if trees is not None else None
+            whole = trees is None  # parsed whole (not in parts)
             if trees is None:
                 trees = [self.parse(data, budget=budget)]
                 found = list(self.functions(trees[0].root_node))
@@ -341,24 +347,34 @@ class Frontend:
             relevant = chosen.worth
             unit = Unit(self, Source(data), trees[0], path)
             unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed} | {fn.qualname for _, fn in reused}
+            kept = unchanged(earlier, unit, found, relevant, self.text_facts(unit)) if earlier is not None and whole else {}
             too_deep: dict[str, int] = {}
 
-            def lower_one(q, n, c):
+            resolved = {}  # index in found -> the syntax errors its lowering resolved (see `Unit.errors_resolved`)
+
+            def lower_one(i):
+                q, n, c = found[i]
                 if deadline is not None and time.monotonic() > deadline:
                     raise TimeoutError(f"took longer than the time budget ({budget.timeout:g} s a file, see timeout)")
+                was = unit.errors_resolved
                 try:
                     fn = unit.lower_function(q, n, c)
                     if depth_of(fn.body) <= max_depth:
                         return fn
                 except RecursionError:
                     pass
+                finally:
+                    resolved[i] = resolved.get(i, 0) + unit.errors_resolved - was
                 too_deep[q] = n.start_point[0] + 1
                 return Function(q, unit.src.site(n), (), (), {}, self.is_callback(q))
 
+            for i, (_, count) in kept.items():
+                resolved[i] = count
+                unit.errors_resolved += count
             functions, fields_seen = [], []  # a method's class's fields as its first lowering saw them
-            for q, n, c in found:
+            for i, (q, n, c) in enumerate(found):
                 fields_seen.append(dict(unit.class_env.get(c, {})) if c is not None and q in relevant else None)
-                functions.append(lower_one(q, n, c) if q in relevant else unit.stub(q, n))
+                functions.append(kept[i][0] if i in kept else lower_one(i) if q in relevant else unit.stub(q, n))
             if unit.class_env:
                 # A field set in one method (connect(), __init__) is used in the
                 # others: lower again, now that the fields are known, the
@@ -367,10 +383,10 @@ class Frontend:
                 # again), and the functions nested in those.
                 again: set[str] = set()
                 for i, (q, n, c) in enumerate(found):
-                    if q in relevant and (c is not None and unit.class_env.get(c, {}) != fields_seen[i]
+                    if q in relevant and i not in kept and (c is not None and unit.class_env.get(c, {}) != fields_seen[i]
                                           or q.rsplit(".", 1)[0] in again):
                         again.add(q)
-                        functions[i] = lower_one(q, n, c)
+                        functions[i] = lower_one(i)
             if reused:  # in the order of the file, as a parse of them all would find them
                 at = [n.start_byte for _, n, _ in found] + [start for start, _ in reused]
                 functions = [fn for _, fn in sorted(zip(at, functions + [fn for _, fn in reused]), key=lambda p: p[0])]
@@ -390,6 +406,10 @@ class Frontend:
             errors = _count_errors(trees[0].root_node) if len(trees) == 1 else \
                 sum(_count_errors(n) for _, n, _ in found)
             errors = max(0, errors - unit.errors_resolved)
+            if earlier is not None:
+                earlier.remember(data, trees[0] if whole else None, functions, self.text_facts(unit), {
+                    (fn.qualname, fn.site.line, fn.site.col): resolved[i] for i, fn in enumerate(functions) if i in resolved
+                } if whole else None)
             return (FileModel(path, self.name, functions, errors, dict(self.idioms)),
                     Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
                            chosen.quiet_options))
@@ -457,6 +477,13 @@ class Frontend:
                 raise TimeoutError(f"took longer than the time budget ({budget.timeout:g} s a file, see timeout)")
             raise value
         return value
+
+    def text_facts(self, unit: "Unit") -> tuple:
+        """What lowering a function reads from anywhere in its file's text (its
+        other functions' too), beyond its own top-level definition: an edit
+        elsewhere that changes none of it leaves the function's model as it
+        was (see edited.py).  A language adds what its lowering reads so."""
+        return (unit.announces_interactive,)
 
     # -- to be supplied by each language --------------------------------
 

@@ -138,18 +138,25 @@ class CFrontend(Frontend):
         name = _made_name(key)
         if not name or "." not in key and "->" not in key and (name in low.declared or name in low.params):
             return None  # a local variable is what its own function makes of it
-        kinds = getattr(low.unit, "made_kinds", None)
+        return self._made_kinds(low.unit).get(name)
+
+    def _made_kinds(self, unit) -> dict[str, bool]:
+        kinds = getattr(unit, "made_kinds", None)
         if kinds is None:
-            kinds = low.unit.made_kinds = _made_kinds(low.unit.src.data)
-        return kinds.get(name)
+            kinds = unit.made_kinds = _made_kinds(unit.src.data)
+        return kinds
 
     def polled(self, unit, key: str) -> bool:
-        if not POLLED_KEY.search(key):
-            return False
+        return bool(POLLED_KEY.search(key)) and self._polls_tcp(unit)
+
+    def _polls_tcp(self, unit) -> bool:
         if unit.polls_tcp is None:
             data = unit.src.data
             unit.polls_tcp = bool(POLLERS.search(data) and TCP_MADE.search(data))
         return unit.polls_tcp
+
+    def text_facts(self, unit) -> tuple:
+        return super().text_facts(unit) + (tuple(sorted(self._made_kinds(unit).items())), self._polls_tcp(unit))
 
     # -- statements --------------------------------------------------------
 

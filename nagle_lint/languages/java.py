@@ -89,6 +89,9 @@ class JavaFrontend(Frontend):
     def is_callback(self, qualname: str) -> bool:
         return qualname.rsplit(".", 1)[-1] in NETTY_CALLBACKS
 
+    def text_facts(self, unit) -> tuple:
+        return super().text_facts(unit) + (unit.src.data.find(b"io.netty") >= 0,)
+
     def _typed(self, low, key, typ, origin):
         from ..model import ConnInfo
         from .base import socket_like

@@ -387,6 +387,12 @@ class PythonFrontend(Frontend):
                 return Fresh(None, "medium")
         return Fresh(True, "high")
 
+    def text_facts(self, unit) -> tuple:
+        return super().text_facts(unit) + (
+            frozenset(_stream_callbacks(unit)), frozenset(self._generators(unit)),
+            tuple(sorted(_library_receivers(unit, self.catalogue.libraries).items())),
+            tuple(sorted(_module_structs(unit).items())))
+
     def _generators(self, unit) -> set[str]:
         """The file's generator functions (a `yield` in their text), worked out once."""
         if unit.generators is None:

@@ -1,0 +1,211 @@
+"""A file lowered again after an edit (an editor's buffer, a keystroke at a
+time): the functions the edit left alone are taken from the last lowering,
+moved to their lines now, instead of being lowered again.
+
+A function's model is made of its own text, and of a few things of its
+file: the other functions of its top-level definition (a class's fields,
+an enclosing function's variables), the comments just above its lines,
+the names of the file's functions, the top-level code (option tables),
+and what the frontend reads from the whole text (`Frontend.text_facts`).
+So a function is taken over only where the edit lies inside another
+top-level definition, before and after it, and those file-wide things
+are the same: then it is what lowering it again would make."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields, is_dataclass
+
+from ..site import Site
+from .scan import n_is_root
+
+
+class Earlier:
+    """What the last lowering of one file leaves for the next: its text, its
+    syntax tree (parsed whole), its functions, its text facts, and the
+    syntax errors lowering each function resolved (by name and place)."""
+
+    __slots__ = ("data", "tree", "functions", "facts", "resolved")
+
+    def __init__(self):
+        self.data = self.tree = self.functions = self.facts = self.resolved = None
+
+    def remember(self, data: bytes, tree, functions, facts, resolved) -> None:
+        self.data, self.tree, self.functions, self.facts, self.resolved = data, tree, functions, facts, resolved
+
+
+class _Unmovable(Exception):
+    """A line the edit changed: what names it cannot be moved."""
+
+
+# A connection key named for the line it is made on (`returned@12`, `options@3.fd`).
+_LINE_KEY = re.compile(r"([a-z]+)@(\d+)(?=$|[.\[]|->)")
+
+
+def _moved(obj, line_of):
+    """`obj` (a model's function, statement or value) with every line it names
+    moved by `line_of` (old line -> new line, or None); the same object where
+    nothing moves."""
+    move = _MOVERS.get(type(obj))
+    if move is None:
+        move = _MOVERS[type(obj)] = _mover(type(obj))
+    return move(obj, line_of)
+
+
+def _site(site, line_of):
+    line, end = line_of(site.line), line_of(site.end_line)
+    if line is None or end is None:
+        raise _Unmovable
+    return site if line == site.line and end == site.end_line else Site(line, site.col, end, site.end_col)
+
+
+def _key(key: str, line_of):
+    m = _LINE_KEY.match(key) if "@" in key else None
+    if m is None:
+        return key
+    line = line_of(int(m.group(2)))
+    if line is None:
+        raise _Unmovable
+    return key if line == int(m.group(2)) else f"{m.group(1)}@{line}{key[m.end():]}"
+
+
+def _items(items, line_of):
+    moved = [_moved(x, line_of) for x in items]
+    return items if all(a is b for a, b in zip(moved, items)) else type(items)(moved)
+
+
+def _mapping(items: dict, line_of):
+    moved = [(_moved(k, line_of), _moved(v, line_of)) for k, v in items.items()]
+    return items if all(a is k and b is v for (a, b), (k, v) in zip(moved, items.items())) else dict(moved)
+
+
+def _same(obj, line_of):
+    return obj
+
+
+def _mover(cls):
+    """How to move an object of a model's class: each field but a comment's
+    text (no key, whatever it says), made anew only where one moved."""
+    if not is_dataclass(cls):
+        return _same
+    names = [f.name for f in fields(cls)]
+    movable = [i for i, name in enumerate(names) if name != "comment"]
+
+    def move(obj, line_of):
+        values = [getattr(obj, name) for name in names]
+        changed = False
+        for i in movable:
+            value = values[i]
+            new = _moved(value, line_of)
+            if new is not value:
+                values[i], changed = new, True
+        return cls(*values) if changed else obj
+
+    return move
+
+
+_MOVERS = {Site: _site, str: _key, tuple: _items, frozenset: _items, dict: _mapping}
+
+
+def _common(a: bytes, b: bytes) -> tuple[int, int]:
+    """(bytes the two texts start with in common, bytes they then end with in common)."""
+    n = min(len(a), len(b))
+    lo, hi = 0, n  # the longest common start, by halves: each comparison is one memcmp
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    start, lo, hi = lo, 0, n - lo
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid:] == b[len(b) - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return start, lo
+
+
+def _holding(root, start: int, end: int):
+    """The top-level node of a tree whose text holds the bytes [start, end), or None."""
+    for child in root.children:
+        if child.start_byte <= start and end <= child.end_byte:
+            return child
+        if child.start_byte > start:
+            break
+    return None
+
+
+def _top(node, root):
+    while node.parent is not None and node.parent != root:
+        node = node.parent
+    return node
+
+
+def unchanged(earlier: Earlier, unit, found, relevant, facts) -> dict:
+    """Index in `found` -> (the function taken from the `earlier` lowering,
+    the syntax errors lowering it resolved), for
+    the functions worth lowering (`relevant`) that the edit from
+    `earlier.data` to the `unit`'s text leaves as they were (see the
+    module's doc); `unit`'s tree is its text parsed whole."""
+    old, data, tree = earlier.data, unit.src.data, unit.tree
+    if old is None or earlier.tree is None or earlier.facts != facts or \
+            {fn.qualname for fn in earlier.functions} != unit.function_names:
+        return {}
+    start, same_end = _common(old, data)
+    new_end, old_end = len(data) - same_end, len(old) - same_end
+    if old != data:
+        # The edit lies inside one top-level definition, before and after:
+        # the top-level code and the other definitions are the same.
+        now, then = _holding(tree.root_node, start, new_end), _holding(earlier.tree.root_node, start, old_end)
+        if now is None or then is None or now.start_byte != then.start_byte or now.type != then.type:
+            return {}
+    # In whole lines: the lines before the edit are where they were, those
+    # after it (the same in both texts) moved by `shift`.
+    start = data.rfind(b"\n", 0, start) + 1
+    rest = data.find(b"\n", new_end)
+    tail = (rest + 1 if rest >= 0 else len(data)) - new_end
+    before = data.count(b"\n", 0, start)
+    first_after = data.count(b"\n", 0, new_end + tail) + 1
+    shift = first_after - 1 - old.count(b"\n", 0, old_end + tail)
+
+    def new_line(line: int):
+        return line if line <= before else line + shift if line + shift >= first_after else None
+
+    def old_line(line: int):
+        return line if line <= before else line - shift if line >= first_after else None
+
+    groups: dict[str, list[int]] = {}  # top-level name -> its functions worth lowering (by index in found)
+    for i, (q, node, _) in enumerate(found):
+        if not n_is_root(q):
+            groups.setdefault(q.split(".", 1)[0], []).append(i)
+    by_place = {(fn.qualname, fn.site.line, fn.site.col): fn for fn in earlier.functions if fn.body}
+    kept = {}
+    for members in groups.values():
+        taken = {}
+        for i in members:
+            q, node, _ = found[i]
+            if q not in relevant:
+                continue
+            top = _top(node, tree.root_node)
+            first, last = top.start_point[0] + 1, top.end_point[0] + 1
+            while True:  # and the comments just above it (see `Unit.comment_near`)
+                above = next((n for n in (first - 1, first - 2) if n in unit.comment_lines), None)
+                if above is None:
+                    break
+                first = above
+            if not (last <= before or first >= first_after):  # the edit's lines, or lines on both sides of it
+                break
+            site = unit.src.site(node)
+            fn = by_place.get((q, old_line(site.line), site.col))
+            try:
+                moved = _moved(fn, new_line) if fn is not None else None
+            except _Unmovable:
+                moved = None
+            if moved is None:
+                break
+            taken[i] = moved, earlier.resolved.get((q, fn.site.line, fn.site.col), 0)
+        else:
+            kept.update(taken)
+    return kept
