@@ -128,3 +128,68 @@ def test_the_index_takes_each_files_nearest_configuration(tmp_path, monkeypatch)
     for folder in ("src", "sub"):
         ix.update(str(tmp_path / folder / "nodelay.py"), nodelay + b"\n")
         assert _key(_all(ix)) == expected
+
+
+HELPERS = b'''import socket
+
+
+def send_header(sock, header):
+    sock.sendall(header)
+
+
+def connect(host):
+    return socket.create_connection((host, 80))
+'''
+CLIENT = b'''from helpers import connect, send_header
+
+
+def fetch(host, header, body):
+    sock = connect(host)
+    send_header(sock, header)
+    sock.sendall(body)
+    return sock.recv(4096)
+
+
+def ping(host):
+    sock = connect(host)
+    sock.sendall(b"a")
+    sock.sendall(b"b")  # nagle-lint: ignore[NGL001] -- <reason>
+    return sock.recv(1)
+
+
+def status(host):
+    sock = connect(host)
+    sock.sendall(b"s")
+    return sock.recv(1)
+'''
+
+
+def test_typing_in_buffers_gives_what_a_cold_index_of_the_same_buffers_gives(tmp_path):
+    """Edit after edit (lines added and removed above other functions, a
+    finding made and unmade, in the file and in the helper it calls), the
+    index shows what an index built afresh from the same buffers shows."""
+    (tmp_path / "helpers.py").write_bytes(HELPERS)
+    (tmp_path / "client.py").write_bytes(CLIENT)
+    (tmp_path / "other.py").write_bytes((FIXTURES / "python" / "split_write_client.py").read_bytes())
+    helpers, client = str(tmp_path / "helpers.py"), str(tmp_path / "client.py")
+    steps = [
+        (client, CLIENT.replace(b"    sock.sendall(body)\n", b"    sock.sendall(body)\n\n\n")),
+        (client, CLIENT.replace(b"    send_header(sock, header)\n", b"")),
+        (client, CLIENT.replace(b'    sock.sendall(b"s")\n', b'    sock.sendall(b"s")\n    sock.sendall(b"t")\n')),
+        (helpers, HELPERS.replace(b"    sock.sendall(header)\n", b"    pass\n")),
+        (client, CLIENT.replace(b"def ping(host):\n", b"def ping(host):\n    # a comment\n")),
+        (helpers, HELPERS),
+        (client, CLIENT),
+    ]
+    ix = Index(str(tmp_path), Settings(), jobs=1)
+    ix.build({client: CLIENT, helpers: HELPERS})
+    texts = {client: CLIENT, helpers: HELPERS}
+    shown = set()
+    for path, text in steps:
+        ix.update(path, text)
+        texts[path] = text
+        cold = Index(str(tmp_path), Settings(), jobs=1)
+        cold.build(dict(texts))
+        assert _key(_all(ix)) == _key(_all(cold)), (path, text)
+        shown.add(tuple(_key(ix.findings(client))))
+    assert len(shown) >= 3  # the edits made and unmade findings

@@ -18,6 +18,7 @@ from .. import runner
 from ..config import Resolver, Settings
 from ..discover import excluded, excludes
 from ..languages import language_of
+from ..languages.edited import Earlier
 from ..lint import raw_findings, selected, settle
 from ..report import Result
 
@@ -46,6 +47,8 @@ class Index:
         self.shown: dict = {}  # path -> the findings that lie there, settled (suppressed ones marked)
         self.problems: dict[str, str] = {}  # path -> why it is not (fully) analysed
         self.texts: dict[str, bytes] = {}  # path -> its open buffer
+        # path -> what the last lowering of its open buffer left: an edit lowers again only what it changed
+        self.earlier: dict[str, Earlier] = {}
 
     def holds(self, path: str) -> bool:
         """Whether `path` lies under the folder."""
@@ -81,6 +84,7 @@ class Index:
         findings changed.  `opened`: lower it even if the scan would skip it."""
         if text is None:
             self.texts.pop(path, None)
+            self.earlier.pop(path, None)
         else:
             self.texts[path] = text
         before = self.project
@@ -89,7 +93,8 @@ class Index:
         self.problems.pop(path, None)
         prep = None
         if text is not None or os.path.isfile(path):
-            prep = self._read(path, scanned=opened or old is not None)
+            earlier = self.earlier.setdefault(path, Earlier()) if text is not None else None
+            prep = self._read(path, scanned=opened or old is not None, earlier=earlier)
         if self.prepared or prep is not None and prep.model is not None:
             self.project = runner.project_of(self.prepared, self.project)
             # What the others need of the file, or the file of the others, now
@@ -112,11 +117,11 @@ class Index:
                 self.raw.pop(p, None)
         return self._settle()
 
-    def _read(self, path: str, scanned: bool = False, wanted=None, before=None):
+    def _read(self, path: str, scanned: bool = False, wanted=None, before=None, earlier=None):
         """Read and lower one file (its buffer where it is open), as
         `runner.read_file` does; kept in `prepared` where it has a model."""
         prep, problem = runner.read_file(path, self.settings, data=self.texts.get(path), scanned=scanned,
-                                         wanted=wanted, before=before)
+                                         wanted=wanted, before=before, earlier=earlier)
         if problem:
             self.problems[path] = problem
         if prep is not None and prep.errors:
