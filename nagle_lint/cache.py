@@ -22,6 +22,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import time
 
 from . import __version__
 from .output import write_all
@@ -34,6 +35,7 @@ KEEP = 16  # entries kept; older ones are removed
 RECORD = "files"  # the extension of a per-file record (see store.py)
 KEEP_RECORDS = 4  # per-file records kept (one per set of paths linted); older ones are removed
 TAG = "CACHEDIR.TAG"
+SETTLED_NS = 2 * 10**9  # see `file_digests`
 _TAG_TEXT = "Signature: 8a477f597d28d172789f06886806bc55\n# nagle-lint's cache; safe to delete.\n"
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -78,17 +80,39 @@ def _hasher():
     return blake2b(digest_size=32)
 
 
-def file_digests(files: list[str], settings) -> dict[str, tuple[str, str]] | None:
+def file_digests(files: list[str], settings, known: dict | None = None,
+                 signatures: dict | None = None) -> dict[str, tuple[str, str]] | None:
     """path -> (digest of the file's bytes, digest of its settings
     `settings.of(path)`), None where a file cannot be read as the run would
     read it (no caching this run).  A file over its size limit, which the
-    run skips unread, is digested by its size alone."""
+    run skips unread, is digested by its size alone.
+
+    `known`: path -> (signature, digest) an earlier run took (see
+    `signatures`): a file whose signature is still that is not read again.
+    `signatures`: filled with path -> the file's signature (size,
+    modification and change times, inode, device), or None where the file
+    changed less than SETTLED_NS before it was read: a write within the
+    clock's tick can keep every time (git's "racy" files), and no write can
+    set the change time back, so a file changed since it was read always
+    has another signature."""
     out = {}
     by_settings: dict[int, str] = {}  # id(Settings) -> its digest (most runs have one)
+    now = time.time_ns()
     for path in files:
         own = settings.of(path)
         if id(own) not in by_settings:
             by_settings[id(own)] = _digest(repr(sorted(own.__dict__.items())).encode("utf-8", "surrogateescape"))
+        before = known.get(path) if known else None
+        if before is not None:
+            try:
+                st = os.stat(path)
+            except (OSError, ValueError):
+                return None
+            if stat.S_ISREG(st.st_mode) and _signature(st) == before[0]:
+                out[path] = (before[1], by_settings[id(own)])
+                if signatures is not None:
+                    signatures[path] = before[0]
+                continue
         try:
             fd = os.open(path, _READ)
         except (OSError, ValueError):
@@ -110,7 +134,13 @@ def file_digests(files: list[str], settings) -> dict[str, tuple[str, str]] | Non
         finally:
             os.close(fd)
         out[path] = (h.hexdigest(), by_settings[id(own)])
+        if signatures is not None:
+            signatures[path] = _signature(st) if now - max(st.st_mtime_ns, st.st_ctime_ns) > SETTLED_NS else None
     return out
+
+
+def _signature(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
 
 
 def key(files: list[str], settings, extra: tuple = (), digests: dict | None = None) -> str | None:

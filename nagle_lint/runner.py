@@ -69,12 +69,15 @@ def plan(paths: list[str], settings: Settings | Resolver, force_exclude: bool = 
     if cache is not None:
         from .cache import file_digests, key
 
-        digests = file_digests(files, settings)
-        digest = key(files, settings, (tuple(missing), force_exclude), digests)
-        if digests is not None:
-            from .store import Store
+        from .store import Store
 
-            store = Store(cache, paths, force_exclude, digests)
+        store, signatures = Store(cache, paths, force_exclude), {}
+        digests = file_digests(files, settings, store.known(), signatures)
+        digest = key(files, settings, (tuple(missing), force_exclude), digests)
+        if digests is None:
+            store = None
+        else:
+            store.digests, store.signatures = digests, signatures
     return SimpleNamespace(files=files, missing=missing, cache=cache, digest=digest, store=store)
 
 

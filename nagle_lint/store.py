@@ -4,7 +4,9 @@ file.
 
 A full run leaves a *record* in the cache folder (one per set of paths
 linted, written and read as cache.py writes and reads every entry): for
-each file, the digests of its content and of its settings, what the first
+each file, the digests of its content and of its settings, its signature
+(a file whose signature is unchanged is not read again to find its
+digest: see `cache.file_digests`), what the first
 phase made of it (read or not, skipped by the byte scan or lowered, its
 problem), and what decided whether a skipped file mattered to the others:
 what each later round wanted (`project.Wanted`) and which skipped files
@@ -50,21 +52,38 @@ class Trace:
 
 
 class Store:
-    """The record of the runs over one set of paths, in one cache; `digests`:
-    this run's (see `cache.file_digests`)."""
+    """The record of the runs over one set of paths, in one cache; this
+    run's `digests` and `signatures` are set once known (see
+    `cache.file_digests`)."""
 
-    def __init__(self, cache: Cache, paths: list[str], force_exclude: bool, digests: dict[str, tuple[str, str]]):
-        self.cache, self.digests = cache, digests
+    def __init__(self, cache: Cache, paths: list[str], force_exclude: bool):
+        self.cache = cache
+        self.digests: dict[str, tuple[str, str]] = {}
+        self.signatures: dict[str, list | None] = {}
         self.name = "files-" + _digest(repr((tool(), LAYOUT, sorted(paths), force_exclude)).encode(
             "utf-8", "surrogateescape"))
         self.trace = Trace()
+        self._last: dict | None = None  # the last run's record, once read
         self._record: dict | None = None  # this run's, when replayed from the last one
+
+    def _read(self) -> dict | None:
+        if self._last is None:
+            self._last = self.cache.load_record(self.name) or {}
+        return self._last if isinstance(self._last, dict) else None
+
+    def known(self) -> dict:
+        """path -> (signature, content digest) of the files the last run read (see `cache.file_digests`)."""
+        try:
+            files = self._read()["files"]
+            return {p: (v[5], v[0]) for p, v in files.items() if isinstance(v[5], list) and isinstance(v[0], str)}
+        except (KeyError, TypeError, AttributeError, IndexError):
+            return {}
 
     def replay(self, settings) -> Result | None:
         """The result of this run from the last one's record, where every
         change since cannot matter to other files; else None."""
-        data = self.cache.load_record(self.name)
-        if data is None:
+        data = self._read()
+        if not data:
             return None
         try:
             return self._replay(data, settings)
@@ -104,6 +123,8 @@ class Store:
         result = Result([from_data(f) for f in stored["findings"]], files, problems)
         record = dict(data, files={p: v for p, v in old.items() if p not in gone})
         record["files"].update({p: [*new[p], *v] for p, v in fresh.items()})
+        for path, entry in record["files"].items():  # the signatures as this run found them
+            entry[5:] = [self.signatures.get(path)]
         self._record = record
         return result
 
@@ -116,7 +137,8 @@ class Store:
             trace = self.trace
             if set(trace.first) != set(self.digests):
                 return  # not a whole run's trace
-            record = {"name": self.name, "files": {p: [*self.digests[p], *trace.first[p]] for p in sorted(trace.first)},
+            record = {"name": self.name, "files": {p: [*self.digests[p], *trace.first[p], self.signatures.get(p)]
+                                                   for p in sorted(trace.first)},
                       "rounds": [_wanted_data(w) for w in trace.rounds], "offered": sorted(trace.offered)}
         record["result"] = {"files": result.files, "problems": [list(p) for p in result.problems],
                             "findings": [to_data(f) for f in result.findings]}

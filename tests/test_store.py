@@ -245,3 +245,46 @@ def test_a_skipped_file_that_comes_to_offer_a_function_counts(python_project, ca
     (python_project / "a" / "net.py").write_text(FACTORY)
     incremental = lint(capsys, ".")
     assert incremental == cold(capsys) and findings(incremental[1]) == [("./client.py", 7, "NGL001")]
+
+
+def test_a_file_read_once_is_known_by_its_signature_until_it_changes(tmp_path, monkeypatch):
+    import os
+    import time
+
+    from nagle_lint import cache
+    from nagle_lint.config import Settings
+
+    path = tmp_path / "a.py"
+    path.write_bytes(b"x = 1\n")
+    files, signatures = [str(path)], {}
+    digest = cache.file_digests(files, Settings(), None, signatures)[str(path)][0]
+    assert signatures == {str(path): None}  # changed just now: its times are not to be trusted yet
+    monkeypatch.setattr(cache, "SETTLED_NS", -10**18)  # as if it had been read long after its last change
+    cache.file_digests(files, Settings(), None, signatures)
+    known = {str(path): (signatures[str(path)], "as recorded")}
+    assert cache.file_digests(files, Settings(), known)[str(path)][0] == "as recorded"  # not read again
+    st = path.stat()
+    time.sleep(0.05)  # past the clock's tick: the change time moves on
+    with open(path, "r+b") as fh:  # the same size, inode and modification time
+        fh.write(b"y = 2\n")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    found = cache.file_digests(files, Settings(), known)[str(path)][0]
+    assert found not in ("as recorded", digest)
+
+
+def test_a_file_changed_with_its_size_and_times_kept_is_linted_again_after_its_signature_is_kept(
+        project, capsys, monkeypatch):
+    import os
+    import time
+
+    from nagle_lint import cache
+
+    monkeypatch.setattr(cache, "SETTLED_NS", -10**18)
+    assert findings(lint(capsys, ".")[1]) == [("./client.c", 17, "NGL001")]
+    proto = project / "proto.c"
+    st = proto.stat()
+    time.sleep(0.05)
+    proto.write_text(proto.read_text().replace("write(fd, verb, strlen(verb));", "(void)fd;      (void)verb;    "))
+    assert proto.stat().st_size == st.st_size
+    os.utime(proto, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert lint(capsys, ".") == cold(capsys) and findings(cold(capsys)[1]) == []
