@@ -1119,6 +1119,8 @@ class Tool:
     tail: list = field(default_factory=list)   # arguments after the target path
     target: bool = True        # False: the command takes no path
     note: str = ""
+    cwd: Path | None = None    # where it runs, and its environment, when not the corpus's
+    env: dict | None = None
     samples: list = field(default_factory=list)
     failed: str | None = None
 
@@ -1207,6 +1209,66 @@ def build_tools(args, env: dict, cache_dir: Path) -> list[Tool]:
     return tools
 
 
+CHANGED = "nagle-lint one file changed"
+
+
+class OneFileChanged:
+    """The rows "one file changed": a private copy of the tree (the tree itself is never written),
+    with its own cache, where one file is touched, or edited (a comment line appended, new each
+    time, so that no run finds that content cached), before each run."""
+
+    def __init__(self, target: Path, changed: str | None, env: dict, config: Path | None):
+        self.temp = Path(tempfile.mkdtemp(prefix="nagle-bench-changed-"))
+        self.root = self.temp / target.name
+        shutil.copytree(target, self.root, symlinks=True, ignore=shutil.ignore_patterns(".nagle_lint_cache"))
+        if config is not None and target not in config.parents:  # the settings of a folder above the tree, kept
+            shutil.copy(config, self.temp / config.name)
+        self.rel = changed or middle_source_file(self.root)
+        self.file = self.root / self.rel
+        if not self.file.is_file():
+            sys.exit(f"bench: --changed-file {changed}: not a file of {target}")
+        self.original = self.file.read_bytes()
+        self.edits = 0
+        self.env = {**env, "NAGLE_LINT_CACHE_DIR": str(self.temp / "cache")}
+
+    def touch(self) -> None:
+        os.utime(self.file)
+
+    def edit(self) -> None:
+        self.edits += 1
+        mark = "#" if self.file.suffix in (".py", ".pyi") else "//"
+        self.file.write_bytes(self.original + f"\n{mark} one file changed: edit {self.edits}\n".encode())
+
+    def tools(self, cold: Tool) -> list[Tool]:
+        cmd = [a for a in cold.cmd if a != "--no-cache"]
+        return [Tool(f"{CHANGED}: {how}", cmd, count_nagle, prepare=prepare, cwd=self.root, env=self.env,
+                     note=f"{self.rel} {how} before each run, in a copy of the tree with its own cache")
+                for how, prepare in (("touched", self.touch), ("edited", self.edit))]
+
+    def same_as_cold(self, cold: Tool, edited: Tool) -> str:
+        """Whether the last edited run printed what a cold run prints on the same files."""
+        if not edited.samples:
+            return f"{edited.name}: no run to compare with a cold run"
+        run = subprocess.run(cold.command("."), cwd=self.root, env=self.env, capture_output=True, timeout=3600)
+        same = run.stdout == edited.samples[-1].stdout
+        return (f"{edited.name}: output {'identical to' if same else 'DIFFERENT from'} a cold run's on the same"
+                " files (JSON, compared byte for byte)")
+
+    def close(self) -> None:
+        shutil.rmtree(self.temp, ignore_errors=True)
+
+
+def middle_source_file(root: Path) -> str:
+    """The changed file by default: the middle one of the tree's source files, by path."""
+    paths = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS]
+        paths += [os.path.relpath(os.path.join(folder, n), root) for n in names if n.endswith(SOURCE_EXTENSIONS)]
+    if not paths:
+        sys.exit(f"bench: no source file in {root}")
+    return sorted(paths)[len(paths) // 2]
+
+
 def shown_command(t: Tool, target: str) -> str:
     if t.name == "read every file":
         return shlex.join([t.cmd[0], "-c", "<script: walk the folder, read every source file>", target])
@@ -1271,6 +1333,18 @@ def run_corpus(label: str, target: Path, args, env: dict, planted: list | None, 
     cache_dir = (config.parent if config else cwd) / ".nagle_lint_cache"  # where nagle-lint keeps it
     env = {**env, "NAGLE_LINT_CACHE_DIR": str(cache_dir)}  # (the project's root would be the git top)
     tools = build_tools(args, env, cache_dir)
+    changed = None
+    if target.is_dir() and "--no-cache" in args.nagle_help and (not args.only or CHANGED in args.only):
+        changed = OneFileChanged(target, args.changed_file, env, config)
+        tools[1:1] = changed.tools(tools[0])  # beside the cold run
+    try:
+        _run_corpus(label, target, args, env, planted, report, cwd, arg, cache_dir, config, tools, changed)
+    finally:
+        if changed is not None:
+            changed.close()
+
+
+def _run_corpus(label, target, args, env, planted, report, cwd, arg, cache_dir, config, tools, changed) -> None:
     files, lines, size = source_stats(target)
     had_cache = cache_dir.exists()
     print(f"\n### {label}\n", flush=True)
@@ -1282,7 +1356,7 @@ def run_corpus(label: str, target: Path, args, env: dict, planted: list | None, 
             continue
         if t.prepare:
             t.prepare()
-        t.failed = _failure(t, measure(t.command(arg), cwd, env, args.timeout, False), args.timeout)
+        t.failed = _failure(t, measure(t.command(arg), t.cwd or cwd, t.env or env, args.timeout, False), args.timeout)
         if t.failed:
             print(f"bench: {t.name}: {t.failed}", file=sys.stderr, flush=True)
     misses = 0  # warm runs that wrote a cache entry, i.e. found none to reuse
@@ -1293,7 +1367,7 @@ def run_corpus(label: str, target: Path, args, env: dict, planted: list | None, 
             if t.prepare:
                 t.prepare()
             before = _cache_state(cache_dir) if t.name == "nagle-lint warm" else None
-            s = measure(t.command(arg), cwd, env, args.timeout, not args.no_memory_sampling)
+            s = measure(t.command(arg), t.cwd or cwd, t.env or env, args.timeout, not args.no_memory_sampling)
             if before is not None and _cache_state(cache_dir) != before:
                 misses += 1
             t.failed = _failure(t, s, args.timeout)
@@ -1365,6 +1439,8 @@ def run_corpus(label: str, target: Path, args, env: dict, planted: list | None, 
     if config:
         notes.append(f"nagle-lint read its settings from {config}")
     notes += tool_notes + [f"{t.name}: {t.note}" for t in tools if t.note and t.samples]
+    if changed is not None:
+        notes.append(changed.same_as_cold(cold, next(t for t in tools if t.name == f"{CHANGED}: edited")))
     if misses:
         notes.append(f"nagle-lint warm: {misses} of {args.repeat} timed runs wrote a new cache entry (a miss); the cache"
                      " key covers the linter's own code, so an edit to it during the benchmark causes this")
@@ -1424,6 +1500,9 @@ def main(argv=None) -> int:
     ap.add_argument("--one-file", metavar="PATH",
                     help="file for the one-file table (default: a small Python file with a finding from the first corpus)")
     ap.add_argument("--no-one-file", action="store_true", help="skip the one-file table")
+    ap.add_argument("--changed-file", metavar="PATH",
+                    help=f"the file the '{CHANGED}' rows touch and edit, relative to each --tree (default: the middle"
+                         " source file by path)")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per tool and corpus; the median is shown (default: 3)")
     ap.add_argument("--skip-warmup", action="store_true",
                     help="no untimed first run (except the one that fills nagle-lint's cache); saves time with slow peers")
