@@ -100,57 +100,71 @@ STATISTICS_FORMATS = ("full", "concise", "text", "json")
 
 
 def lint(args) -> int:
-    from .languages import language_of
-    from .runner import plan
-
     settings = settings_from(args)
     resolve_format(args)
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.quiet and args.verbose:
-        raise UsageError("--quiet and --verbose ask for opposite things: give one")
-    if args.output_file and language_of(args.output_file) and os.path.exists(args.output_file):
-        raise UsageError(f"--output-file {args.output_file} is a source file: the report would overwrite it")
+    refused = _refused(args)
+    if refused:
+        raise UsageError(refused)
     if "-" in args.paths:  # standard input, as ruff reads it
-        if args.paths != ["-"]:
-            raise UsageError("'-' (standard input) cannot be linted together with other paths")
-        if not args.stdin_filename:
-            raise UsageError("'-' reads standard input: name it with --stdin-filename PATH "
-                             "(its extension tells the language)")
         args.paths = []
-    fixing = args.fix or args.diff
-    if (args.unsafe_fixes or args.show_fixes) and not fixing:
-        raise UsageError(f"{'--unsafe-fixes' if args.unsafe_fixes else '--show-fixes'} goes with --fix or --diff")
-    if fixing and args.stdin_filename:
-        raise UsageError(f"{'--fix' if args.fix else '--diff'} changes files: it cannot read standard input")
     if args.stdin_filename:
-        linted = _lint_stdin(args, settings)
-        if linted is None:
-            return EXIT_CLEAN
-        from .fingerprint import Lines
-
-        result, data = linted
-        # The report shows the lines that came on standard input, not the file's on disk.
-        return _print(args, *_report(args, settings, result, Lines({args.stdin_filename: data})))
+        return _lint_stdin(args, settings)
     paths = args.paths or ["."]
     missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
         raise UsageError(f"{', '.join(missing)}: no such file or directory")
     if args.show_settings:
-        # As ruff's: the settings each path named gets (a folder's: those of the files in it).
-        sys.stdout.write("\n".join(
-            (f"# {path}\n" if args.paths else "")
-            + settings_text(settings.in_folder(path) if os.path.isdir(path) else settings.of(path))
-            for path in paths))
-        return EXIT_CLEAN
+        return _show_settings(args, settings, paths)
     if args.show_files:
-        planned = plan(paths, settings, args.force_exclude)
-        from .report.text import printable
+        return _show_files(args, settings, paths)
+    return _lint_paths(args, settings, paths)
 
-        sys.stdout.write("".join(printable(path) + "\n" for path in planned.files))
-        for path, problem in planned.missing:
-            print(f"nagle-lint: warning: {printable(path)}: {problem}", file=sys.stderr)
-        return EXIT_CLEAN
+
+def _refused(args) -> str | None:
+    """Why the options given cannot go together (the first reason, in this order), or None."""
+    from .languages import language_of
+
+    fixing = args.fix or args.diff
+    stdin = "-" in args.paths
+    reasons = (
+        (args.jobs is not None and args.jobs < 1, "--jobs must be at least 1"),
+        (args.quiet and args.verbose, "--quiet and --verbose ask for opposite things: give one"),
+        (args.output_file and language_of(args.output_file) and os.path.exists(args.output_file),
+         f"--output-file {args.output_file} is a source file: the report would overwrite it"),
+        (stdin and args.paths != ["-"], "'-' (standard input) cannot be linted together with other paths"),
+        (stdin and not args.stdin_filename, "'-' reads standard input: name it with --stdin-filename PATH "
+                                            "(its extension tells the language)"),
+        ((args.unsafe_fixes or args.show_fixes) and not fixing,
+         f"{'--unsafe-fixes' if args.unsafe_fixes else '--show-fixes'} goes with --fix or --diff"),
+        (fixing and args.stdin_filename,
+         f"{'--fix' if args.fix else '--diff'} changes files: it cannot read standard input"),
+    )
+    return next((why for refused, why in reasons if refused), None)
+
+
+def _show_settings(args, settings, paths) -> int:
+    """As ruff's: the settings each path named gets (a folder's: those of the files in it)."""
+    sys.stdout.write("\n".join(
+        (f"# {path}\n" if args.paths else "")
+        + settings_text(settings.in_folder(path) if os.path.isdir(path) else settings.of(path))
+        for path in paths))
+    return EXIT_CLEAN
+
+
+def _show_files(args, settings, paths) -> int:
+    from .report.text import printable
+    from .runner import plan
+
+    planned = plan(paths, settings, args.force_exclude)
+    sys.stdout.write("".join(printable(path) + "\n" for path in planned.files))
+    for path, problem in planned.missing:
+        print(f"nagle-lint: warning: {printable(path)}: {problem}", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def _lint_paths(args, settings, paths) -> int:
+    from .runner import plan
+
     cache = cache_of(args, settings)
     try:
         planned = plan(paths, settings, args.force_exclude, cache)
@@ -163,7 +177,7 @@ def lint(args) -> int:
                 return EXIT_CLEAN
             raise UsageError(f"nothing to lint: no Python, Java or C file in {', '.join(paths)} "
                              "(or every one is excluded)")
-        if fixing:
+        if args.fix or args.diff:
             status = _fix(args, settings, planned)
             if status is not None:
                 return status
@@ -301,21 +315,17 @@ def project_root(paths, settings) -> str:
     the first linted path, else the folder of the configuration file found
     from the current folder (or --config's), else the current folder.  Runs
     from any of its folders share it."""
+    from .discover import git_top
+
     start = os.path.abspath(paths[0] if paths else ".")
-    folder = start if os.path.isdir(start) else os.path.dirname(start)
-    while True:
-        if os.path.lexists(os.path.join(folder, ".git")):
-            return folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-    return settings.in_folder(".").folder() or os.getcwd()
+    return git_top(start if os.path.isdir(start) else os.path.dirname(start)) or settings.in_folder(".").folder() \
+        or os.getcwd()
 
 
-def _lint_stdin(args, settings):
-    """(the result of linting standard input, its bytes), or None where it is excluded."""
+def _lint_stdin(args, settings) -> int:
+    """Lint standard input as the file --stdin-filename names (nothing, where it is excluded)."""
     from .discover import excluded, excludes
+    from .fingerprint import Lines
     from .languages import language_of
     from .report import Result
     from .runner import lint_file
@@ -326,13 +336,14 @@ def _lint_stdin(args, settings):
     if language_of(path) is None:
         raise UsageError(f"--stdin-filename {path}: not a Python, Java or C file name")
     if args.force_exclude and excluded(path, excludes(settings.of(path))):
-        return None  # excluded, as configured: nothing to say
+        return EXIT_CLEAN  # excluded, as configured: nothing to say
     data = sys.stdin.buffer.read()
     _, findings, problem, errors = lint_file(path, settings, data=data)
     result = Result(findings, 0 if problem else 1, [(path, problem)] if problem else [])
     if errors:
         result.problems.append((path, f"{errors} syntax error{'s' if errors != 1 else ''}; analysed what parsed"))
-    return result, data
+    # The report shows the lines that came on standard input, not the file's on disk.
+    return _print(args, *_report(args, settings, result, Lines({path: data})))
 
 
 def _warnings(result, verbose: bool) -> list[str]:
@@ -393,49 +404,59 @@ def _subcommand_parser(name: str):
 
 
 def subcommand(name: str, rest: list[str]) -> int:
-    from .rules import OPT_IN, all_rules
-
     if name == "demo":  # it reads its own options
         from .demo import main as demo_main
 
         return demo_main(rest)
     args = _subcommand_parser(name).parse_args(rest)
-    if name == "help":
-        from .arguments import build_parser
+    return {"help": _help, "rules": _rules, "explain": _explain, "clean": _clean, "server": _server}[name](args)
 
-        parser = _subcommand_parser(args.subcommand) if args.subcommand else build_parser()
-        parser.print_help()
-        return EXIT_CLEAN
-    if name == "rules":
-        rules = all_rules()
-        width = max(len(r.name) for r in rules.values())
-        levels = {r.id: r.level + (" (off unless selected)" if r.id in OPT_IN else "") for r in rules.values()}
-        level_width = max(map(len, levels.values()))
-        for r in rules.values():
-            print(f"{r.id}  {r.name:<{width}}  {levels[r.id]:<{level_width}}  {r.summary}")
-        return EXIT_CLEAN
-    if name == "explain":
-        rules = all_rules()
-        rule = rules.get(args.rule.upper()) or next((r for r in rules.values() if r.name == args.rule.lower()), None)
-        if rule is None:
-            raise UsageError(f"unknown rule '{args.rule}' (known: {', '.join(rules)}, or their names)")
-        sys.stdout.write(rule.body)
-        return EXIT_CLEAN
-    if name == "clean":
-        from .cache import ENV, clean
 
-        chosen = args.cache_dir
-        found = find_config(".")
-        root = project_root(["."], Settings(source=found))
-        folders = _caches_under(root) + [f for f in (chosen or os.environ.get(ENV),) if f]
-        removed = [f for f in dict.fromkeys(folders) if clean(f)]
-        print(f"removed {', '.join(removed)}" if removed else "no cache to remove")
-        return EXIT_CLEAN
-    if name == "server":
-        from .lsp import main as serve
+def _help(args) -> int:
+    from .arguments import build_parser
 
-        return serve([])
-    raise UsageError(name)
+    parser = _subcommand_parser(args.subcommand) if args.subcommand else build_parser()
+    parser.print_help()
+    return EXIT_CLEAN
+
+
+def _rules(args) -> int:
+    from .rules import OPT_IN, all_rules
+
+    rules = all_rules()
+    width = max(len(r.name) for r in rules.values())
+    levels = {r.id: r.level + (" (off unless selected)" if r.id in OPT_IN else "") for r in rules.values()}
+    level_width = max(map(len, levels.values()))
+    for r in rules.values():
+        print(f"{r.id}  {r.name:<{width}}  {levels[r.id]:<{level_width}}  {r.summary}")
+    return EXIT_CLEAN
+
+
+def _explain(args) -> int:
+    from .rules import all_rules
+
+    rules = all_rules()
+    rule = rules.get(args.rule.upper()) or next((r for r in rules.values() if r.name == args.rule.lower()), None)
+    if rule is None:
+        raise UsageError(f"unknown rule '{args.rule}' (known: {', '.join(rules)}, or their names)")
+    sys.stdout.write(rule.body)
+    return EXIT_CLEAN
+
+
+def _clean(args) -> int:
+    from .cache import ENV, clean
+
+    root = project_root(["."], Settings(source=find_config(".")))
+    folders = _caches_under(root) + [f for f in (args.cache_dir or os.environ.get(ENV),) if f]
+    removed = [f for f in dict.fromkeys(folders) if clean(f)]
+    print(f"removed {', '.join(removed)}" if removed else "no cache to remove")
+    return EXIT_CLEAN
+
+
+def _server(args) -> int:
+    from .lsp import main as serve
+
+    return serve([])
 
 
 if __name__ == "__main__":
