@@ -108,7 +108,7 @@ def _within(path: str, root: str) -> bool:
     return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
-def _git_top(root: str) -> str | None:
+def git_top(root: str) -> str | None:
     """The top of the git work tree holding `root`, or None."""
     folder = os.path.abspath(root)
     while not os.path.lexists(os.path.join(folder, ".git")):
@@ -150,52 +150,55 @@ def _walk(root: str, settings):
     """Yield (path, path relative to root) for each file to lint under root,
     each folder's entries judged by that folder's settings (`settings.in_folder`).
     Relative paths are built as the walk goes (not worked out per file)."""
-    top = _git_top(root)
-    in_git = top is not None
+    top = git_top(root)
     patterns: dict[int, tuple] = {}  # id(Settings) -> (Settings, its exclude Patterns)
-    stack = [(root, "", _git_ignores(root, top) if in_git else [])]
+    stack = [(root, "", _git_ignores(root, top) if top is not None else [])]
     while stack:
         folder, rel_folder, ignores = stack.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             continue
-        if in_git:
-            own = next((e for e in entries if e.name == ".gitignore"), None)
-            if own is not None:
-                found = _patterns_in(folder, own.path)
-                if found is not None:
-                    ignores = [*ignores, found]
+        own = next((e for e in entries if e.name == ".gitignore"), None) if top is not None else None
+        found = _patterns_in(folder, own.path) if own is not None else None
+        if found is not None:
+            ignores = [*ignores, found]
         here = settings.in_folder(folder)
         if id(here) not in patterns:
             patterns[id(here)] = here, excludes(here)  # the Settings kept: its id is not reused
-        excluding = patterns[id(here)][1]
-        gitignored = ignores if here.respect_gitignore else []
-        absolute = os.path.abspath(folder) if gitignored or excluding else None
-        prefixes = [(p, p.prefix(absolute)) for p in reversed(gitignored)]
-        excluded_prefixes = [(p, p.prefix(absolute)) for p in excluding]
+        leaves_out = _leaves_out(folder, ignores if here.respect_gitignore else [], patterns[id(here)][1])
         subdirs = []
         for e in entries:
             try:
                 is_dir = e.is_dir(follow_symlinks=False)
-                if is_dir:
-                    if e.name in SKIP_DIRS or e.name.endswith(".egg-info"):
-                        continue
-                elif not language_of(e.name):
-                    continue
-                if any(p.decides(prefix, e.name, is_dir) for p, prefix in excluded_prefixes):
-                    continue
-                if prefixes and _ignored(prefixes, e.name, is_dir):
+                if not _may_hold_code(e.name, is_dir) or leaves_out(e.name, is_dir):
                     continue
                 if is_dir:
                     subdirs.append((e.path, rel_folder + e.name + os.sep, ignores))
-                elif e.is_file():
-                    if e.is_symlink() and not _within(e.path, root):
-                        continue  # a link out of the tree (a pull request's `x.py -> ~/.ssh/...`) is not followed
+                # A link out of the tree (a pull request's `x.py -> ~/.ssh/...`) is not followed.
+                elif e.is_file() and not (e.is_symlink() and not _within(e.path, root)):
                     yield e.path, rel_folder + e.name
             except OSError:
                 continue
         stack.extend(reversed(subdirs))
+
+
+def _may_hold_code(name: str, is_dir: bool) -> bool:
+    """A folder that is no build or tool folder, a file of a language we read."""
+    if is_dir:
+        return name not in SKIP_DIRS and not name.endswith(".egg-info")
+    return language_of(name) is not None
+
+
+def _leaves_out(folder: str, gitignored: list, excluding: list):
+    """Whether the patterns leave an entry of `folder` out: a function of (name, is_dir)."""
+    if not gitignored and not excluding:
+        return lambda name, is_dir: False
+    absolute = os.path.abspath(folder)
+    excluded_at = [(p, p.prefix(absolute)) for p in excluding]
+    ignored_at = [(p, p.prefix(absolute)) for p in reversed(gitignored)]
+    return lambda name, is_dir: any(p.decides(prefix, name, is_dir) for p, prefix in excluded_at) \
+        or _ignored(ignored_at, name, is_dir)
 
 
 def _ignored(prefixes, name: str, is_dir: bool) -> bool:
