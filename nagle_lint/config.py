@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-
+from functools import lru_cache
 
 
 def _toml():
@@ -271,55 +271,86 @@ def load(path) -> Settings:
         raise ConfigError(f"{path}: invalid TOML: {e}") from None
     except RecursionError:  # tomllib recurses once per level of nested arrays and tables
         raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
-    # Any name: the [tool.nagle-lint] table where the file has one (a
-    # pyproject.toml has no other place for it), else the file's own keys.
+    table, where = _table(path, data)
+    fields = {}
+    for key, value in table.items():
+        if key not in KEYS:
+            raise ConfigError(f"{path}: {where}unknown key '{key}' (expected one of: {', '.join(KEYS)})")
+        named = f"{path}: {where}'{key}'"
+        try:
+            fields[key.replace("-", "_")] = _READERS[key](value, named)
+        except ValueError:
+            raise ConfigError(f"{named} must be {KEYS[key]}") from None
+    return Settings(source=str(path), **fields)
+
+
+def _table(path: str, data: dict) -> tuple[dict, str]:
+    """The settings' table of a configuration file, and how messages name it.
+    Any name: the [tool.nagle-lint] table where the file has one (a
+    pyproject.toml has no other place for it), else the file's own keys."""
     tool = data.get("tool")
     tabled = isinstance(tool, dict) and "nagle-lint" in tool or os.path.basename(path) == "pyproject.toml"
     table = tool.get("nagle-lint", {}) if tabled and isinstance(tool, dict) else {} if tabled else data
     where = "[tool.nagle-lint] " if tabled else ""
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: {where.strip() or 'the file'} must be a table")
-    settings = Settings(source=str(path))
-    for key, value in table.items():
-        if key not in KEYS:
-            raise ConfigError(f"{path}: {where}unknown key '{key}' (expected one of: {', '.join(KEYS)})")
-        problem = f"{path}: {where}'{key}' must be {KEYS[key]}"
-        if key in ("select", "ignore", "exclude"):
-            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-                raise ConfigError(problem)
-            if key != "exclude":
-                value = tuple(check_rule_ids(value, f"{path}: {where}'{key}'"))
-            settings = settings.replace(**{key: tuple(value)})
-        elif key == "per-file-ignores":
-            if not (isinstance(value, dict) and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in value.values())):
-                raise ConfigError(problem)
-            pfi = {glob: tuple(check_rule_ids(ids, f"{path}: {where}'per-file-ignores'")) for glob, ids in value.items()}
-            settings = settings.replace(per_file_ignores=pfi)
-        elif key == "fail-on":
-            if value not in LEVELS:
-                raise ConfigError(problem)
-            settings = settings.replace(fail_on=value)
-        elif key == "min-confidence":
-            if value not in CONFIDENCES:
-                raise ConfigError(problem)
-            settings = settings.replace(min_confidence=value)
-        elif key == "max-file-size":
-            try:
-                settings = settings.replace(max_file_size=parse_size(value))
-            except ValueError:
-                raise ConfigError(problem) from None
-        elif key == "respect-gitignore":
-            if not isinstance(value, bool):
-                raise ConfigError(problem)
-            settings = settings.replace(respect_gitignore=value)
-        elif key == "timeout":
-            if isinstance(value, str):  # a number in TOML is written without quotes
-                raise ConfigError(problem)
-            try:
-                settings = settings.replace(timeout=parse_timeout(value))
-            except ValueError:
-                raise ConfigError(problem) from None
-    return settings
+    return table, where
+
+
+# How each key's value is read: (value, the key as messages name it) -> the
+# setting's value; a ValueError where it is not what KEYS says.
+
+def _is_strings(value) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _strings(value, _named) -> tuple:
+    if not _is_strings(value):
+        raise ValueError(value)
+    return tuple(value)
+
+
+def _rule_ids(value, named: str) -> tuple:
+    return tuple(check_rule_ids(_strings(value, named), named))
+
+
+def _per_file_ignores(value, named: str) -> dict:
+    if not (isinstance(value, dict) and all(map(_is_strings, value.values()))):
+        raise ValueError(value)
+    return {glob: tuple(check_rule_ids(ids, named)) for glob, ids in value.items()}
+
+
+def _one_of(choices):
+    def read(value, _named):
+        if value not in choices:
+            raise ValueError(value)
+        return value
+    return read
+
+
+def _flag(value, _named) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(value)
+    return value
+
+
+def _seconds(value, _named) -> float:
+    if isinstance(value, str):  # a number in TOML is written without quotes
+        raise ValueError(value)
+    return parse_timeout(value)
+
+
+_READERS = {
+    "select": _rule_ids,
+    "ignore": _rule_ids,
+    "exclude": _strings,
+    "per-file-ignores": _per_file_ignores,
+    "fail-on": _one_of(LEVELS),
+    "min-confidence": _one_of(CONFIDENCES),
+    "max-file-size": lambda value, _named: parse_size(value),
+    "timeout": _seconds,
+    "respect-gitignore": _flag,
+}
 
 
 def check_rule_ids(values, where: str) -> list[str]:
@@ -343,37 +374,35 @@ def check_rule_ids(values, where: str) -> list[str]:
 
 
 def selected_rules(settings: Settings, path: str | None = None) -> set[str]:
+    """The rules that run on the file at `path` (None: on every file)."""
     from .checks import CHECKS  # the rules implemented (their documents are read only where shown)
     from .rules import OPT_IN
 
-    known = sorted(CHECKS)
-    if settings.select:
-        chosen = {r for r in known for s in settings.select if s == "ALL" or r.startswith(s)}
-        # A rule that is off by default runs only when named (or selected by a prefix as long as its
-        # id), or with ALL.
-        chosen = {r for r in chosen if r not in OPT_IN or r in settings.select or "ALL" in settings.select}
-    else:
-        chosen = {r for r in known if r not in OPT_IN}
-    chosen = {r for r in chosen if not any(r.startswith(i) or i == "ALL" for i in settings.ignore)}
+    select, ignored = settings.select, settings.ignore
     if path is not None and settings.per_file_ignores:
         from .discover import excluded
 
-        for pattern, ids in per_file_patterns(settings):
-            if excluded(path, pattern):
-                chosen = {r for r in chosen if not any(r.startswith(i) or i == "ALL" for i in ids)}
-    return chosen
+        folder = settings.folder() or os.getcwd()
+        patterns = _per_file_patterns(folder, tuple(settings.per_file_ignores.items()))
+        ignored = (*ignored, *(i for pattern, ids in patterns if excluded(path, pattern) for i in ids))
+    if not select:
+        return {r for r in CHECKS if r not in OPT_IN and not _names(ignored, r)}
+    # A rule that is off by default runs only when named (or selected by a
+    # prefix as long as its id), or with ALL.
+    return {r for r in CHECKS if _names(select, r) and (r not in OPT_IN or r in select or "ALL" in select)
+            and not _names(ignored, r)}
 
 
-def per_file_patterns(settings: Settings) -> list:
+def _names(ids, rule: str) -> bool:
+    """Whether one of `ids` (rule ids, prefixes, ALL) names `rule`."""
+    return any(i == "ALL" or rule.startswith(i) for i in ids)
+
+
+@lru_cache(maxsize=32)
+def _per_file_patterns(folder: str, per_file_ignores: tuple) -> list:
     """(discover.Patterns, rule ids) of each per-file-ignores pattern: read as
     `exclude` reads its patterns (gitignore's rules, written from the
-    configuration file's folder), made once per run."""
-    key = (settings.folder() or os.getcwd(), tuple(settings.per_file_ignores.items()))
-    if key not in _PER_FILE:
-        from .discover import Patterns
+    configuration file's folder), made once for the files they govern."""
+    from .discover import Patterns
 
-        _PER_FILE[key] = [(Patterns(key[0], [glob]), ids) for glob, ids in key[1]]
-    return _PER_FILE[key]
-
-
-_PER_FILE: dict = {}
+    return [(Patterns(folder, [glob]), ids) for glob, ids in per_file_ignores]
