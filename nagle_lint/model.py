@@ -263,22 +263,23 @@ class FileModel:
 
 
 
+def blocks(s) -> tuple:
+    """The statement lists a statement holds, in source order (none: an event or a jump)."""
+    if isinstance(s, (If, Switch)):
+        return s.branches
+    if isinstance(s, Loop):
+        return s.head, s.body
+    if isinstance(s, Try):
+        return (s.body, *s.handlers, s.orelse, s.final)
+    return ()
+
+
 def walk(stmts):
     """Every statement, depth first, in source order."""
     for s in stmts:
         yield s
-        if isinstance(s, (If, Switch)):
-            for b in s.branches:
-                yield from walk(b)
-        elif isinstance(s, Loop):
-            yield from walk(s.head)
-            yield from walk(s.body)
-        elif isinstance(s, Try):
-            yield from walk(s.body)
-            for h in s.handlers:
-                yield from walk(h)
-            yield from walk(s.orelse)
-            yield from walk(s.final)
+        for block in blocks(s):
+            yield from walk(block)
 
 
 def dump(model: FileModel) -> str:
@@ -296,46 +297,52 @@ def dump(model: FileModel) -> str:
 
 
 def _dump_block(stmts, depth: int, out: list[str]) -> None:
-    pad = "  " * depth
     for s in stmts:
-        name = type(s).__name__
-        if isinstance(s, (If, Switch)):
-            out.append(f"{pad}{name.lower()}{'' if s.exhaustive else ' (may skip)'} @{s.site.line}")
-            for i, branch in enumerate(s.branches):
-                out.append(f"{pad}  branch {i}")
-                _dump_block(branch, depth + 2, out)
-        elif isinstance(s, Loop):
-            flags = [f for f, on in (("infinite", s.infinite), ("do", s.body_first)) if on]
-            if s.varies:
-                flags.append("varies=" + ",".join(sorted(s.varies)))
-            if s.polled:
-                flags.append("polled=" + ",".join(sorted(s.polled)))
-            out.append(f"{pad}loop{' ' + ' '.join(flags) if flags else ''} @{s.site.line}")
-            if s.head:
-                out.append(f"{pad}  head")
-                _dump_block(s.head, depth + 2, out)
-            out.append(f"{pad}  body")
-            _dump_block(s.body, depth + 2, out)
-        elif isinstance(s, Try):
-            out.append(f"{pad}try @{s.site.line}")
-            _dump_block(s.body, depth + 1, out)
-            for h in s.handlers:
-                out.append(f"{pad}except")
-                _dump_block(h, depth + 1, out)
-            if s.orelse:
-                out.append(f"{pad}else")
-                _dump_block(s.orelse, depth + 1, out)
-            if s.final:
-                out.append(f"{pad}finally")
-                _dump_block(s.final, depth + 1, out)
-        elif isinstance(s, Return) and s.raised:
-            out.append(f"{pad}raise @{s.site.line}")
-        elif isinstance(s, Return) and s.value:
-            out.append(f"{pad}return {s.value} @{s.site.line}")
-        elif isinstance(s, (Return, Break, Continue)):
-            out.append(f"{pad}{name.lower()} @{s.site.line}")
-        else:
-            out.append(f"{pad}{_dump_event(s)}")
+        _DUMPS.get(type(s), _dump_leaf)(s, depth, out)
+
+
+def _dump_branches(s, depth: int, out: list[str]) -> None:
+    pad = "  " * depth
+    out.append(f"{pad}{type(s).__name__.lower()}{'' if s.exhaustive else ' (may skip)'} @{s.site.line}")
+    for i, branch in enumerate(s.branches):
+        out.append(f"{pad}  branch {i}")
+        _dump_block(branch, depth + 2, out)
+
+
+def _dump_loop(s, depth: int, out: list[str]) -> None:
+    pad = "  " * depth
+    flags = [f for f, on in (("infinite", s.infinite), ("do", s.body_first)) if on]
+    flags += [f"{name}={','.join(sorted(keys))}" for name, keys in (("varies", s.varies), ("polled", s.polled)) if keys]
+    out.append(f"{pad}loop{' ' + ' '.join(flags) if flags else ''} @{s.site.line}")
+    for name, block in (("head", s.head), ("body", s.body)):
+        if block or name == "body":
+            out.append(f"{pad}  {name}")
+            _dump_block(block, depth + 2, out)
+
+
+def _dump_try(s, depth: int, out: list[str]) -> None:
+    pad = "  " * depth
+    out.append(f"{pad}try @{s.site.line}")
+    _dump_block(s.body, depth + 1, out)
+    for name, block in [*(("except", h) for h in s.handlers), ("else", s.orelse), ("finally", s.final)]:
+        if block or name == "except":
+            out.append(f"{pad}{name}")
+            _dump_block(block, depth + 1, out)
+
+
+def _dump_leaf(s, depth: int, out: list[str]) -> None:
+    if isinstance(s, Return) and s.raised:
+        text = f"raise @{s.site.line}"
+    elif isinstance(s, Return) and s.value:
+        text = f"return {s.value} @{s.site.line}"
+    elif isinstance(s, (Return, Break, Continue)):
+        text = f"{type(s).__name__.lower()} @{s.site.line}"
+    else:
+        text = _dump_event(s)
+    out.append("  " * depth + text)
+
+
+_DUMPS = {If: _dump_branches, Switch: _dump_branches, Loop: _dump_loop, Try: _dump_try}
 
 
 def _dump_event(e) -> str:

@@ -6,7 +6,7 @@ from ..findings import Finding
 from ..model import ONE, SMALL, Break, Call, Continue, Failed, FileModel, If, Loop, Pause, Push, Recv, Return, Send, Switch, Try
 from ..site import CONFIDENCES
 from .common import idiom
-from ..model import walk
+from ..model import blocks, walk
 from .flow import Analysis
 
 RULE = "NGL003"
@@ -20,29 +20,13 @@ MESSAGE = (
 
 def check(model: FileModel, analysis: Analysis):
     reported = set()
+    buffer = idiom(model, "buffer", "a buffered stream")
     for fn in model.functions:
         for loop in walk(fn.body):
-            if not isinstance(loop, Loop):
-                continue
-            inside = list(walk(loop.head)) + list(walk(loop.body))
-            if any(isinstance(e, Pause) for e in inside):
-                continue  # paced by a sleep: each send is acknowledged before the next
-            answered = {e.conn for e in inside if isinstance(e, (Recv, Push))}
-            passed = {a for e in inside if isinstance(e, Call) for a in e.args if a}
-            for ev in inside:
-                if not isinstance(ev, Send) or ev.site in reported:
-                    continue
-                if ev.size not in (ONE, SMALL) or ev.buffered or ev.gather:
-                    continue
-                if ev.conn in loop.varies or ev.conn in answered or ev.conn in passed:
-                    continue
-                if not _sent_again(loop, ev):
-                    continue  # the loop comes round again only when the send failed (an EINTR retry)
-                info = _best(fn.conns.get(ev.conn), analysis.info_at.get(ev.site))
-                if info is None or info.tcp is False:
+            for ev, info in _small_sends(fn, loop, analysis) if isinstance(loop, Loop) else ():
+                if ev.site in reported:  # in a loop within a loop: once
                     continue
                 reported.add(ev.site)
-                buffer = idiom(model, "buffer", "a buffered stream")
                 yield Finding(
                     rule=RULE, path=model.path, site=ev.site, level="warning", confidence=info.confidence,
                     message=MESSAGE.format(
@@ -51,6 +35,26 @@ def check(model: FileModel, analysis: Analysis):
                     ),
                     fix=f"collect the bytes in one buffer and send once, or write through {buffer}",
                 )
+
+
+def _small_sends(fn, loop: Loop, analysis: Analysis):
+    """(send, its connection's ConnInfo) of each tiny send that goes out
+    again on every pass of `loop`, to a peer that does not answer in it."""
+    inside = list(walk(loop.head)) + list(walk(loop.body))
+    if any(isinstance(e, Pause) for e in inside):
+        return  # paced by a sleep: each send is acknowledged before the next
+    # A connection the loop reads from, pushes, hands to a call or changes is not written to blindly.
+    spared = loop.varies | {e.conn for e in inside if isinstance(e, (Recv, Push))} \
+        | {a for e in inside if isinstance(e, Call) for a in e.args if a}
+    for ev in inside:
+        if not isinstance(ev, Send) or ev.size not in (ONE, SMALL) or ev.buffered or ev.gather \
+                or ev.conn in spared:
+            continue
+        if not _sent_again(loop, ev):
+            continue  # the loop comes round again only when the send failed (an EINTR retry)
+        info = _best(fn.conns.get(ev.conn), analysis.info_at.get(ev.site))
+        if info is not None and info.tcp is not False:
+            yield ev, info
 
 
 def _sent_again(loop: Loop, send: Send) -> bool:
@@ -91,9 +95,8 @@ def _passes(stmts, states: set, send: Send):
             more, b2, c2 = _passes(s.head + s.body, ends | c, send)
             states = states | ends | b | c | more | b2 | c2
         elif isinstance(s, Try):
-            parts = [s.body, *s.handlers, s.orelse, s.final]
             out = set(states)
-            for part in parts:
+            for part in blocks(s):
                 ends, b, c = _passes(part, out, send)
                 out |= ends
                 breaks |= b

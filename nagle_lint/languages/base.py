@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ..model import (
-    walk,
+    blocks, walk,
     ONE, SMALL, UNKNOWN,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
@@ -318,8 +318,6 @@ class Frontend:
         import threading
         import time
 
-        from ..model import If, Loop, Switch, Try
-
         deadline = budget.deadline if budget is not None else None
         max_depth = 100
 
@@ -328,8 +326,7 @@ class Frontend:
             while stack:
                 stmts, depth = stack.pop()
                 for s in stmts:
-                    inner = (s.branches if isinstance(s, (If, Switch)) else (s.head, s.body) if isinstance(s, Loop)
-                             else (s.body, *s.handlers, s.orelse, s.final) if isinstance(s, Try) else ())
+                    inner = blocks(s)
                     if inner:
                         deepest = max(deepest, depth)
                         stack.extend((b, depth + 1) for b in inner)
@@ -737,19 +734,20 @@ class Lowering:
 
     def block_of(self, node) -> tuple:
         """Lower a statement or a block of statements into a tuple."""
-        self._out.append([])
-        try:
-            if node is not None:
-                self.stmt(node)
-        finally:
-            out = self._out.pop()
-        return tuple(out)
+        return self._lowered(self.stmt, (node,) if node is not None else ())
 
     def stmts(self, nodes) -> tuple:
+        return self._lowered(self.stmt, nodes)
+
+    def stmts_of_exprs(self, nodes) -> tuple:
+        return self._lowered(self.expr, nodes)
+
+    def _lowered(self, lower, nodes) -> tuple:
+        """What `lower` (`stmt` or `expr`) emits for each of `nodes`, in a tuple."""
         self._out.append([])
         try:
             for n in nodes:
-                self.stmt(n)
+                lower(n)
         finally:
             out = self._out.pop()
         return tuple(out)
@@ -810,6 +808,22 @@ class Lowering:
         for n in before:
             self.expr(n)
         self._assigned.append(set())
+        head = self._loop_head(node, head_nodes, targets, reads, element_size)
+        body_stmts = self.block_of(body) + self.stmts_of_exprs(update)
+        varies = self._varying(update, head + body_stmts)
+        polled = frozenset(k for k in varies if self.fe.polled(self.unit, k))
+        failed = self.failed_sends(retries, head) if retries is not None else ()
+        if failed:  # come round only past the failure, else leave: an endless loop with a break
+            site = self.site(retries)
+            if body_first:
+                body_stmts = body_stmts + head + (If((failed, (Break(site),)), True, site),)
+            else:
+                body_stmts = head + (If((failed + body_stmts, (Break(site),)), True, site),)
+            head, infinite, body_first = (), True, False
+        self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies, polled))
+
+    def _loop_head(self, node, head_nodes, targets, reads, element_size) -> tuple:
+        """What runs before every pass: the targets rebound, the head, the reads."""
         self._out.append([])
         try:
             for t in targets:
@@ -825,35 +839,19 @@ class Lowering:
                 self.recv(h, node)
         finally:
             head = tuple(self._out.pop())
-        body_stmts = self.block_of(body)
-        if update:
-            body_stmts = body_stmts + self.stmts_of_exprs(update)
+        return head
+
+    def _varying(self, update, stmts) -> frozenset:
+        """The connections a loop's pass may change (the loop's assignments
+        end here, and count for the loop around it too): those named by what
+        it assigns, or bound in `stmts`."""
         assigned = self._assigned.pop()
         for n in update:  # i++ in a for-loop's update: everything it names changes every pass
             assigned |= set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text(n)))
         if self._assigned:
             self._assigned[-1] |= assigned
-        varies = frozenset(k for k in self.conns if _mentions(k, assigned) or any(
-            isinstance(s, Bind) and s.conn == k for s in walk(head + body_stmts)))
-        polled = frozenset(k for k in varies if self.fe.polled(self.unit, k))
-        failed = self.failed_sends(retries, head) if retries is not None else ()
-        if failed:  # come round only past the failure, else leave: an endless loop with a break
-            site = self.site(retries)
-            if body_first:
-                body_stmts = body_stmts + head + (If((failed, (Break(site),)), True, site),)
-            else:
-                body_stmts = head + (If((failed + body_stmts, (Break(site),)), True, site),)
-            head, infinite, body_first = (), True, False
-        self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies, polled))
-
-    def stmts_of_exprs(self, nodes) -> tuple:
-        self._out.append([])
-        try:
-            for n in nodes:
-                self.expr(n)
-        finally:
-            out = self._out.pop()
-        return tuple(out)
+        bound = {s.conn for s in walk(stmts) if isinstance(s, Bind)}
+        return frozenset(k for k in self.conns if _mentions(k, assigned) or k in bound)
 
     def switch(self, node, cases: list, exhaustive: bool, fallthrough: bool = True) -> None:
         """`fallthrough`: a case that does not end in a jump runs on into the next (C, Java `case x:`)."""
