@@ -105,12 +105,24 @@ def nature(ev: SetOption) -> str | None:
 
 
 def check(model: FileModel, analysis: Analysis):
-    # The band-aid: a split that does not stall because TCP_NODELAY is on. The
-    # option may be set in another function or file (a connect(), a factory):
-    # the finding is on the option's line, wherever that is.  Where the option
-    # is justified by its nature, the pieces are only packets (NGL006).
-    # A handler that ends right after the split is the band-aid too: its event
-    # loop's next read is the one the peer's reply waits for.
+    project = analysis.project
+    yield from _bandaids(analysis)
+    offered = offers_setting(model)
+    for fn in model.functions:
+        for ev in walk(fn.body):
+            if isinstance(ev, Call) and any(ev.consts):
+                yield from _chosen_at_call(project, model, fn, ev)
+            elif isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value:
+                yield from _unexplained(project, model, fn, ev, offered)
+
+
+def _bandaids(analysis: Analysis):
+    """The band-aid: a split that does not stall because TCP_NODELAY is on. The
+    option may be set in another function or file (a connect(), a factory):
+    the finding is on the option's line, wherever that is.  Where the option
+    is justified by its nature, the pieces are only packets (NGL006).
+    A handler that ends right after the split is the band-aid too: its event
+    loop's next read is the one the peer's reply waits for."""
     project = analysis.project
     for split in (*analysis.split_reads, *analysis.split_exits):
         if split.nodelay is not None:
@@ -118,24 +130,21 @@ def check(model: FileModel, analysis: Analysis):
             if not (isinstance(ev, SetOption) and nature(ev)):
                 default = isinstance(ev, SetOption) and offers_setting(project.models.get(split.nodelay.path))
                 yield _bandaid(split, default)
-    offered = offers_setting(model)
-    for fn in model.functions:
-        for ev in walk(fn.body):
-            if isinstance(ev, Call) and any(ev.consts):
-                yield from _chosen_at_call(project, model, fn, ev)
-            if not (isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value):
-                continue
-            info = fn.conns.get(ev.conn)
-            if info is not None and info.tcp is False or excused(ev):
-                continue
-            # A wrapper over its parameter (`set_nodelay(fd)`) is judged where
-            # it is called: it needs a reason only where a call gives none.
-            calls = list(_calls_to(project, fn)) if ev.conn in fn.params else []
-            bare = [(path, c) for path, c in calls if not excused(c)]
-            if calls and not bare:
-                continue
-            yield _undocumented(model.path, ev.site, offered, tuple(
-                Step(c.site, "called here with no reason", None if path == model.path else path) for path, c in bare))
+
+
+def _unexplained(project, model: FileModel, fn: Function, ev: SetOption, offered: bool):
+    """TCP_NODELAY turned on with no reason given."""
+    info = fn.conns.get(ev.conn)
+    if info is not None and info.tcp is False or excused(ev):
+        return
+    # A wrapper over its parameter (`set_nodelay(fd)`) is judged where
+    # it is called: it needs a reason only where a call gives none.
+    calls = list(_calls_to(project, fn)) if ev.conn in fn.params else []
+    bare = [(path, c) for path, c in calls if not excused(c)]
+    if calls and not bare:
+        return
+    yield _undocumented(model.path, ev.site, offered, tuple(
+        Step(c.site, "called here with no reason", None if path == model.path else path) for path, c in bare))
 
 
 def excused(ev) -> bool:
