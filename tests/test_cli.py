@@ -688,6 +688,19 @@ def test_a_dash_needs_a_name_and_no_other_path(capsys, isolated, argv, message):
     assert err.startswith("nagle-lint: error: " + message)
 
 
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--jobs", "0", "a.py"], "--jobs must be at least 1"),
+    (["--quiet", "--verbose", "a.py"], "--quiet and --verbose ask for opposite things: give one"),
+    (["--fix", "--stdin-filename", "x.py", "-"], "--fix changes files: it cannot read standard input"),
+    (["--diff", "--stdin-filename", "x.py", "-"], "--diff changes files: it cannot read standard input"),
+])
+def test_options_that_cannot_go_together_are_refused(capsys, isolated, argv, message):
+    write(isolated, "a.py", SPLIT)
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (2, "", f"nagle-lint: error: {message}\n")
+
+
 # --- suppressions ------------------------------------------------------------------
 
 SUPPRESSED = """\
