@@ -23,17 +23,12 @@ CHECKS = {
 ON_SUPPRESSIONS = {"NGL100"}
 
 
-def run_checks(model: FileModel, rules: set[str], project=None) -> list[Finding]:
-    """The findings of the rules in `rules` for the functions of one file.
-    With a `project`, calls are followed into its other files, and a finding
-    may point into one of them (a helper that splits what its caller reads)."""
-    return checks_within(model, rules, project)[0]
-
-
 def checks_within(model: FileModel, rules: set[str], project=None, deadline: float | None = None):
-    """(`run_checks`' findings, whether the analysis was cut at `deadline`
-    (time.monotonic()) before its end: the findings are those of what it
-    followed until then)."""
+    """(the findings of the rules in `rules` for the functions of one file,
+    whether the analysis was cut at `deadline` (time.monotonic()) before its
+    end: the findings are those of what it followed until then).  With a
+    `project`, calls are followed into its other files, and a finding may
+    point into one of them (a helper that splits what its caller reads)."""
     wanted = [r for r in CHECKS if r in rules and r not in ON_SUPPRESSIONS]
     if not wanted:
         return [], False
