@@ -125,24 +125,17 @@ def parse_size(value) -> int:
     return round(number * _UNITS[unit])
 
 
-def size_option(text: str) -> int:
-    """`--max-file-size`: what argparse calls to convert and check the value."""
-    import argparse
+def _option(parse, key: str):
+    """What argparse calls to convert and check an option's value, read as
+    the configuration key `key` is."""
+    def convert(text: str):
+        import argparse
 
-    try:
-        return parse_size(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected {KEYS['max-file-size']}, got {text!r}") from None
-
-
-def timeout_option(text: str) -> float:
-    """`--timeout`: what argparse calls to convert and check the value."""
-    import argparse
-
-    try:
-        return parse_timeout(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected {KEYS['timeout']}, got {text!r}") from None
+        try:
+            return parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {KEYS[key]}, got {text!r}") from None
+    return convert
 
 
 def parse_timeout(value) -> float:
@@ -153,6 +146,10 @@ def parse_timeout(value) -> float:
     if not 0 <= seconds < float("inf"):  # NaN compares false too
         raise ValueError(value)
     return seconds
+
+
+size_option = _option(parse_size, "max-file-size")  # --max-file-size
+timeout_option = _option(parse_timeout, "timeout")  # --timeout
 
 
 def find_config(start) -> str | None:
