@@ -381,7 +381,7 @@ def selected_rules(settings: Settings, path: str | None = None) -> set[str]:
 
         folder = settings.folder() or os.getcwd()
         patterns = _per_file_patterns(folder, tuple(settings.per_file_ignores.items()))
-        ignored = (*ignored, *(i for pattern, ids in patterns if excluded(path, pattern) for i in ids))
+        ignored = (*ignored, *(i for pattern, ids in patterns if excluded(path, [pattern]) for i in ids))
     if not select:
         return {r for r in CHECKS if r not in OPT_IN and not _names(ignored, r)}
     # A rule that is off by default runs only when named (or selected by a

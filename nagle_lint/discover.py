@@ -59,8 +59,8 @@ def excludes(settings) -> list[Patterns]:
 def excluded(path: str, patterns) -> bool:
     """Whether a file named on the command line is excluded, as a walk
     would leave it out: it, or a folder it lies in, matches one of
-    `patterns` (a Patterns or a list of them)."""
-    for p in patterns if isinstance(patterns, list) else (patterns,) if patterns is not None else ():
+    `patterns` (a list of Patterns)."""
+    for p in patterns:
         rel = p.prefix(os.path.abspath(path))
         if not rel:
             continue
