@@ -294,59 +294,34 @@ def _table(path: str, data: dict) -> tuple[dict, str]:
     return table, where
 
 
-# How each key's value is read: (value, the key as messages name it) -> the
-# setting's value; a ValueError where it is not what KEYS says.
+def _valid(value, ok: bool):
+    """`value`, where `ok`; else a ValueError."""
+    if not ok:
+        raise ValueError(value)
+    return value
+
 
 def _is_strings(value) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-def _strings(value, _named) -> tuple:
-    if not _is_strings(value):
-        raise ValueError(value)
-    return tuple(value)
-
-
-def _rule_ids(value, named: str) -> tuple:
-    return tuple(check_rule_ids(_strings(value, named), named))
-
-
 def _per_file_ignores(value, named: str) -> dict:
-    if not (isinstance(value, dict) and all(map(_is_strings, value.values()))):
-        raise ValueError(value)
+    _valid(value, isinstance(value, dict) and all(map(_is_strings, value.values())))
     return {glob: tuple(check_rule_ids(ids, named)) for glob, ids in value.items()}
 
 
-def _one_of(choices):
-    def read(value, _named):
-        if value not in choices:
-            raise ValueError(value)
-        return value
-    return read
-
-
-def _flag(value, _named) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(value)
-    return value
-
-
-def _seconds(value, _named) -> float:
-    if isinstance(value, str):  # a number in TOML is written without quotes
-        raise ValueError(value)
-    return parse_timeout(value)
-
-
+# How each key's value is read: (value, the key as messages name it) -> the
+# setting's value; a ValueError where it is not what KEYS says.
 _READERS = {
-    "select": _rule_ids,
-    "ignore": _rule_ids,
-    "exclude": _strings,
+    "select": lambda v, named: tuple(check_rule_ids(_valid(v, _is_strings(v)), named)),
+    "ignore": lambda v, named: tuple(check_rule_ids(_valid(v, _is_strings(v)), named)),
+    "exclude": lambda v, _: tuple(_valid(v, _is_strings(v))),
     "per-file-ignores": _per_file_ignores,
-    "fail-on": _one_of(LEVELS),
-    "min-confidence": _one_of(CONFIDENCES),
-    "max-file-size": lambda value, _named: parse_size(value),
-    "timeout": _seconds,
-    "respect-gitignore": _flag,
+    "fail-on": lambda v, _: _valid(v, v in LEVELS),
+    "min-confidence": lambda v, _: _valid(v, v in CONFIDENCES),
+    "max-file-size": lambda v, _: parse_size(v),
+    "timeout": lambda v, _: parse_timeout(_valid(v, not isinstance(v, str))),  # TOML writes numbers unquoted
+    "respect-gitignore": lambda v, _: _valid(v, isinstance(v, bool)),
 }
 
 
