@@ -333,11 +333,12 @@ def test_python_enclosing_spans_on_generated_text(data: bytes):
 
 
 def _lowered_as_sends():
-    from nagle_lint.languages import c, java
+    from nagle_lint.languages import c
+    from nagle_lint.languages.java_catalogue import JAVA
     from nagle_lint.languages.python_catalogue import PYTHON
 
     yield from (("c", f"{n}(fd, b, n);".encode()) for n in [*c.SENDS, *c.GATHERS, *c.STDIO_WRITES])
-    yield from (("java", f"out.{n}(b);".encode()) for n in java.WRITES)
+    yield from (("java", f"out.{n}(b);".encode()) for n in sorted(JAVA.stream_writes))
     yield from (("python", f"s.{n}(b)".encode()) for n in sorted(PYTHON.all_sends | PYTHON.stream_writes))
 
 
@@ -446,7 +447,7 @@ def test_java_events_are_the_calls_that_may_be_made_on_a_connection(call: bytes,
     data = JAVA_DECLARATIONS + b"        " + call + b"\n    }\n}\n"
     java = scanner("java")
     assert (java.events_in(data).search(data, len(JAVA_DECLARATIONS)) is not None) is event
-    sends = any(m.group(1).decode() in java_catalogue.WRITES for m in re.finditer(rb"(\w+)\(", call))
+    sends = any(m.group(1).decode() in java_catalogue.JAVA.stream_writes for m in re.finditer(rb"(\w+)\(", call))
     assert (java.starts_in(data).search(data, len(JAVA_DECLARATIONS)) is not None) is (event and sends
                                                                                         or b"TCP_NODELAY" in call)
 

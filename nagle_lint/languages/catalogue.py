@@ -85,8 +85,8 @@ class Catalogue:
       handshakes     exchange messages with the peer before they return (a
                      TLS handshake): as a read, nothing sent before them is
                      held any longer.
-      socket_only    calls only a socket has: whatever they are made on is
-                     at least medium-sure to be a socket.
+      socket_only    calls only a socket (or its stream) has: whatever they
+                     are made on is one (in Python, at least medium-sure).
     Endpoints:
       tcp_makers     create an endpoint that is TCP unless its arguments
                      name a family or type of `no_nagle_words`.
@@ -98,14 +98,36 @@ class Catalogue:
                      connection: files, pipes, in-memory buffers, socket
                      pairs (as written, plain or dotted).
       wrappers       name -> does the wrapper buffer writes: True, False,
-                     or None (as its arguments say, e.g. a mode); the
-                     result reaches the same connection.
+                     or None (as its arguments say, e.g. a mode, or as
+                     buffered as what it wraps); the result reaches the
+                     same connection.
       socket_types   type names (annotations, declarations) that make a
                      parameter or variable a TCP socket.
+      stream_types   type name -> do writes on a stream declared so wait
+                     in a user-space buffer (until a flush).
+      framework_types  types of a framework's connection objects (where
+                     the file names one of `stream_words`): their writes
+                     wait until a flush, and TCP_NODELAY is on.
+      supertypes     the interfaces and abstract classes that streams,
+                     sockets and channels have: a name declared as one
+                     may hold a connection.
+      library_types  other library types that hold no connection and
+                     whose methods are never the project's (`String`).
+      mock_libraries classes whose `not_tcp` calls make test doubles
+                     (`Mockito.mock(..)`).
+      fake_prefixes  how the names of test doubles' classes begin
+                     (`FakeSocket`, `MockChannel`).
     Options:
       option_setters the calls that set a socket option.
       options        option name -> what it does: "nodelay" or "cork".
       more_flags     send flags that hold the data for more (`MSG_MORE`).
+    Writes:
+      one_writes     stream writes whose payload is one element (a byte,
+                     a character).
+      small_writes   stream writes whose payload is a few bytes (an int).
+      autoflush_writes  stream writes that flush a stream made to flush
+                     by itself (`println` on an autoflush `PrintWriter`).
+      flushing_writes  stream writes that flush after writing.
     Time:
       sleeps         sleeping calls -> seconds per unit of their argument
                      (1.0: seconds); a sleep long enough lets every ACK in.
@@ -147,9 +169,19 @@ class Catalogue:
     not_tcp: frozenset[str] = frozenset()
     wrappers: MappingProxyType = field(default_factory=lambda: _frozen({}))
     socket_types: frozenset[str] = frozenset()
+    stream_types: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    framework_types: frozenset[str] = frozenset()
+    supertypes: frozenset[str] = frozenset()
+    library_types: frozenset[str] = frozenset()
+    mock_libraries: frozenset[str] = frozenset()
+    fake_prefixes: tuple[str, ...] = ()
     option_setters: frozenset[str] = frozenset()
     options: MappingProxyType = field(default_factory=lambda: _frozen({}))
     more_flags: frozenset[str] = frozenset()
+    one_writes: frozenset[str] = frozenset()
+    small_writes: frozenset[str] = frozenset()
+    autoflush_writes: frozenset[str] = frozenset()
+    flushing_writes: frozenset[str] = frozenset()
     sleeps: MappingProxyType = field(default_factory=lambda: _frozen({}))
     libraries: tuple[Library, ...] = ()
     joinable_sends: frozenset[str] = frozenset()

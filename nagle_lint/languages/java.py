@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, seconds, text
-from .java_catalogue import (AUTOFLUSHING, CONNECTION_CALLS, FACTORY_CALLS, GIVEN_BY_CONNECTION, KNOWN_TYPES,
-                              MOCK_LIBRARIES, MOCK_MAKERS, NETTY_CALLBACKS, NETTY_TYPES, NOT_SOCKETS, ONE_WRITES, OPENERS,
-                              OPTION_SETTERS, READS, SLEEP_UNITS, SMALL_WRITES, SOCKET_CONSTRUCTORS, SOCKET_TYPES,
-                              STREAM_TYPES, WRAPPERS, WRITES, holds_no_connection, is_fake)
+from .java_catalogue import JAVA, JavaTypes, is_type
 from ..model import ONE, SMALL, UNKNOWN
 
 
@@ -24,6 +21,7 @@ _GENERICS = re.compile(r"<.*>")
 
 class JavaFrontend(Frontend):
     name = "java"
+    catalogue = JAVA
     grammar_package = "tree_sitter_java"
     comment_query = "(line_comment) @c (block_comment) @c"
     idioms = {
@@ -82,12 +80,12 @@ class JavaFrontend(Frontend):
             keys.append(name)
             self._typed(low, name, typ, "param")
         method = text(node.child_by_field_name("name"))
-        if method in NETTY_CALLBACKS and keys and isinstance(low.env.get(keys[0]), Handle):
+        if method in self.catalogue.callbacks and keys and isinstance(low.env.get(keys[0]), Handle):
             low.recv(low.env[keys[0]], node.child_by_field_name("name"))  # called when a message was read
         return tuple(keys)
 
     def is_callback(self, qualname: str) -> bool:
-        return qualname.rsplit(".", 1)[-1] in NETTY_CALLBACKS
+        return qualname.rsplit(".", 1)[-1] in self.catalogue.callbacks
 
     def text_facts(self, unit) -> tuple:
         return super().text_facts(unit) + (unit.src.data.find(b"io.netty") >= 0,)
@@ -96,15 +94,16 @@ class JavaFrontend(Frontend):
         from ..model import ConnInfo
         from .base import socket_like
 
-        if typ in NETTY_TYPES and low.unit.src.data.find(b"io.netty") >= 0:
+        cat = self.catalogue
+        if typ in cat.framework_types and any(low.unit.src.data.find(w) >= 0 for w in self.framework_words):
             low.conns[key] = ConnInfo(key, None, "medium", origin, nodelay=True)
             low.env[key] = Handle(key, buffered=True)
-        elif typ in SOCKET_TYPES:
+        elif typ in cat.socket_types:
             low.conns[key] = ConnInfo(key, True, "high", origin)
             low.env[key] = Handle(key)
-        elif typ in STREAM_TYPES:
+        elif typ in cat.stream_types:
             low.conns.setdefault(key, ConnInfo(key, None, "medium" if socket_like(key) else "low", origin))
-            low.env[key] = Handle(key, buffered=STREAM_TYPES[typ])
+            low.env[key] = Handle(key, buffered=cat.stream_types[typ])
 
     def _field_types(self, low):
         cache = low.unit.class_types
@@ -256,7 +255,7 @@ class JavaFrontend(Frontend):
             if v is None and key.startswith("this.") and key[5:] in getattr(low, "fields", {}):
                 self._typed(low, key, _base_type(low.fields[key[5:]]), "field")
                 v = low.env.get(key)
-            if v is None and t == "identifier" and name_typed(low, key):
+            if v is None and t == "identifier" and self._name_typed(low, key):
                 self._typed(low, key, _base_type(low.types[key]), "unknown")
                 v = low.env.get(key)
             return v
@@ -286,10 +285,11 @@ class JavaFrontend(Frontend):
         args = low.args(node.child_by_field_name("arguments"))
         if node.type == "object_creation_expression":
             return self._new(low, node, _base_type(text(node.child_by_field_name("type"))), args)
+        cat = self.catalogue
         obj = node.child_by_field_name("object")
         name = text(node.child_by_field_name("name"))
-        if name in OPTION_SETTERS and (
-                name == "setTcpNoDelay" or (args and "TCP_NODELAY" in text(args[0]))):
+        if name in cat.option_setters and (
+                name in cat.options or (args and any(o in text(args[0]) for o in self.option_words))):
             # An option set on a socket, or on a bootstrap/config object in a call chain.
             h = (low.conn_for(obj, "medium") if obj is not None else low.conn_for_this()) or low.options_holder(obj)
             low.evaluate(args)
@@ -299,33 +299,34 @@ class JavaFrontend(Frontend):
             if low.cls and f"{low.cls}.{name}" in low.unit.function_names:
                 return low.local_call(f"{low.cls}.{name}", args, node)
         receiver = compact(obj) if obj is not None else ""
-        if name in MOCK_MAKERS and (obj is None or receiver in MOCK_LIBRARIES) \
-                or is_fake(_base_type(low.types.get(receiver, ""))):
+        if name in cat.not_tcp and not is_type(name) and (obj is None or receiver in cat.mock_libraries) \
+                or self.types.is_fake(_base_type(low.types.get(receiver, ""))):
             # A test's stand-in, and what its methods give: no connection.
             low.evaluate(args)
             return NOT_CONN
-        if name == "sleep" and (receiver == "Thread" or receiver in SLEEP_UNITS):
+        sleep = cat.sleeps.get(f"{receiver}.{name}")
+        if sleep is not None:
             low.evaluate(args)
-            return low.pause(node, seconds(args[0] if args else None, SLEEP_UNITS.get(receiver, 1e-3)))
+            return low.pause(node, seconds(args[0] if args else None, sleep))
         declared = _base_type(low.types.get(receiver, ""))
         target = low.env.get(receiver)
         if obj is not None and obj.type == "identifier" and (
-                isinstance(target, Obj) or (declared[:1].isupper() and declared not in KNOWN_TYPES)):
+                isinstance(target, Obj) or (declared[:1].isupper() and declared not in self.types.known)):
             # A method of a class that may be defined in a linted file, on that object.
             return low.outside_call(f"{target.cls if isinstance(target, Obj) else declared}.{name}", args, node, receiver)
         if obj is not None and obj.type == "identifier" and receiver[:1].isupper() and receiver not in low.types \
-                and receiver not in low.env and receiver not in KNOWN_TYPES:
+                and receiver not in low.env and receiver not in self.types.known:
             return low.outside_call(f"{receiver}.{name}", args, node)  # a static method
-        if OPENERS.get(receiver) == name:
+        if f"{receiver}.{name}" in cat.tcp_makers:
             low.evaluate(args)
             return Fresh(False, "high") if any("UNIX" in text(a) for a in args) else Fresh(True, "high")
-        if name in FACTORY_CALLS:
+        if name in cat.tcp_makers and not is_type(name):
             low.expr(obj)
             low.evaluate(args)
             return Fresh(True, "high")
-        if (name in CONNECTION_CALLS or name in WRITES or name in READS) and not _field_of_no_connection(low, obj):
+        if name in self.connection_calls and not self._field_of_no_connection(low, obj):
             h = low.conn_for(obj, "low") if obj is not None and _is_known(low, obj) else None
-            if h is None and obj is not None and name in ("getOutputStream", "getInputStream", "accept", "shutdownOutput"):
+            if h is None and obj is not None and name in cat.socket_only:
                 h = low.conn_for(obj, "low")
         else:
             h = None
@@ -336,63 +337,127 @@ class JavaFrontend(Frontend):
             # What no connection gives (a mock's stream) is none either.
             stand_in = obj is not None and obj.type in ("identifier", "field_access") \
                 and low.env.get(self.key(low, obj)) is NOT_CONN
-            return NOT_CONN if name in GIVEN_BY_CONNECTION and stand_in else None
-        if name in ("getOutputStream", "getInputStream", "socket"):
-            return Handle(h.key)
-        if name == "channel":
-            return h
-        if name == "accept":
+            return NOT_CONN if (name in self.method_wrappers or name in cat.accepts) and stand_in else None
+        if name in self.method_wrappers:
+            # The connection's own stream (unbuffered), or the connection itself.
+            return h if self.method_wrappers[name] is None else Handle(h.key)
+        if name in cat.accepts:
             info = low.conns.get(h.key)
             return Fresh(True if info is None or info.tcp is not False else False, "high" if info and info.tcp else "medium")
         low.evaluate(args)
-        if name in WRITES:
+        if name in cat.stream_writes:
             gather = bool(args) and ((args[0].type == "array_creation_expression"
                                       and _base_type(text(args[0].child_by_field_name("type"))) == "ByteBuffer")
                                      or _base_type(low.types.get(text(args[0]), "")) == "ByteBuffer[]")
-            low.send(h, node, _size(low, name, args), gather=gather)
-            if name == "writeAndFlush" or (h.autoflush and name in AUTOFLUSHING):
+            low.send(h, node, self._size(low, name, args), gather=gather)
+            if name in cat.flushing_writes or (h.autoflush and name in cat.autoflush_writes):
                 low.flush(h, node)
-        elif name in READS:
+        elif name in cat.stream_reads:
             size = UNKNOWN
             if name in ("read", "readByte", "readUnsignedByte", "readBoolean") and not args:
                 size = ONE
             elif name in ("readInt", "readShort", "readLong", "readChar", "readUnsignedShort"):
                 size = SMALL
             low.recv(h, node, size)
-        elif name == "flush":
+        elif name in cat.flushes:
             low.flush(h, node)
-        elif name == "close":
+        elif name in cat.closes:
             low.close(h, node)
-        elif name == "shutdownOutput":
+        elif name in cat.shutdowns:
             low.push(h, node)
         return None
 
     def _new(self, low, node, typ, args):
-        if is_fake(typ):
+        cat, wrappers = self.catalogue, self.types.wrappers
+        if self.types.is_fake(typ):
             low.evaluate(args)
             return NOT_CONN
-        if typ in SOCKET_CONSTRUCTORS:
+        if typ in cat.tcp_makers and is_type(typ):
             low.evaluate(args)
             return Fresh(True, "high")
-        if typ in NOT_SOCKETS:
+        if typ in cat.not_tcp and is_type(typ):
             low.evaluate(args)
             return NOT_CONN
-        if typ not in WRAPPERS and typ not in KNOWN_TYPES and typ[:1].isupper():
+        if typ not in wrappers and typ not in self.types.known and typ[:1].isupper():
             return low.construct(typ, args, node, f"{typ}.<init>")
-        if typ in WRAPPERS and args:
+        if typ in wrappers and args:
             inner = low.expr(args[0])
             low.evaluate(args[1:])
             if inner is NOT_CONN:
                 return NOT_CONN
             if not isinstance(inner, Handle):
                 return None
-            buffered = WRAPPERS[typ] if WRAPPERS[typ] is not None else inner.buffered
+            buffered = wrappers[typ] if wrappers[typ] is not None else inner.buffered
             autoflush = len(args) > 1 and compact(args[1]) == "true" and typ in ("PrintWriter", "PrintStream")
             if typ == "PrintStream" and autoflush:
                 buffered = inner.buffered
             return Handle(inner.key, buffered or inner.buffered, autoflush or inner.autoflush)
         low.evaluate(args)
         return None
+
+    # -- derived from the catalogue ------------------------------------------
+
+    @cached_property
+    def types(self) -> JavaTypes:
+        return JavaTypes(self.catalogue)
+
+    @cached_property
+    def framework_words(self) -> tuple[bytes, ...]:
+        return tuple(w.encode() for w in self.catalogue.stream_words)
+
+    @cached_property
+    def option_words(self) -> tuple[str, ...]:
+        """The options named in a setter's first argument (not a setter's own name)."""
+        return tuple(o for o in self.catalogue.options if o not in self.catalogue.option_setters)
+
+    @cached_property
+    def connection_calls(self) -> frozenset[str]:
+        """The calls on (maybe) a connection the lowering makes events of, or
+        whose result is the connection (or a new one)."""
+        c = self.catalogue
+        return frozenset(c.stream_writes | c.stream_reads | c.flushes | c.closes | c.shutdowns | c.accepts
+                         | set(self.method_wrappers))
+
+    @cached_property
+    def method_wrappers(self):
+        """The methods that give a stream over the connection they are called on, or the connection."""
+        return {w: b for w, b in self.catalogue.wrappers.items() if not is_type(w)}
+
+    def _name_typed(self, low, key) -> bool:
+        base = _base_type(low.types.get(key, ""))
+        return base in self.catalogue.socket_types or base in self.catalogue.stream_types
+
+    def _field_of_no_connection(self, low, obj) -> bool:
+        """Whether `obj` is a field of the class (`this.buf`, or `buf` where no
+        local or parameter hides it) that the class declares as a type that
+        never holds a connection (`ByteBuf buf`: whatever it was given, a
+        method of it is not a stream's).  A local or a parameter declared so is
+        an object whose methods may be the project's (see `call`)."""
+        if obj is None:
+            return False
+        if obj.type == "field_access" and obj.child_by_field_name("object").type == "this":
+            name = text(obj.child_by_field_name("field"))
+        elif obj.type == "identifier" and text(obj) not in low.types and text(obj) not in low.params:
+            name = text(obj)
+        else:
+            return False
+        typ = low.fields.get(name)
+        return typ is not None and self.types.holds_no_connection(_base_type(typ))
+
+    def _size(self, low, name, args) -> str:
+        if name in self.catalogue.one_writes:
+            return ONE
+        if name in self.catalogue.small_writes:
+            return SMALL
+        if name == "write" and len(args) == 3 and compact(args[2]) == "1":
+            return ONE
+        if name == "write" and len(args) == 1:
+            a = args[0]
+            if a.type in ("array_access", "character_literal", "decimal_integer_literal", "hex_integer_literal"):
+                return ONE
+            if a.type == "identifier" and low.types.get(text(a), "") in ("byte", "int", "char", "short"):
+                return ONE
+        return UNKNOWN
 
     def render(self, data: bytes, proposals) -> list:
         """Each proposed fix as edits of the file (see fixes.py), or None."""
@@ -401,45 +466,7 @@ class JavaFrontend(Frontend):
         return render(self, data, proposals)
 
 
-def name_typed(low, key) -> bool:
-    base = _base_type(low.types.get(key, ""))
-    return base in SOCKET_TYPES or base in STREAM_TYPES
-
-
-def _field_of_no_connection(low, obj) -> bool:
-    """Whether `obj` is a field of the class (`this.buf`, or `buf` where no
-    local or parameter hides it) that the class declares as a type that
-    never holds a connection (`ByteBuf buf`: whatever it was given, a
-    method of it is not a stream's).  A local or a parameter declared so is
-    an object whose methods may be the project's (see `call`)."""
-    if obj is None:
-        return False
-    if obj.type == "field_access" and obj.child_by_field_name("object").type == "this":
-        name = text(obj.child_by_field_name("field"))
-    elif obj.type == "identifier" and text(obj) not in low.types and text(obj) not in low.params:
-        name = text(obj)
-    else:
-        return False
-    typ = low.fields.get(name)
-    return typ is not None and holds_no_connection(_base_type(typ))
-
 
 def _is_known(low, obj) -> bool:
     v = low.expr(obj)
     return isinstance(v, Handle)
-
-
-def _size(low, name, args) -> str:
-    if name in ONE_WRITES:
-        return ONE
-    if name in SMALL_WRITES:
-        return SMALL
-    if name == "write" and len(args) == 3 and compact(args[2]) == "1":
-        return ONE
-    if name == "write" and len(args) == 1:
-        a = args[0]
-        if a.type in ("array_access", "character_literal", "decimal_integer_literal", "hex_integer_literal"):
-            return ONE
-        if a.type == "identifier" and low.types.get(text(a), "") in ("byte", "int", "char", "short"):
-            return ONE
-    return UNKNOWN

@@ -1,97 +1,120 @@
-"""What Java's calls and types do to TCP connections, as data: the frontend
-(`java.py`) lowers from these tables, and the byte scan (`java_scan.py`)
-derives its words and patterns from them, so that an idiom is never known
-in one place and forgotten in the other."""
+"""What Java's calls and types do to TCP connections (see `catalogue.Catalogue`
+for what each field means).  The frontend (`java.py`) lowers from it and the
+byte scan (`java_scan.py`) derives its words and patterns from it.
+
+Java names a type where Python names a call: `socket_types`, `stream_types`,
+`wrappers` and `not_tcp` hold the types whose `new` (or whose declaration)
+says what an object is; the methods that give a stream over the connection
+they are called on (`getOutputStream()`) are wrappers too, by their
+lower-case names."""
 
 from __future__ import annotations
 
-SOCKET_TYPES = {"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket", "SSLServerSocket"}
-# Netty: writes wait in the channel's outbound buffer until a flush; TCP_NODELAY is on by default.
-NETTY_TYPES = {"ChannelHandlerContext", "Channel", "ChannelOutboundInvoker", "SocketChannelNetty"}
-NETTY_CALLBACKS = {"channelRead", "channelRead0", "messageReceived"}
-# Stream types and whether writes to them wait in a user-space buffer.
-STREAM_TYPES = {
-    "OutputStream": False, "DataOutputStream": False, "PrintStream": False, "FilterOutputStream": False,
-    "BufferedOutputStream": True, "PrintWriter": True, "Writer": True, "BufferedWriter": True,
-    "OutputStreamWriter": True, "ObjectOutputStream": True,
-    "InputStream": False, "DataInputStream": False, "BufferedReader": False, "Reader": False,
-    "InputStreamReader": False, "BufferedInputStream": False, "Scanner": False, "ObjectInputStream": False,
-}
-# Wrappers: does the wrapper buffer by itself (None: as buffered as what it wraps)?
-WRAPPERS = {
-    "BufferedOutputStream": True, "OutputStreamWriter": True, "BufferedWriter": True, "PrintWriter": True,
-    "ObjectOutputStream": True, "DataOutputStream": None, "PrintStream": None, "FilterOutputStream": None,
-    "BufferedReader": None, "InputStreamReader": None, "DataInputStream": None, "BufferedInputStream": None,
-    "Scanner": None, "ObjectInputStream": None,
-}
-NOT_SOCKETS = {
-    "DatagramSocket", "MulticastSocket", "ByteArrayOutputStream", "FileOutputStream", "FileWriter", "StringWriter",
-    "StringBuilder", "StringBuffer", "ByteArrayInputStream", "FileInputStream", "FileReader", "CharArrayWriter",
-    "PipedOutputStream", "PipedInputStream", "RandomAccessFile", "StringReader", "DatagramPacket",
-}
-# Library types whose methods we know (or that never reach a linted file).
-KNOWN_TYPES = (SOCKET_TYPES | NETTY_TYPES | set(STREAM_TYPES) | set(WRAPPERS) | NOT_SOCKETS
-               | {"String", "Object", "Integer", "Long", "System", "Math", "Arrays", "List", "Map", "Set", "ArrayList",
-                  "HashMap", "ByteBuffer", "StandardCharsets", "Thread", "Objects", "Collections", "Optional",
-                  "InetSocketAddress", "InetAddress", "SSLSocketFactory", "SSLContext", "Selector", "SelectionKey",
-                  "ServerSocketChannel", "Channels", "StandardSocketOptions", "TimeUnit", "Executors"})
-# The interfaces (and abstract classes) of the JDK that streams, sockets and
-# channels have: a name declared as one may hold a connection.
-CONNECTION_SUPERTYPES = {
-    "Closeable", "AutoCloseable", "Flushable", "Appendable", "DataOutput", "DataInput", "ObjectOutput", "ObjectInput",
-    "Channel", "WritableByteChannel", "ReadableByteChannel", "ByteChannel", "GatheringByteChannel",
-    "ScatteringByteChannel", "NetworkChannel", "SelectableChannel", "AbstractSelectableChannel",
-    "InterruptibleChannel", "AsynchronousByteChannel", "AsynchronousChannel", "SocketImpl",
-}
-WRITES = {"write", "writeInt", "writeBytes", "writeUTF", "writeLong", "writeShort", "writeByte", "writeChar",
-          "writeChars", "writeDouble", "writeFloat", "writeBoolean", "writeObject", "print", "println", "printf",
-          "format", "append", "writeAndFlush"}
-ONE_WRITES = {"writeByte", "writeChar", "writeBoolean"}
-SMALL_WRITES = {"writeInt", "writeLong", "writeShort", "writeDouble", "writeFloat"}
-AUTOFLUSHING = {"println", "printf", "format"}
-READS = {"read", "readLine", "readInt", "readFully", "readUTF", "readLong", "readShort", "readByte", "readChar",
-         "readObject", "readNBytes", "readAllBytes", "readUnsignedByte", "readUnsignedShort", "readBoolean",
-         "readDouble", "readFloat", "next", "nextLine", "nextInt", "nextLong", "hasNext", "hasNextLine", "hasNextInt"}
-# Calls that set a socket option (TCP_NODELAY when it is their first argument;
-# `setTcpNoDelay` always): on a socket, or on a bootstrap or config object.
-OPTION_SETTERS = {"setTcpNoDelay", "setOption", "option", "childOption", "setSocketOption"}
-# Other calls on a connection the lowering follows: what they give back is the
-# connection (or a new one), or what they do is an event of its own.
-CONNECTION_CALLS = {"getOutputStream", "getInputStream", "socket", "channel", "shutdownOutput", "accept", "close",
-                    "flush"}
-# Those of them that give a connection (the same, or an accepted one).
-GIVEN_BY_CONNECTION = {"getOutputStream", "getInputStream", "socket", "channel", "accept"}
-# Static calls that create a connection (`SocketChannel.open(...)`), and a factory's method.
-OPENERS = {"SocketChannel": "open", "AsynchronousSocketChannel": "open"}
-FACTORY_CALLS = {"createSocket"}
-# The endings of the names of types whose `new` may make a connection, a
-# stream over one, or what is none (`new Socket(..)`, `new PrintWriter(..)`,
-# `new ByteArrayOutputStream()`).
-CREATED_ENDINGS = ("Socket", "Stream", "Writer", "Reader", "Scanner")
-# Types whose `new` creates a TCP socket.
-SOCKET_CONSTRUCTORS = {"Socket", "SSLSocket", "ServerSocket"}
+from .catalogue import Catalogue
 
-# Tests: what a mocking library makes (`mock(Socket.class)`, `Mockito.spy(..)`)
-# stands in for a connection and sends nothing; so does an object of a class
-# named as a stand-in (`FakeSocket`, `MockChannel`, `StubServer`).
-MOCK_MAKERS = {"mock", "spy", "createMock", "createNiceMock", "createStrictMock", "niceMock", "strictMock"}
-MOCK_LIBRARIES = {"Mockito", "EasyMock", "PowerMockito", "BDDMockito"}
-FAKE_PREFIXES = ("Fake", "Mock", "Stub", "Dummy")
-
-# TimeUnit.X.sleep(n): the seconds of X (Thread.sleep counts milliseconds).
-SLEEP_UNITS = {"TimeUnit.MINUTES": 60.0, "TimeUnit.SECONDS": 1.0, "TimeUnit.MILLISECONDS": 1e-3,
-               "TimeUnit.MICROSECONDS": 1e-6, "TimeUnit.NANOSECONDS": 1e-9}
-
-
-def holds_no_connection(typ: str) -> bool:
-    """Whether a name declared as `typ` (a type's simple name) never holds a
-    connection: a class the tables do not know, not an interface a stream,
-    socket or channel has (a field declared `DataOutput` may hold a stream),
-    nor a type variable (`T`)."""
-    return typ[:1].isupper() and not typ.isupper() and typ not in KNOWN_TYPES and typ not in CONNECTION_SUPERTYPES
+JAVA = Catalogue(
+    stream_writes={"write", "writeInt", "writeBytes", "writeUTF", "writeLong", "writeShort", "writeByte", "writeChar",
+                   "writeChars", "writeDouble", "writeFloat", "writeBoolean", "writeObject", "print", "println",
+                   "printf", "format", "append", "writeAndFlush"},
+    stream_reads={"read", "readLine", "readInt", "readFully", "readUTF", "readLong", "readShort", "readByte",
+                  "readChar", "readObject", "readNBytes", "readAllBytes", "readUnsignedByte", "readUnsignedShort",
+                  "readBoolean", "readDouble", "readFloat", "next", "nextLine", "nextInt", "nextLong", "hasNext",
+                  "hasNextLine", "hasNextInt"},
+    one_writes={"writeByte", "writeChar", "writeBoolean"},
+    small_writes={"writeInt", "writeLong", "writeShort", "writeDouble", "writeFloat"},
+    autoflush_writes={"println", "printf", "format"},
+    flushing_writes={"writeAndFlush"},  # Netty's
+    flushes={"flush"},
+    closes={"close"},
+    shutdowns={"shutdownOutput"},
+    accepts={"accept"},
+    # What these are called on is a connection, whatever it was known as.
+    socket_only={"getOutputStream", "getInputStream", "accept", "shutdownOutput"},
+    # `new Socket(..)`, a static opener (`SocketChannel.open(..)`), a factory's method.
+    tcp_makers={"Socket", "SSLSocket", "ServerSocket", "SocketChannel.open", "AsynchronousSocketChannel.open",
+                "createSocket"},
+    socket_types={"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket",
+                  "SSLServerSocket"},
+    stream_types={
+        "OutputStream": False, "DataOutputStream": False, "PrintStream": False, "FilterOutputStream": False,
+        "BufferedOutputStream": True, "PrintWriter": True, "Writer": True, "BufferedWriter": True,
+        "OutputStreamWriter": True, "ObjectOutputStream": True,
+        "InputStream": False, "DataInputStream": False, "BufferedReader": False, "Reader": False,
+        "InputStreamReader": False, "BufferedInputStream": False, "Scanner": False, "ObjectInputStream": False,
+    },
+    # Netty: writes wait in the channel's outbound buffer until a flush; TCP_NODELAY is on by default.
+    framework_types={"ChannelHandlerContext", "Channel", "ChannelOutboundInvoker"},
+    stream_words=("io.netty",),
+    callbacks={"channelRead", "channelRead0", "messageReceived"},
+    wrappers={
+        # new X(stream): does X buffer by itself (None: as buffered as what it wraps)?
+        "BufferedOutputStream": True, "OutputStreamWriter": True, "BufferedWriter": True, "PrintWriter": True,
+        "ObjectOutputStream": True, "DataOutputStream": None, "PrintStream": None, "FilterOutputStream": None,
+        "BufferedReader": None, "InputStreamReader": None, "DataInputStream": None, "BufferedInputStream": None,
+        "Scanner": None, "ObjectInputStream": None,
+        # socket.getOutputStream(): the socket's own unbuffered streams; channel.socket() and
+        # socket.getChannel() are the same connection.
+        "getOutputStream": False, "getInputStream": False, "socket": False, "channel": None,
+    },
+    not_tcp={
+        "DatagramSocket", "MulticastSocket", "DatagramPacket", "ByteArrayOutputStream", "ByteArrayInputStream",
+        "FileOutputStream", "FileInputStream", "FileWriter", "FileReader", "RandomAccessFile", "StringWriter",
+        "StringReader", "CharArrayWriter", "StringBuilder", "StringBuffer", "PipedOutputStream", "PipedInputStream",
+        # Tests: what a mocking library makes (`mock(Socket.class)`, `Mockito.spy(..)`) stands in
+        # for a connection and sends nothing.
+        "mock", "spy", "createMock", "createNiceMock", "createStrictMock", "niceMock", "strictMock",
+    },
+    mock_libraries={"Mockito", "EasyMock", "PowerMockito", "BDDMockito"},
+    fake_prefixes=("Fake", "Mock", "Stub", "Dummy"),
+    supertypes={
+        "Closeable", "AutoCloseable", "Flushable", "Appendable", "DataOutput", "DataInput", "ObjectOutput",
+        "ObjectInput", "Channel", "WritableByteChannel", "ReadableByteChannel", "ByteChannel", "GatheringByteChannel",
+        "ScatteringByteChannel", "NetworkChannel", "SelectableChannel", "AbstractSelectableChannel",
+        "InterruptibleChannel", "AsynchronousByteChannel", "AsynchronousChannel", "SocketImpl",
+    },
+    library_types={
+        "String", "Object", "Integer", "Long", "System", "Math", "Arrays", "List", "Map", "Set", "ArrayList",
+        "HashMap", "ByteBuffer", "StandardCharsets", "Thread", "Objects", "Collections", "Optional",
+        "InetSocketAddress", "InetAddress", "SSLSocketFactory", "SSLContext", "Selector", "SelectionKey",
+        "ServerSocketChannel", "Channels", "StandardSocketOptions", "TimeUnit", "Executors",
+    },
+    # setTcpNoDelay(on), or a setter given the option (`setOption(StandardSocketOptions.TCP_NODELAY, on)`,
+    # Netty's `option(ChannelOption.TCP_NODELAY, on)`) on a socket, a bootstrap or a config object.
+    option_setters={"setTcpNoDelay", "setOption", "option", "childOption", "setSocketOption"},
+    options={"TCP_NODELAY": "nodelay", "setTcpNoDelay": "nodelay"},
+    # Thread.sleep counts milliseconds; TimeUnit.X.sleep(n) the units of X.
+    sleeps={"Thread.sleep": 1e-3, "TimeUnit.MINUTES.sleep": 60.0, "TimeUnit.SECONDS.sleep": 1.0,
+            "TimeUnit.MILLISECONDS.sleep": 1e-3, "TimeUnit.MICROSECONDS.sleep": 1e-6,
+            "TimeUnit.NANOSECONDS.sleep": 1e-9},
+)
 
 
-def is_fake(typ: str) -> bool:
-    """Whether `typ` names a test's stand-in (`FakeSocket`, not `Mockingbird`)."""
-    return typ.startswith(FAKE_PREFIXES) and any(typ[len(p):len(p) + 1].isupper() for p in FAKE_PREFIXES
+def is_type(name: str) -> bool:
+    """Whether a catalogue's name is a type's (`Socket`), not a method's (`accept`) or a dotted call's."""
+    return name[:1].isupper() and "." not in name
+
+
+class JavaTypes:
+    """What the catalogue says of a type's simple name, worked out once."""
+
+    def __init__(self, cat: Catalogue):
+        self.catalogue = cat
+        # The wrappers made by `new` (type -> buffers by itself).
+        self.wrappers = {t: b for t, b in cat.wrappers.items() if is_type(t)}
+        # Library types whose methods we know (or that never reach a linted file).
+        self.known = frozenset(cat.socket_types | cat.framework_types | set(cat.stream_types) | cat.library_types
+                               | {t for t in set(cat.wrappers) | cat.not_tcp if is_type(t)})
+
+    def holds_no_connection(self, typ: str) -> bool:
+        """Whether a name declared as `typ` never holds a connection: a class
+        the catalogue does not know, not an interface a stream, socket or
+        channel has (a field declared `DataOutput` may hold a stream), nor a
+        type variable (`T`)."""
+        return typ[:1].isupper() and not typ.isupper() and typ not in self.known \
+            and typ not in self.catalogue.supertypes
+
+    def is_fake(self, typ: str) -> bool:
+        """Whether `typ` names a test's stand-in (`FakeSocket`, not `Mockingbird`)."""
+        prefixes = self.catalogue.fake_prefixes
+        return typ.startswith(prefixes) and any(typ[len(p):len(p) + 1].isupper() for p in prefixes
                                                 if typ.startswith(p))

@@ -1,49 +1,98 @@
-"""Java's byte scan: stream, writer and channel writes, and socket types."""
+"""Java's byte scan: stream, writer and channel writes, and socket types.
+Its words and patterns are derived from the Java catalogue."""
 
 from __future__ import annotations
 
 import re
 from functools import cached_property
 
-from .java_catalogue import (CONNECTION_CALLS, CREATED_ENDINGS, FACTORY_CALLS, KNOWN_TYPES, OPENERS, OPTION_SETTERS,
-                              READS, WRITES, holds_no_connection)
+from .java_catalogue import JAVA, JavaTypes, is_type
 from .scan import OPTION_WORDS, WORD_BYTES, Scanner, whole_words
 
 
 def _calls(names, lead: bytes = rb"\.") -> bytes:
-    """A pattern of calls of `names` (after `lead`)."""
-    return lead + rb"(?:" + b"|".join(sorted((re.escape(n.encode()) for n in names), key=len, reverse=True)) + rb")\s*\("
+    """A pattern of calls of `names` (regexes, after `lead`)."""
+    return lead + rb"(?:" + b"|".join(sorted(names, key=len, reverse=True)) + rb")\s*\("
+
+
+def _escaped(names) -> list[bytes]:
+    return [re.escape(n.encode()) for n in names]
+
+
+def _prefixes(names) -> list[bytes]:
+    """The names as regexes, a name that starts others for all of them
+    (`write\\w*` for `write`, `writeInt`): a project's helpers named so
+    (`writeFrame`) may send or read as well."""
+    stems = {n for n in names if not any(o != n and n.startswith(o) for o in names)}
+    return [re.escape(n.encode()) + (rb"\w*" if any(o != n and o.startswith(n) for o in names) else b"")
+            for n in sorted(stems)]
+
+
+def _last_word(typ: str) -> str:
+    """`BufferedOutputStream` -> `Stream`."""
+    return re.findall(r"[A-Z][a-z0-9]*", typ)[-1]
 
 
 _ANGLES_AND_ENDS = re.compile(rb"[<>;{}]")
 
 
 class JavaScanner(Scanner):
-    evidence_words = (b"Socket", b"Channel", b"OutputStream")
+    catalogue = JAVA
     # ... as a type's name (not part of a method's or of any class's: a
     # DecodeChannel of the project's own is no socket), or their packages
+    evidence_words = (b"Socket", b"Channel", b"OutputStream")
     packages = (b"getOutputStream", b"java.nio.channels", b"io.netty")
 
-    nodelay_words = (b"TcpNoDelay", b"TCP_NODELAY")
     nodelay_setter = None
     definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")
     definition_after = re.compile(rb"")
     declaration_words = (b"class", b"interface", b"record", b"enum")
-    # A file that reads may matter through the functions it calls; one that
-    # writes may send.  Read and write helpers of the project's own
-    # (`c.readResponse()`, `c.writeFrame()`) count as well as the catalogue's calls.
-    read_calls = re.compile(rb"\.(?:read\w*|next\w*)\s*\(")
-    send_calls = re.compile(rb"\.(?:write\w*|print\w*|format|append)\s*\(")
-    # Every call the lowering may make an event of (`channel()` gives what it
-    # is made on: the call made on that is the event), and the creations of
-    # connections, streams and what is none (a factory of one matters to its
-    # callers); `events_in` leaves out the calls on what is no connection.
-    events = re.compile(_calls(WRITES | READS | (CONNECTION_CALLS - {"channel"}) | OPTION_SETTERS | FACTORY_CALLS
-                               | set(OPENERS.values()), rb"\b")
-                        + rb"|new\s+\w*(?:" + b"|".join(w.encode() for w in CREATED_ENDINGS) + rb")")
+
+    # -- derived from the catalogue ------------------------------------------
+
+    @cached_property
+    def nodelay_words(self) -> tuple[bytes, ...]:
+        """The options' names, and the setters' named for one (`setTcpNoDelay`: `TcpNoDelay`)."""
+        return tuple(sorted({n.removeprefix("set").encode() for n in self.catalogue.options}, reverse=True))
+
+    @cached_property
+    def read_calls(self) -> re.Pattern:
+        # A file that reads may matter through the functions it calls; one that
+        # writes may send.  Read and write helpers of the project's own
+        # (`c.readResponse()`, `c.writeFrame()`) count as well as the catalogue's calls.
+        return re.compile(_calls(_prefixes(self.catalogue.stream_reads)))
+
+    @cached_property
+    def send_calls(self) -> re.Pattern:
+        return re.compile(_calls(_prefixes(self.catalogue.stream_writes)))
+
+    @cached_property
+    def events(self) -> re.Pattern:
+        """Every call the lowering may make an event of (`channel()` gives what
+        it is made on: the call made on that is the event), and the creations
+        of connections, streams and what is none (a factory of one matters to
+        its callers): `new` of a type named as the catalogue's connections and
+        streams end (`new FrameStream(..)` may be one).  `events_in` leaves
+        out the calls on what is no connection."""
+        c = self.catalogue
+        methods = {w for w, buffers in c.wrappers.items() if not is_type(w) and buffers is not None}
+        makers = {m.rsplit(".", 1)[-1] for m in c.tcp_makers if not is_type(m)}
+        names = (c.stream_writes | c.stream_reads | methods | c.shutdowns | c.accepts | c.closes | c.flushes
+                 | c.option_setters | makers)
+        endings = sorted({_last_word(t) for t in c.tcp_makers | set(c.stream_types) if is_type(t)})
+        return re.compile(_calls(_escaped(names), rb"\b") + rb"|new\s+\w*(?:" + b"|".join(_escaped(endings)) + rb")")
+
+    @cached_property
+    def types(self) -> JavaTypes:
+        return JavaTypes(self.catalogue)
+
+    @cached_property
+    def always_events(self) -> tuple[bytes, ...]:
+        """Calls that are events whatever they are made on: setting an option."""
+        return tuple(n.encode() for n in self.catalogue.option_setters)
 
     def events_in(self, data: bytes) -> "FileEvents":
-        return FileEvents(self.events, data)
+        return FileEvents(self.events, data, self)
 
     def with_events(self, data: bytes, names) -> set[str]:
         # The bytes do not tell a definition's text: a file without any
@@ -51,7 +100,7 @@ class JavaScanner(Scanner):
         return set(names) if self.events_in(data).search(data) is not None else set()
 
     def starts_in(self, data: bytes) -> "FileEvents":
-        return FileEvents(self._starts, data)
+        return FileEvents(self._starts, data, self)
 
     @cached_property
     def _starts(self) -> re.Pattern:
@@ -90,7 +139,7 @@ class JavaScanner(Scanner):
         # names none only appends to strings; nor is one made on a name the
         # file declares only as something else (see `FileEvents`).
         return any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) \
-            and FileEvents(self.send_calls, data).search(data) is not None
+            and FileEvents(self.send_calls, data, self).search(data) is not None
 
     def has_evidence(self, data: bytes) -> bool:
         if not any(w in data for w in self.evidence_words):
@@ -122,7 +171,6 @@ _SPACE = re.compile(rb"\s+")
 # made on what `a.b` holds, unknown here).
 _DOT_BACK = re.compile(rb"\s*\.")
 _RECEIVER_BACK = re.compile(rb"\s*([A-Za-z_]\w*)(?:\s*\.\s*(siht))?(?!\w)(?!\s*\.)")
-_ALWAYS = tuple(n.encode() for n in OPTION_SETTERS)  # an event whatever it is made on
 
 
 class FileEvents:
@@ -135,8 +183,8 @@ class FileEvents:
     stream's), or on a class's name (a static method).  Calls setting an
     option count on anything (a bootstrap or a config object)."""
 
-    def __init__(self, pattern, data: bytes):
-        self.pattern, self.data = pattern, data
+    def __init__(self, pattern, data: bytes, scan: JavaScanner):
+        self.pattern, self.data, self.scan = pattern, data, scan
         self._backwards: bytes | None = None
         self._typed_away: dict[tuple[bytes, bool], bool] = {}
 
@@ -150,7 +198,7 @@ class FileEvents:
     def may_be_event(self, at: int) -> bool:
         """Whether the call whose name starts at `at` may be an event."""
         data = self.data
-        if data.startswith(_ALWAYS, at):
+        if data.startswith(self.scan.always_events, at):
             return True
         if self._backwards is None:
             self._backwards = data[::-1]
@@ -176,6 +224,6 @@ class FileEvents:
                 if typ is not None and typ.group(1)[::-1] not in _NOT_TYPES:
                     types.append(_SPACE.sub(b"", typ.group(1)[::-1]).rsplit(b".", 1)[-1].decode())
         if not types:
-            return not this and name[:1].isupper() and name.decode() not in KNOWN_TYPES
-        return all(holds_no_connection(t) for t in types)
+            return not this and name[:1].isupper() and name.decode() not in self.scan.types.known
+        return all(self.scan.types.holds_no_connection(t) for t in types)
 
