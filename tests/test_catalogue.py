@@ -1,6 +1,6 @@
-"""Every entry of the Python catalogue is needed: the fixtures that name it
-(`catalogue: field.entry`, or `catalogue: field.*` for each entry of a
-field) give other findings, or other fixes, without it."""
+"""Every entry of each language's catalogue is needed: the fixtures of that
+language that name it (`catalogue: field.entry`, or `catalogue: field.*`
+for each entry of a field) give other findings, or other fixes, without it."""
 
 from __future__ import annotations
 
@@ -11,29 +11,73 @@ import pytest
 
 from nagle_lint.fixes import render
 from nagle_lint.languages import frontend, scanner
-from nagle_lint.languages.python_catalogue import PYTHON
+from nagle_lint.languages.java import JavaFrontend
+from nagle_lint.languages.java_scan import JavaScanner
 from nagle_lint.languages.python import PythonFrontend
 from nagle_lint.languages.python_scan import PythonScanner
 from nagle_lint.runner import lint_file
 from test_fixtures import ROOT, settings_for
 
-FIXTURES = sorted((ROOT / "fixtures" / "python").glob("*.py"))
+# language -> its byte scan and its frontend (both read `catalogue`), and its fixtures' suffix
+LANGUAGES = {"python": ((PythonScanner, PythonFrontend), ".py"), "java": ((JavaScanner, JavaFrontend), ".java")}
 TAG = re.compile(r"catalogue:\s*([\w.*]+(?:\s*,\s*[\w.*]+)*)")
-ENTRIES = [f"{field}.{entry}" for field, entry in PYTHON.entries()]
 
 
-def _named() -> dict[str, list[Path]]:
+def _named(language: str) -> dict[str, list[Path]]:
     """Entry -> the fixtures that name it."""
+    cat, suffix = LANGUAGES[language][0][0].catalogue, LANGUAGES[language][1]
     named: dict[str, list[Path]] = {}
-    for path in FIXTURES:
+    for path in sorted((ROOT / "fixtures" / language).glob("*" + suffix)):
         for tag in {t.strip() for m in TAG.findall(path.read_text(encoding="utf-8")) for t in m.split(",")}:
             field, entry = tag.split(".", 1)
-            for one in ([name for f, name in PYTHON.entries() if f == field] if entry == "*" else [entry]):
+            for one in ([name for f, name in cat.entries() if f == field] if entry == "*" else [entry]):
                 named.setdefault(f"{field}.{one}", []).append(path)
     return named
 
 
-NAMED = _named()
+# The entries no fixture shows the need of yet, by field: a known gap, written
+# down as `todo-expect:` is for findings; an entry leaves it when a fixture
+# names it.
+UNTESTED = {"java": {
+    "closes": "close",
+    "socket_only": "accept getInputStream getOutputStream shutdownOutput",
+    "tcp_makers": "AsynchronousSocketChannel.open SSLSocket ServerSocket SocketChannel.open createSocket",
+    "not_tcp": ("ByteArrayInputStream CharArrayWriter DatagramPacket DatagramSocket FileInputStream "
+               "FileOutputStream FileReader FileWriter MulticastSocket PipedInputStream PipedOutputStream "
+               "RandomAccessFile StringBuffer StringBuilder StringReader StringWriter createMock "
+               "createNiceMock createStrictMock niceMock spy strictMock"),
+    "wrappers": "BufferedInputStream FilterOutputStream channel socket",
+    "stream_types": ("BufferedInputStream BufferedOutputStream BufferedReader BufferedWriter DataInputStream "
+               "DataOutputStream FilterOutputStream InputStreamReader ObjectInputStream ObjectOutputStream "
+               "OutputStreamWriter PrintStream PrintWriter Reader Scanner Writer"),
+    "framework_types": "Channel ChannelOutboundInvoker",
+    "supertypes": ("AbstractSelectableChannel Appendable AsynchronousByteChannel AsynchronousChannel "
+               "AutoCloseable ByteChannel Channel Closeable DataInput Flushable GatheringByteChannel "
+               "InterruptibleChannel NetworkChannel ObjectInput ObjectOutput ReadableByteChannel "
+               "ScatteringByteChannel SelectableChannel SocketImpl WritableByteChannel"),
+    "library_types": ("ArrayList Arrays ByteBuffer Channels Collections Executors HashMap InetAddress "
+               "InetSocketAddress Integer List Long Map Math Object Objects Optional SSLContext "
+               "SelectionKey Selector ServerSocketChannel Set StandardCharsets StandardSocketOptions "
+               "String System Thread TimeUnit"),
+    "mock_libraries": "BDDMockito EasyMock PowerMockito",
+    "fake_prefixes": "Dummy Mock",
+    "option_setters": "option setSocketOption",
+    "one_writes": "writeBoolean writeChar",
+    "small_writes": "writeDouble writeFloat writeInt writeLong writeShort",
+    "autoflush_writes": "format printf",
+    "sleeps": ("Thread.sleep TimeUnit.MICROSECONDS.sleep TimeUnit.MILLISECONDS.sleep "
+               "TimeUnit.MINUTES.sleep TimeUnit.NANOSECONDS.sleep"),
+    "callbacks": "channelRead0 messageReceived",
+}}
+
+
+def _untested(language: str) -> set[str]:
+    return {f"{field}.{entry}" for field, entries in UNTESTED.get(language, {}).items() for entry in entries.split()}
+
+
+ENTRIES = {language: [f"{field}.{entry}" for field, entry in classes[0].catalogue.entries()]
+           for language, (classes, _) in LANGUAGES.items()}
+NAMED = {language: _named(language) for language in LANGUAGES}
 
 
 def _findings(path: Path) -> list:
@@ -53,9 +97,9 @@ def _findings(path: Path) -> list:
 def catalogue(monkeypatch):
     """Lint with another catalogue (new scanners and frontends: what they
     derive from it is cached on them)."""
-    def use(cat):
-        monkeypatch.setattr(PythonScanner, "catalogue", cat)
-        monkeypatch.setattr(PythonFrontend, "catalogue", cat)
+    def use(language, cat):
+        for cls in LANGUAGES[language][0]:
+            monkeypatch.setattr(cls, "catalogue", cat)
         scanner.cache_clear()
         frontend.cache_clear()
     yield use
@@ -63,22 +107,31 @@ def catalogue(monkeypatch):
     frontend.cache_clear()
 
 
-def test_every_entry_is_named_by_a_fixture():
-    assert [e for e in ENTRIES if e not in NAMED] == []
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_entry_is_named_by_a_fixture(language: str):
+    assert [e for e in ENTRIES[language] if e not in NAMED[language] and e not in _untested(language)] == []
 
 
-def test_every_name_is_an_entry():
-    assert [e for e in NAMED if e not in ENTRIES] == []
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_untested_entries_are_entries_no_fixture_names(language: str):
+    assert [e for e in _untested(language) if e not in ENTRIES[language] or e in NAMED[language]] == []
 
 
-@pytest.mark.parametrize("entry", ENTRIES)
-def test_the_fixture_named_for_an_entry_needs_it(entry: str, catalogue):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_name_is_an_entry(language: str):
+    assert [e for e in NAMED[language] if e not in ENTRIES[language]] == []
+
+
+@pytest.mark.parametrize("language, entry", [(lang, e) for lang, entries in ENTRIES.items() for e in entries
+                                              if e not in _untested(lang)])
+def test_the_fixture_named_for_an_entry_needs_it(language: str, entry: str, catalogue):
+    full_catalogue = LANGUAGES[language][0][0].catalogue
     field, name = entry.split(".", 1)
-    paths = NAMED.get(entry)
+    paths = NAMED[language].get(entry)
     if not paths:
         pytest.fail(f"no fixture names {entry}")
-    value = next(e for e in getattr(PYTHON, field) if str(e) == name) if field != "libraries" else name
+    value = next(e for e in getattr(full_catalogue, field) if str(e) == name) if field != "libraries" else name
     full = {p: _findings(p) for p in paths}
-    catalogue(PYTHON.without(field, value))
+    catalogue(language, full_catalogue.without(field, value))
     unchanged = [p.name for p in paths if _findings(p) == full[p]]
     assert not unchanged, f"the same findings without {entry}: {unchanged}"

@@ -1,5 +1,6 @@
 // Server loop: each response is written as header then body at the bottom of
 // the loop, and the next request is read at the top, across the back edge.
+// catalogue: socket_types.ServerSocket
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

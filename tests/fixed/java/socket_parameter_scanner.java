@@ -1,5 +1,6 @@
 // The connection arrives as a parameter typed Socket; the question and its
 // newline are two writes, then Scanner.nextLine blocks for the answer.
+// catalogue: wrappers.Scanner, wrappers.getInputStream
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;

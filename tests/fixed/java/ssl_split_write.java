@@ -1,5 +1,6 @@
 // TLS does not hide the problem: each write on an SSLSocket becomes its own record
 // and its own segment, so the body waits for the ACK of the head.
+// catalogue: library_types.SSLSocketFactory
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
