@@ -370,7 +370,7 @@ class Frontend:
                 unit.errors_resolved += count
             functions, fields_seen = [], []  # a method's class's fields as its first lowering saw them
             for i, (q, n, c) in enumerate(found):
-                fields_seen.append(dict(unit.class_env.get(c, {})) if c is not None and q in relevant else None)
+                fields_seen.append(self.fields_seen(unit, c) if c is not None and q in relevant else None)
                 functions.append(kept[i][0] if i in kept else lower_one(i) if q in relevant else unit.stub(q, n))
             if unit.class_env:
                 # A field set in one method (connect(), __init__) is used in the
@@ -380,7 +380,7 @@ class Frontend:
                 # again), and the functions nested in those.
                 again: set[str] = set()
                 for i, (q, n, c) in enumerate(found):
-                    if q in relevant and i not in kept and (c is not None and unit.class_env.get(c, {}) != fields_seen[i]
+                    if q in relevant and i not in kept and (c is not None and self.fields_seen(unit, c) != fields_seen[i]
                                           or q.rsplit(".", 1)[0] in again):
                         again.add(q)
                         functions[i] = lower_one(i)
@@ -509,6 +509,11 @@ class Frontend:
         """Whether a condition holding a send tests that it failed (C:
         `send(...) < 0`); where sends raise on failure, none does."""
         return False
+
+    def fields_seen(self, unit: "Unit", cls: str) -> dict:
+        """Field key -> (value, ConnInfo) of the fields the methods of `cls`
+        see: its own (Java: and those of the classes around an inner class)."""
+        return dict(unit.class_env.get(cls, {}))
 
     def is_callback(self, qualname: str) -> bool:
         """Whether a framework calls this function once per event (by its name)."""
@@ -719,7 +724,7 @@ class Lowering:
         self._fields_of: dict[str, str] = {}  # a local connection's key -> the first field holding it
         self.sizes: dict[str, str] = {}  # a name -> the size of the payload it holds, where the code says
         if cls is not None:
-            for key, (val, info) in unit.class_env.get(cls, {}).items():
+            for key, (val, info) in self.fe.fields_seen(unit, cls).items():
                 self.env[key] = val
                 if isinstance(val, Handle) and val.key not in self.conns and info is not None:
                     self.conns[val.key] = ConnInfo(info.name, info.tcp, info.confidence, "field")

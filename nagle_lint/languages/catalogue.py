@@ -105,9 +105,12 @@ class Catalogue:
                      parameter or variable a TCP socket.
       stream_types   type name -> do writes on a stream declared so wait
                      in a user-space buffer (until a flush).
-      framework_types  types of a framework's connection objects (where
-                     the file names one of `stream_words`): their writes
-                     wait until a flush, and TCP_NODELAY is on.
+      framework_types  types of a framework's connection objects, where the
+                     file names one of `frameworks`.
+      frameworks     word in a file (a package) -> how its connection
+                     objects write: "flush" (writes wait until a flush,
+                     and TCP_NODELAY is on: Netty 4) or "send" (each
+                     write is a send, Nagle on: Netty 3).
       supertypes     the interfaces and abstract classes that streams,
                      sockets and channels have: a name declared as one
                      may hold a connection.
@@ -128,6 +131,9 @@ class Catalogue:
       autoflush_writes  stream writes that flush a stream made to flush
                      by itself (`println` on an autoflush `PrintWriter`).
       flushing_writes  stream writes that flush after writing.
+      line_writes    stream writes that write their text, then a line
+                     separator, in two writes (`PrintStream.println(x)`):
+                     two sends where the stream does not buffer.
     Time:
       sleeps         sleeping calls -> seconds per unit of their argument
                      (1.0: seconds); a sleep long enough lets every ACK in.
@@ -171,6 +177,7 @@ class Catalogue:
     socket_types: frozenset[str] = frozenset()
     stream_types: MappingProxyType = field(default_factory=lambda: _frozen({}))
     framework_types: frozenset[str] = frozenset()
+    frameworks: MappingProxyType = field(default_factory=lambda: _frozen({}))
     supertypes: frozenset[str] = frozenset()
     library_types: frozenset[str] = frozenset()
     mock_libraries: frozenset[str] = frozenset()
@@ -182,6 +189,7 @@ class Catalogue:
     small_writes: frozenset[str] = frozenset()
     autoflush_writes: frozenset[str] = frozenset()
     flushing_writes: frozenset[str] = frozenset()
+    line_writes: frozenset[str] = frozenset()
     sleeps: MappingProxyType = field(default_factory=lambda: _frozen({}))
     libraries: tuple[Library, ...] = ()
     joinable_sends: frozenset[str] = frozenset()

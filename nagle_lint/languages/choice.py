@@ -201,7 +201,10 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     leading = reaching | quiet if quiet else reaching  # called by a function lowered: lowered too
     while True:
         called = set().union(*(texts.calls[q] for q in relevant))
-        mates = {classes[q] for q in relevant if q in classes}
+        # A class's fields are set in its methods and, for an inner class, in
+        # those of the classes around it (a prefix of its name).
+        mates = {classes[q].rsplit(".", n)[0] for q in relevant if q in classes
+                 for n in range(classes[q].count(".") + 1)}
         more = {q for q in leading - relevant if short_name(q) in called}
         more |= {q for q in with_events - relevant if classes.get(q) in mates}
         if not more:

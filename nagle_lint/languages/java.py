@@ -95,9 +95,11 @@ class JavaFrontend(Frontend):
         from .base import socket_like
 
         cat = self.catalogue
-        if typ in cat.framework_types and any(low.unit.src.data.find(w) >= 0 for w in self.framework_words):
-            low.conns[key] = ConnInfo(key, None, "medium", origin, nodelay=True)
-            low.env[key] = Handle(key, buffered=True)
+        framework = self._framework(low) if typ in cat.framework_types else None
+        if framework is not None:
+            flushed = framework == "flush"
+            low.conns[key] = ConnInfo(key, None, "medium", origin, nodelay=flushed)
+            low.env[key] = Handle(key, buffered=flushed)
         elif typ in cat.socket_types:
             low.conns[key] = ConnInfo(key, True, "high", origin)
             low.env[key] = Handle(key)
@@ -106,26 +108,39 @@ class JavaFrontend(Frontend):
             low.env[key] = Handle(key, buffered=cat.stream_types[typ])
 
     def _field_types(self, low):
+        """The fields a method's bare names may mean (name -> declared type):
+        its class's, and those of the classes around an inner (non-static)
+        class, the nearer one's first."""
         cache = low.unit.class_types
         if low.cls not in cache:
-            cache[low.cls] = {}
-            node = self._class_node(low.unit.tree.root_node, low.cls.split("."))
-            body = node.child_by_field_name("body") if node is not None else None
-            for member in body.named_children if body is not None else ():
-                if member.type == "field_declaration":
-                    typ = text(member.child_by_field_name("type"))
-                    for d in member.children_by_field_name("declarator"):
-                        cache[low.cls][text(d.child_by_field_name("name"))] = typ
+            fields = {}
+            for node in self._class_chain(low.unit.tree.root_node, low.cls.split(".")):
+                if _is_static(node):
+                    fields = {}  # a static nested class sees no outer instance's fields
+                fields.update(_field_names(node))
+            cache[low.cls] = fields
         return cache[low.cls]
 
-    def _class_node(self, node, path):
-        for child in node.named_children:
+    def fields_seen(self, unit, cls: str) -> dict:
+        if "." not in cls:
+            return super().fields_seen(unit, cls)
+        # Outermost first: a nearer class's field of the same name hides the outer one.
+        seen, parts = {}, cls.split(".")
+        for i, node in enumerate(self._class_chain(unit.tree.root_node, parts)):
+            if _is_static(node):
+                seen = {}
+            for name in _field_names(node):
+                seen.pop("this." + name, None)
+            seen.update(unit.class_env.get(".".join(parts[:i + 1]), {}))
+        return seen
+
+    def _class_chain(self, node, path):
+        """The declarations of the classes `path` names, outermost first."""
+        for child in node.named_children if node is not None else ():
             if child.type in ("class_declaration", "enum_declaration", "record_declaration", "interface_declaration") \
                     and text(child.child_by_field_name("name")) == path[0]:
-                if len(path) == 1:
-                    return child
-                return self._class_node(child.child_by_field_name("body"), path[1:])
-        return None
+                return [child] + (self._class_chain(child.child_by_field_name("body"), path[1:]) if path[1:] else [])
+        return []
 
     def key(self, low, node):
         if node.type == "identifier":
@@ -249,6 +264,8 @@ class JavaFrontend(Frontend):
 
     def value(self, low: Lowering, node):
         t = node.type
+        if t == "field_access" and compact(node) in self.catalogue.not_tcp:
+            return NOT_CONN  # the console (System.out)
         if t in ("identifier", "field_access", "this"):
             key = self.key(low, node)
             v = low.env.get(key)
@@ -295,9 +312,12 @@ class JavaFrontend(Frontend):
             low.evaluate(args)
             low.set_option(h, "nodelay", args[-1] if args else None, node.child_by_field_name("name"))
             return None
-        if obj is None or obj.type == "this":
-            if low.cls and f"{low.cls}.{name}" in low.unit.function_names:
-                return low.local_call(f"{low.cls}.{name}", args, node)
+        if (obj is None or obj.type == "this") and low.cls:
+            # A method of the class, or by its bare name one of a class around it.
+            classes = (low.cls,) if obj is not None else _enclosing(low.cls)
+            own = next((f"{c}.{name}" for c in classes if f"{c}.{name}" in low.unit.function_names), None)
+            if own is not None:
+                return low.local_call(own, args, node)
         receiver = compact(obj) if obj is not None else ""
         if name in cat.not_tcp and not is_type(name) and (obj is None or receiver in cat.mock_libraries) \
                 or self.types.is_fake(_base_type(low.types.get(receiver, ""))):
@@ -349,6 +369,8 @@ class JavaFrontend(Frontend):
             gather = bool(args) and ((args[0].type == "array_creation_expression"
                                       and _base_type(text(args[0].child_by_field_name("type"))) == "ByteBuffer")
                                      or _base_type(low.types.get(text(args[0]), "")) == "ByteBuffer[]")
+            if name in cat.line_writes and args and not h.buffered:
+                low.send(h, node.child_by_field_name("arguments"), UNKNOWN)  # the text; the separator follows
             low.send(h, node, self._size(low, name, args), gather=gather)
             if name in cat.flushing_writes or (h.autoflush and name in cat.autoflush_writes):
                 low.flush(h, node)
@@ -402,8 +424,13 @@ class JavaFrontend(Frontend):
         return JavaTypes(self.catalogue)
 
     @cached_property
-    def framework_words(self) -> tuple[bytes, ...]:
-        return tuple(w.encode() for w in self.catalogue.stream_words)
+    def framework_words(self) -> tuple[tuple[bytes, str], ...]:
+        return tuple((w.encode(), how) for w, how in self.catalogue.frameworks.items())
+
+    def _framework(self, low) -> str | None:
+        """How the connection objects of the framework the file uses write (see `Catalogue.frameworks`)."""
+        data = low.unit.src.data
+        return next((how for w, how in self.framework_words if data.find(w) >= 0), None)
 
     @cached_property
     def option_words(self) -> tuple[str, ...]:
@@ -465,6 +492,33 @@ class JavaFrontend(Frontend):
 
         return render(self, data, proposals)
 
+
+
+def _enclosing(cls: str) -> list[str]:
+    """`A.B.C` -> `A.B.C`, `A.B`, `A`: the class and those around it, nearest first."""
+    parts = cls.split(".")
+    return [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+
+
+def _field_names(node) -> dict[str, str]:
+    """The fields a class declares: name -> declared type."""
+    fields = {}
+    body = node.child_by_field_name("body")
+    for member in body.named_children if body is not None else ():
+        if member.type == "field_declaration":
+            typ = text(member.child_by_field_name("type"))
+            for d in member.children_by_field_name("declarator"):
+                fields[text(d.child_by_field_name("name"))] = typ
+    return fields
+
+
+def _is_static(node) -> bool:
+    """Whether a class declaration is static: said so, or an enum, record or
+    interface (never an inner class)."""
+    if node.type != "class_declaration":
+        return True
+    mods = next((c for c in node.children if c.type == "modifiers"), None)
+    return mods is not None and any(c.type == "static" for c in mods.children)
 
 
 def _is_known(low, obj) -> bool:

@@ -24,6 +24,7 @@ JAVA = Catalogue(
     small_writes={"writeInt", "writeLong", "writeShort", "writeDouble", "writeFloat"},
     autoflush_writes={"println", "printf", "format"},
     flushing_writes={"writeAndFlush"},  # Netty's
+    line_writes={"println"},
     flushes={"flush"},
     closes={"close"},
     shutdowns={"shutdownOutput"},
@@ -42,9 +43,10 @@ JAVA = Catalogue(
         "InputStream": False, "DataInputStream": False, "BufferedReader": False, "Reader": False,
         "InputStreamReader": False, "BufferedInputStream": False, "Scanner": False, "ObjectInputStream": False,
     },
-    # Netty: writes wait in the channel's outbound buffer until a flush; TCP_NODELAY is on by default.
+    # Netty 4: writes wait in the channel's outbound buffer until a flush, and TCP_NODELAY is on by
+    # default; Netty 3: each Channel.write is sent at once, with Nagle on.
     framework_types={"ChannelHandlerContext", "Channel", "ChannelOutboundInvoker"},
-    stream_words=("io.netty",),
+    frameworks={"io.netty": "flush", "org.jboss.netty": "send"},
     callbacks={"channelRead", "channelRead0", "messageReceived"},
     wrappers={
         # new X(stream): does X buffer by itself (None: as buffered as what it wraps)?
@@ -52,14 +54,17 @@ JAVA = Catalogue(
         "ObjectOutputStream": True, "DataOutputStream": None, "PrintStream": None, "FilterOutputStream": None,
         "BufferedReader": None, "InputStreamReader": None, "DataInputStream": None, "BufferedInputStream": None,
         "Scanner": None, "ObjectInputStream": None,
-        # socket.getOutputStream(): the socket's own unbuffered streams; channel.socket() and
-        # socket.getChannel() are the same connection.
+        # socket.getOutputStream(): the socket's own unbuffered streams; channel.socket(),
+        # socket.getChannel() and a framework's ctx.channel() are the same connection.
         "getOutputStream": False, "getInputStream": False, "socket": False, "channel": None,
+        "getChannel": None,
     },
     not_tcp={
         "DatagramSocket", "MulticastSocket", "DatagramPacket", "ByteArrayOutputStream", "ByteArrayInputStream",
         "FileOutputStream", "FileInputStream", "FileWriter", "FileReader", "RandomAccessFile", "StringWriter",
         "StringReader", "CharArrayWriter", "StringBuilder", "StringBuffer", "PipedOutputStream", "PipedInputStream",
+        # The console.
+        "System.out", "System.err",
         # Tests: what a mocking library makes (`mock(Socket.class)`, `Mockito.spy(..)`) stands in
         # for a connection and sends nothing.
         "mock", "spy", "createMock", "createNiceMock", "createStrictMock", "niceMock", "strictMock",

@@ -41,7 +41,6 @@ class JavaScanner(Scanner):
     # ... as a type's name (not part of a method's or of any class's: a
     # DecodeChannel of the project's own is no socket), or their packages
     evidence_words = (b"Socket", b"Channel", b"OutputStream")
-    packages = (b"getOutputStream", b"java.nio.channels", b"io.netty")
 
     nodelay_setter = None
     definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")
@@ -49,6 +48,11 @@ class JavaScanner(Scanner):
     declaration_words = (b"class", b"interface", b"record", b"enum")
 
     # -- derived from the catalogue ------------------------------------------
+
+    @cached_property
+    def packages(self) -> tuple[bytes, ...]:
+        """Words whose presence is evidence: the socket's stream, NIO's channels, a framework's package."""
+        return (b"getOutputStream", b"java.nio.channels", *(w.encode() for w in self.catalogue.frameworks))
 
     @cached_property
     def nodelay_words(self) -> tuple[bytes, ...]:
