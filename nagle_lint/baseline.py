@@ -109,6 +109,28 @@ def only_changed(findings, changes) -> tuple[list, int]:
     return kept, hidden
 
 
+def reported_only(result, baseline: str | None, diff_base: str | None, start: str | None = None):
+    """Take out of `result` the findings --baseline and --diff-base leave
+    out of the report, and return what --fix needs to leave the same ones
+    alone in the passes after the first: a filter of a file's findings,
+    linted again from its fixed `text`, matched on fingerprints (the text
+    of the line, which fixes elsewhere leave as it was)."""
+    start = _existing_folder(start or ".")
+    root = find_root(start)
+    every = list(result.findings)
+    adopt(result, baseline, None, diff_base, quiet=True, root=root, start=start)
+    kept = {id(f) for f in result.findings}
+    hidden = Counter(fingerprints_of(f)[FINGERPRINT] for f in every if id(f) not in kept and f.suppressed is None)
+
+    def keep(path: str, text: bytes, findings: list) -> list:
+        if not hidden:
+            return findings
+        attach(findings, root, Lines({path: text}))
+        return without_baseline(findings, hidden)[0]
+
+    return keep
+
+
 def _existing_folder(path: str) -> str:
     """The folder of `path` (itself if a folder), or the nearest one above it that exists."""
     folder = os.path.abspath(path)

@@ -214,7 +214,13 @@ def _fix(args, settings, planned) -> int | None:
     from . import fixing
     from .runner import run_planned
 
-    files, held_back = fixing.fix_all(run_planned(planned, settings, args.jobs), settings, args.unsafe_fixes)
+    result, keep = run_planned(planned, settings, args.jobs), None
+    if args.baseline or args.diff_base:  # only what would be reported is fixed
+        from .baseline import reported_only
+
+        keep = reported_only(result, args.baseline, args.diff_base,
+                             start=args.paths[0] if args.paths else args.stdin_filename)
+    files, held_back = fixing.fix_all(result, settings, args.unsafe_fixes, keep)
     count = sum(len(f.fixed) for f in files)
     notes = fixing.listing(files) if args.show_fixes else ""
     if args.diff:

@@ -30,18 +30,20 @@ def wanted(fix, unsafe: bool) -> bool:
     return fix.applicability == SAFE or unsafe
 
 
-def fix_file(path: str, findings, settings, unsafe: bool) -> FileFixes | None:
-    """The file fixed in memory, or None where it cannot be read."""
+def fix_file(path: str, findings, settings, unsafe: bool, keep=None) -> FileFixes | None:
+    """The file fixed in memory, or None where it cannot be read.  `keep`:
+    which of a file's findings, linted again after a pass, may be fixed
+    (see baseline.reported_only); all of them by default."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
         text, how = decode(raw)
     except (OSError, UnicodeError):
         return None
-    return FileFixes(path, text, *fix_text(path, text, findings, settings, unsafe, how.newline), how=how)
+    return FileFixes(path, text, *fix_text(path, text, findings, settings, unsafe, how.newline, keep), how=how)
 
 
-def fix_text(path: str, text: bytes, findings, settings, unsafe: bool, newline: bytes = b"\n"):
+def fix_text(path: str, text: bytes, findings, settings, unsafe: bool, newline: bytes = b"\n", keep=None):
     """(the text with the fixes applied, pass after pass, (finding, Fix) in the order applied)."""
     from .runner import lint_file
 
@@ -53,12 +55,14 @@ def fix_text(path: str, text: bytes, findings, settings, unsafe: bool, newline: 
         text, applied = apply(text, [fix for _, fix in chosen], newline)
         fixed += [(f, fix) for f, fix in chosen if fix in applied]
         findings = [f for f in lint_file(path, settings, data=text)[1] if f.suppressed is None]
+        if keep is not None:
+            findings = keep(path, text, findings)
     return text, fixed
 
 
-def fix_all(result, settings, unsafe: bool) -> tuple[list[FileFixes], int]:
+def fix_all(result, settings, unsafe: bool, keep=None) -> tuple[list[FileFixes], int]:
     """(the files the shown findings' fixes change, how many more fixes
-    --unsafe-fixes would add to the first pass)."""
+    --unsafe-fixes would add to the first pass); `keep` as for fix_file."""
     by_path: dict[str, list] = {}
     for f in result.shown:
         if f.proposal is not None:
@@ -71,7 +75,7 @@ def fix_all(result, settings, unsafe: bool) -> tuple[list[FileFixes], int]:
                     held_back += sum(not wanted(fix, False) for _, fix in render(path, decode(fh.read())[0], findings))
             except (OSError, UnicodeError):
                 pass
-        fixed = fix_file(path, findings, settings, unsafe)
+        fixed = fix_file(path, findings, settings, unsafe, keep)
         if fixed is not None and fixed.changed:
             out.append(fixed)
     return out, held_back

@@ -260,3 +260,39 @@ def test_no_fix_where_it_would_break_the_line(tmp_path, capsys):
     assert status == 1 and src.read_bytes().count(b"sock.sendall(HEAD); sock.sendall(BODY)") == 1
     assert before.replace(b"sock.sendall(text)", b"sock.sendall(HEAD + text)").replace(
         b"    sock.sendall(HEAD)\n    sock.sendall(HEAD + text)", b"    sock.sendall(HEAD + text)") == src.read_bytes()
+
+
+# --- --fix fixes only what would be reported ---------------------------------
+
+
+def test_fix_leaves_the_baseline_alone_in_every_pass(tmp_path, capsys, monkeypatch):
+    """The baseline holds `one`'s split: --fix rewrites only `two`'s, also in
+    the pass after the first (where `one`'s finding comes back from the
+    file linted again)."""
+    monkeypatch.chdir(tmp_path)
+    src = tmp_path / "b.c"
+    first_only = SPLIT_C[:SPLIT_C.index(b"void two")]
+    src.write_bytes(first_only)
+    assert lint(tmp_path, capsys, "--write-baseline", "base.json", "b.c")[0] == 0
+    src.write_bytes(SPLIT_C)
+    status, out, err = lint(tmp_path, capsys, "--fix", "--unsafe-fixes", "--baseline", "base.json", "b.c")
+    text = src.read_text()
+    assert status == 0 and "Fixed 1 finding." in err
+    assert text.count("writev(fd, iov, 2);") == 1 and text.index("writev") > text.index("void two")
+    assert text[:text.index("void two")].count("write(fd") == 2
+
+
+def test_fix_with_diff_base_fixes_only_the_changed_lines(tmp_path, capsys, monkeypatch):
+    git = require_program("git", "apt-get install git")
+    monkeypatch.chdir(tmp_path)
+    src = tmp_path / "client.py"
+    src.write_bytes(SPLIT_PY[:SPLIT_PY.index(b"def put_text")])
+    for command in (["init", "-q"], ["add", "client.py"],
+                    ["-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-q", "-m", "put"]):
+        subprocess.run([git, *command], cwd=tmp_path, check=True)
+    src.write_bytes(SPLIT_PY)
+    status, out, err = lint(tmp_path, capsys, "--diff", "--unsafe-fixes", "--diff-base", "HEAD", "client.py")
+    assert status == 1 and "+    sock.sendall(HEAD + text)" in out and "HEAD + BODY" not in out
+    status, out, err = lint(tmp_path, capsys, "--fix", "--unsafe-fixes", "--diff-base", "HEAD", "client.py")
+    text = src.read_text()
+    assert status == 0 and "sock.sendall(HEAD + text)" in text and "sock.sendall(BODY)" in text
