@@ -4,12 +4,16 @@ stream flushed once per message, MSG_MORE dropped."""
 from __future__ import annotations
 
 from ..fixes import DROP_MORE, JOIN, SAFE, UNSAFE, Edit, Fix
-from .render import Parsed, next_statement, without_flag
+from .render import Parsed, movable, names_in, next_statement, statements_between, without_flag
 
 # The argument of a send, when it needs no parentheses around it as an operand of `+`.
 ATOMS = frozenset({"identifier", "string", "concatenated_string", "call", "attribute", "subscript",
                    "parenthesized_expression", "list", "tuple"})
 TIGHTER_THAN_PLUS = frozenset({"*", "/", "//", "%", "@", "**"})
+# What a send may move past (see render.movable): plain statements (assignments, calls), where
+# control does not leave nor wait for another task.
+SIMPLE = frozenset({"expression_statement", "pass_statement"})
+BARRIERS = frozenset({"yield", "await", "lambda"})
 
 
 def render(fe, data: bytes, proposals) -> list:
@@ -65,15 +69,65 @@ def _join(parsed: Parsed, first_site, second_site):
         return _flush_once(parsed, first_site, second_site)
     if first[1:3] != second[1:3]:
         return None
-    statement = first[0].parent
-    if next_statement(statement) != second[0].parent:
-        return None  # not one after the other: what lies between would change order
-    a, b = first[3], second[3]
+    statement, a, b = first[0].parent, first[3], second[3]
+    between = statements_between(statement, second[0].parent)
+    if between is None or _pauses(parsed, between) \
+            or not movable(parsed, between, SIMPLE, BARRIERS, _touched(parsed, first[0]) | names_in(parsed, a)):
+        return None  # what lies between uses the connection or the first payload, or paces the pieces
     joined = f"{_operand(parsed, a, left=True)} + {_operand(parsed, b, left=False)}"
     # sendall() sends it all or raises, as the two did; send() may send part of it (its result unread).
-    safe = first[2] in parsed.catalogue.whole_sends and _is_bytes(parsed, a) and _is_bytes(parsed, b)
-    return Fix(f"join the two {first[2]}() calls into one: {first[1]}.{first[2]}({joined})",
+    # With code between, the first piece now waits for it (and is not sent if it raises).
+    safe = not between and first[2] in parsed.catalogue.whole_sends and _is_bytes(parsed, a) and _is_bytes(parsed, b)
+    moved = f", after the {len(between)} statement{'s' if len(between) != 1 else ''} between them" if between else ""
+    return Fix(f"join the two {first[2]}() calls into one{moved}: {first[1]}.{first[2]}({joined})",
                SAFE if safe else UNSAFE, (parsed.delete(statement), Edit(b.start_byte, b.end_byte, joined)))
+
+
+def _pauses(parsed: Parsed, statements) -> bool:
+    """A sleep between two sends paces them on purpose (a device that needs the time)."""
+    return any(parsed.text(fn) in parsed.catalogue.sleeps for s in statements
+               for fn in _functions_called(s))
+
+
+def _functions_called(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "call":
+            yield n.child_by_field_name("function")
+        stack.extend(n.named_children)
+
+
+def _touched(parsed: Parsed, call) -> set[str]:
+    """The names that may reach the connection of a call: its receiver's
+    (`sock`; `self`, `conn` of `self.conn`), and in the function around it
+    those of whatever it was made from or made from it (`sock` of `wfile =
+    sock.makefile("wb")`, then `rfile` of `rfile = sock.makefile("rb")`)."""
+    names = names_in(parsed, call.child_by_field_name("function").child_by_field_name("object"))
+    scope = call
+    while scope.parent is not None and scope.type != "function_definition":
+        scope = scope.parent
+    bindings = [(names_in(parsed, left), names_in(parsed, right)) for left, right in _bindings(scope)]
+    grown = True
+    while grown:
+        grown = False
+        for left, right in bindings:
+            if (left & names or right & names) and not (left | right) <= names:
+                names |= left | right
+                grown = True
+    return names
+
+
+def _bindings(node):
+    """(target, value) of each assignment and `with ... as` under `node`."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "assignment" and n.child_by_field_name("right") is not None:
+            yield n.child_by_field_name("left"), n.child_by_field_name("right")
+        elif n.type == "as_pattern" and n.child_by_field_name("alias") is not None:
+            yield n.child_by_field_name("alias"), n.named_children[0]
+        stack.extend(n.named_children)
 
 
 def _flush_once(parsed: Parsed, first_site, second_site):
@@ -86,20 +140,23 @@ def _flush_once(parsed: Parsed, first_site, second_site):
             or second[2] not in cat.flushes | cat.closes or first[1] != second[1]:
         return None
     stream, statement = first[1], first[0].parent
-    between = next_statement(statement)
-    if between is None or between == second[0].parent:
+    between = statements_between(statement, second[0].parent)
+    writes = [s for s in between or () if _writes_to(parsed, s, stream)]
+    if not writes:
         return None
-    while between != second[0].parent:
-        write = between.named_children[0] if between.type == "expression_statement" else None
-        fn = write.child_by_field_name("function") if write is not None and write.type == "call" else None
-        if fn is None or fn.type != "attribute" or parsed.text(fn.child_by_field_name("object")) != stream \
-                or parsed.text(fn.child_by_field_name("attribute")) not in cat.stream_writes:
-            return None  # something else happens between: the first flush may be meant for it
-        between = next_statement(between)
-        if between is None:
-            return None
+    # Anything else between must leave the connection alone: the first flush may be meant for it.
+    others = [s for s in between if s not in writes]
+    if not movable(parsed, others, SIMPLE, BARRIERS, _touched(parsed, first[0])):
+        return None
     return Fix(f"flush '{stream}' once, after the whole message: the {first[2]}() between its writes goes",
-               SAFE, (parsed.delete(statement),))
+               UNSAFE if others else SAFE, (parsed.delete(statement),))
+
+
+def _writes_to(parsed: Parsed, statement, stream: str) -> bool:
+    write = statement.named_children[0] if statement.type == "expression_statement" else None
+    fn = write.child_by_field_name("function") if write is not None and write.type == "call" else None
+    return fn is not None and fn.type == "attribute" and parsed.text(fn.child_by_field_name("object")) == stream \
+        and parsed.text(fn.child_by_field_name("attribute")) in parsed.catalogue.stream_writes
 
 
 def _operand(parsed: Parsed, node, left: bool) -> str:

@@ -76,6 +76,48 @@ def next_statement(node, skip=("comment", "line_comment", "block_comment")):
     return sibling
 
 
+def statements_between(first, second, skip=("comment", "line_comment", "block_comment")) -> list | None:
+    """The statements after `first` and before `second` in one block (past
+    comments), or None where `second` does not follow `first` there."""
+    out, node = [], next_statement(first, skip)
+    while node is not None and node != second:
+        out.append(node)
+        node = next_statement(node, skip)
+    return None if node is None else out
+
+
+def names_in(parsed: Parsed, node, types=("identifier",)) -> set[str]:
+    """The names written in `node` (identifiers, and the `types` given)."""
+    found, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if n.type in types:
+            found.add(parsed.text(n))
+        stack.extend(n.named_children)
+    return found
+
+
+def has_type(node, types) -> bool:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in types:
+            return True
+        stack.extend(n.children)
+    return False
+
+
+def movable(parsed: Parsed, statements, simple, barriers, names: set[str]) -> bool:
+    """Whether a send may move past `statements` (or its flush go): each is
+    one of the `simple` statement types, none holds one of `barriers`
+    (control leaving, a yield), and none names any of `names` (the
+    connection, what the moved send reads): code that neither touches the
+    connection nor what is sent.  A call between may still do anything:
+    such an edit is unsafe."""
+    return all(s.type in simple and not has_type(s, barriers) and not names_in(parsed, s) & names
+               for s in statements)
+
+
 def or_operands(node, binary_type: str, operator_of) -> list | None:
     """The operands of a chain of `|` (`A | B | C`), or None where `node`
     is more than that."""
