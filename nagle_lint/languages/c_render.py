@@ -6,11 +6,16 @@ from __future__ import annotations
 import re
 
 from ..fixes import DROP_MORE, JOIN, SAFE, UNSAFE, Edit, Fix
-from .render import Parsed, next_statement, step_in, without_flag
+from .c import SLEEPS
+from .render import Parsed, movable, names_in, pauses, statements_between, step_in, without_flag
 
 FLAGS_AT = {"send": 3, "sendto": 3, "sendmsg": 2}  # where each call takes its flags
 UIO = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*<sys/uio\.h>", re.MULTILINE)
 PLAIN = frozenset({"identifier", "field_expression", "subscript_expression", "string_literal"})
+# What a write may move past (see render.movable): expressions and declarations, where control stays.
+SIMPLE = frozenset({"expression_statement", "declaration"})
+BARRIERS = frozenset({"return_statement", "goto_statement", "break_statement", "continue_statement",
+                      "compound_statement"})
 
 
 def render(fe, data: bytes, proposals) -> list:
@@ -99,8 +104,13 @@ def _piece(parsed: Parsed, site):
 
 def _join(parsed: Parsed, first_site, second_site):
     first, second = _piece(parsed, first_site), _piece(parsed, second_site)
-    if first is None or second is None or first.fd != second.fd \
-            or next_statement(first.statement) != second.statement:
+    if first is None or second is None or first.fd != second.fd:
+        return None
+    between = statements_between(first.statement, second.statement)
+    # Code between may stay before the joined write where it leaves the descriptor and the first piece alone.
+    reads = names_in(parsed, first.call, ("identifier", "field_identifier"))
+    if between is None or pauses(parsed, between, SLEEPS, "call_expression") \
+            or not movable(parsed, between, SIMPLE, BARRIERS, reads):
         return None
     gathered = f"writev({first.fd}, iov, 2)"
     statement = first.statement
@@ -123,7 +133,8 @@ def _join(parsed: Parsed, first_site, second_site):
     include = _include(parsed)
     if include is not None:
         edits.insert(0, include)
-    return Fix(f"send both pieces with one writev({first.fd}, iov, 2): a partial write or an error now "
+    moved = f", after the {len(between)} statement{'s' if len(between) != 1 else ''} between them" if between else ""
+    return Fix(f"send both pieces with one writev({first.fd}, iov, 2){moved}: a partial write or an error now "
                "concerns the whole message", UNSAFE, tuple(edits))
 
 

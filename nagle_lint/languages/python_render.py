@@ -4,7 +4,7 @@ stream flushed once per message, MSG_MORE dropped."""
 from __future__ import annotations
 
 from ..fixes import DROP_MORE, JOIN, SAFE, UNSAFE, Edit, Fix
-from .render import Parsed, movable, names_in, next_statement, statements_between, without_flag
+from .render import Parsed, movable, names_in, pauses, statements_between, without_flag
 
 # The argument of a send, when it needs no parentheses around it as an operand of `+`.
 ATOMS = frozenset({"identifier", "string", "concatenated_string", "call", "attribute", "subscript",
@@ -71,7 +71,7 @@ def _join(parsed: Parsed, first_site, second_site):
         return None
     statement, a, b = first[0].parent, first[3], second[3]
     between = statements_between(statement, second[0].parent)
-    if between is None or _pauses(parsed, between) \
+    if between is None or pauses(parsed, between, parsed.catalogue.sleeps, "call") \
             or not movable(parsed, between, SIMPLE, BARRIERS, _touched(parsed, first[0]) | names_in(parsed, a)):
         return None  # what lies between uses the connection or the first payload, or paces the pieces
     joined = f"{_operand(parsed, a, left=True)} + {_operand(parsed, b, left=False)}"
@@ -81,21 +81,6 @@ def _join(parsed: Parsed, first_site, second_site):
     moved = f", after the {len(between)} statement{'s' if len(between) != 1 else ''} between them" if between else ""
     return Fix(f"join the two {first[2]}() calls into one{moved}: {first[1]}.{first[2]}({joined})",
                SAFE if safe else UNSAFE, (parsed.delete(statement), Edit(b.start_byte, b.end_byte, joined)))
-
-
-def _pauses(parsed: Parsed, statements) -> bool:
-    """A sleep between two sends paces them on purpose (a device that needs the time)."""
-    return any(parsed.text(fn) in parsed.catalogue.sleeps for s in statements
-               for fn in _functions_called(s))
-
-
-def _functions_called(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == "call":
-            yield n.child_by_field_name("function")
-        stack.extend(n.named_children)
 
 
 def _touched(parsed: Parsed, call) -> set[str]:

@@ -118,6 +118,19 @@ def movable(parsed: Parsed, statements, simple, barriers, names: set[str]) -> bo
                for s in statements)
 
 
+def pauses(parsed: Parsed, statements, sleeps, call_type: str) -> bool:
+    """Whether one of `statements` calls one of `sleeps` (as written): a
+    pause between two sends paces them on purpose (a device that needs the
+    time), and they stay apart."""
+    stack = list(statements)
+    while stack:
+        n = stack.pop()
+        if n.type == call_type and parsed.text(n.child_by_field_name("function")) in sleeps:
+            return True
+        stack.extend(n.named_children)
+    return False
+
+
 def or_operands(node, binary_type: str, operator_of) -> list | None:
     """The operands of a chain of `|` (`A | B | C`), or None where `node`
     is more than that."""
