@@ -2,8 +2,9 @@
 makes of it, as edits of the source.
 
 A check knows sites, not syntax: it proposes to `join` the sends at some
-sites (one message, sent before the reads at others) or to `drop-more` (the
-MSG_MORE flag of the send at a site).  The frontend of the file's language
+sites (one message, sent before the reads at others), to `drop-more` (the
+MSG_MORE flag of the send at a site) or to `uncork` (turn a cork off after
+the sends it holds).  The frontend of the file's language
 renders the proposal in its own idiom (one `sendall(a + b)`, one `writev`,
 a buffered stream flushed before the read) or declines when the code is
 not of a shape it can rewrite; it says whether its edit is safe (the same
@@ -15,13 +16,15 @@ from __future__ import annotations
 from collections import namedtuple
 
 SAFE, UNSAFE = "safe", "unsafe"
-JOIN, DROP_MORE = "join", "drop-more"
+JOIN, DROP_MORE, UNCORK = "join", "drop-more", "uncork"
 
 
 class Proposal(namedtuple("Proposal", "kind sites")):
     """`kind`: JOIN (the sends at `sites`, in order, leave as one message;
     where they are flushes of a buffered stream, what is written up to the
-    second) or DROP_MORE (the send at `sites[0]` goes without MSG_MORE)."""
+    second), DROP_MORE (the send at `sites[0]` goes without MSG_MORE) or
+    UNCORK (the cork set at `sites[0]` is turned off where the run of sends
+    that starts at `sites[1]` ends)."""
 
     __slots__ = ()
 

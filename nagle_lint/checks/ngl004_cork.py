@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..findings import Finding, Step
-from ..fixes import DROP_MORE, Proposal
+from ..fixes import DROP_MORE, UNCORK, Proposal
 from ..model import FileModel
 from .common import Loc, named, step
 from .flow import Analysis
@@ -31,7 +31,9 @@ def check(model: FileModel, analysis: Analysis):
         if h.cork is not None:
             message = MESSAGE_CORK.format(conn=h.info.name, held=named(held, here), when=when)
             fix = "turn TCP_CORK off (setsockopt ..., 0) once the whole message is written"
-            proposal = None
+            # Rewritten only where the cork and the data it holds are in the function itself.
+            direct = not h.cork.stack and not h.held.stack and h.cork.path == h.held.path
+            proposal = Proposal(UNCORK, (h.cork.site, h.held.site)) if direct else None
         else:
             before = f"the read at {named(at, here)}" if h.at_read else "the function returns"
             message = MESSAGE_MORE.format(conn=h.info.name, when=before)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 
-from ..fixes import DROP_MORE, JOIN, SAFE, UNSAFE, Edit, Fix
+from ..fixes import DROP_MORE, JOIN, SAFE, UNCORK, UNSAFE, Edit, Fix
 from .c import SLEEPS
-from .render import Parsed, movable, names_in, pauses, statements_between, step_in, without_flag
+from .render import Parsed, after, movable, next_statement, names_in, pauses, statements_between, step_in, without_flag
 
 FLAGS_AT = {"send": 3, "sendto": 3, "sendmsg": 2}  # where each call takes its flags
 UIO = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*<sys/uio\.h>", re.MULTILINE)
+PIECES = frozenset({"write", "send"})  # a descriptor's sends that writev can gather
 PLAIN = frozenset({"identifier", "field_expression", "subscript_expression", "string_literal"})
 # What a write may move past (see render.movable): expressions and declarations, where control stays.
 SIMPLE = frozenset({"expression_statement", "declaration"})
@@ -20,8 +21,8 @@ BARRIERS = frozenset({"return_statement", "goto_statement", "break_statement", "
 
 def render(fe, data: bytes, proposals) -> list:
     parsed = Parsed(fe, data)
-    return [_join(parsed, *p.sites) if p.kind == JOIN else _drop_more(parsed, p.sites[0]) if p.kind == DROP_MORE
-            else None for p in proposals]
+    kinds = {JOIN: _join, DROP_MORE: _drop_more, UNCORK: _uncork}
+    return [kinds[p.kind](parsed, *p.sites) if p.kind in kinds else None for p in proposals]
 
 
 def _operator(parsed: Parsed):
@@ -37,7 +38,7 @@ def _call(parsed: Parsed, site):
     return call, parsed.text(call.child_by_field_name("function")), args
 
 
-def _drop_more(parsed: Parsed, site):
+def _drop_more(parsed: Parsed, site, *_):
     found = _call(parsed, site)
     if found is None or found[1] not in FLAGS_AT or len(found[2]) <= FLAGS_AT[found[1]]:
         return None
@@ -94,7 +95,7 @@ def _piece(parsed: Parsed, site):
     if found is None:
         return None
     call, name, args = found
-    if not (name == "write" and len(args) == 3 or name == "send" and len(args) == 4 and parsed.text(args[3]) == "0"):
+    if name not in PIECES or len(args) != (3 if name == "write" else 4) or name == "send" and parsed.text(args[3]) != "0":
         return None
     try:
         return _Piece(parsed, call, args)
@@ -157,3 +158,48 @@ def _include(parsed: Parsed) -> Edit | None:
     includes = [n for n in parsed.root.named_children if n.type == "preproc_include"]
     at = parsed.line_end(includes[-1].end_byte - 1) if includes else 0
     return Edit(at, at, "#include <sys/uio.h>\n")
+
+
+def _uncork(parsed: Parsed, cork_site, held_site):
+    """`setsockopt(fd, IPPROTO_TCP, TCP_CORK, &on, sizeof on);` and, later in
+    its block, the writes it holds: the cork turned off (`&(int){0}`) after
+    the last write of their run."""
+    cork, held = _call(parsed, cork_site), _piece(parsed, held_site)
+    if cork is None or held is None or cork[1] != "setsockopt" or len(cork[2]) != 5 \
+            or parsed.text(cork[2][0]) != held.fd:
+        return None
+    corked = _statement_of(cork[0])
+    if corked is None or corked.parent != held.statement.parent:
+        return None
+    last = held.statement
+    while (following := next_statement(last)) is not None and _piece_of(parsed, following, held.fd):
+        last = following
+    fd, level, option = (parsed.text(a) for a in cork[2][:3])
+    release = f"setsockopt({fd}, {level}, {option}, &(int){{0}}, sizeof(int));"
+    return Fix(f"turn the cork off after the last write of the message: {release}", UNSAFE, (after(parsed, last, release),))
+
+
+def _statement_of(node):
+    """The statement of the block that holds `node` (`if (setsockopt(...) < 0) die(...);` for its call),
+    or None under a preprocessor conditional (the other branch may set another option)."""
+    while node.parent is not None and node.parent.type != "compound_statement":
+        node = node.parent
+        if node.type.startswith("preproc"):
+            return None
+    return node
+
+
+def _piece_of(parsed: Parsed, statement, fd: str) -> bool:
+    """Whether `statement` is a write or send on `fd` (see _Piece)."""
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        if node.type == "call_expression" and node.child_by_field_name("function").type == "identifier":
+            args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
+            if args and parsed.text(args[0]) == fd and parsed.text(node.child_by_field_name("function")) in PIECES:
+                try:
+                    return _Piece(parsed, node, args).statement == statement
+                except (ValueError, IndexError):
+                    return False
+        stack.extend(node.named_children)
+    return False

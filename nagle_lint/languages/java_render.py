@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..fixes import JOIN, UNSAFE, Edit, Fix
-from .render import Parsed, next_statement
+from .render import Parsed, after, next_statement
 
 METHODS = ("method_declaration", "constructor_declaration", "lambda_expression", "static_initializer")
 USES = frozenset({"write", "flush", "close"})  # what may be done with the stream for the fix to hold
@@ -61,20 +61,11 @@ def _buffer(parsed: Parsed, first_site, second_site):
     value = created[0]
     edits = [Edit(value.start_byte, value.end_byte, f"new BufferedOutputStream({parsed.text(value)})")]
     for last in _run_ends(parsed, writes, name):
-        edits.append(_after(parsed, last, f"{name}.flush();"))
+        edits.append(after(parsed, last, f"{name}.flush();"))
     if not IMPORTED.search(parsed.data):
         edits.insert(0, _import(parsed))
     return Fix(f"buffer '{name}' (a BufferedOutputStream where it is created) and flush it after each message: "
                "data written elsewhere without a flush would wait", UNSAFE, tuple(edits))
-
-
-def _after(parsed: Parsed, statement, text: str) -> Edit:
-    """A statement of its own after `statement`: on the next line where only blanks or a comment follow it."""
-    end = parsed.line_end(statement.end_byte)
-    rest = parsed.data[statement.end_byte:end].strip()
-    if rest and not rest.startswith((b"//", b"/*")) or not parsed.data[:end].endswith(b"\n"):
-        return Edit(statement.end_byte, statement.end_byte, f"\n{parsed.indent(statement)}{text}")
-    return Edit(end, end, f"{parsed.indent(statement)}{text}\n")
 
 
 def _identifiers(node, name: str, parsed: Parsed):

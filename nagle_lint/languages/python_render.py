@@ -3,8 +3,8 @@ stream flushed once per message, MSG_MORE dropped."""
 
 from __future__ import annotations
 
-from ..fixes import DROP_MORE, JOIN, SAFE, UNSAFE, Edit, Fix
-from .render import Parsed, movable, names_in, pauses, statements_between, without_flag
+from ..fixes import DROP_MORE, JOIN, SAFE, UNCORK, UNSAFE, Edit, Fix
+from .render import Parsed, after, movable, names_in, next_statement, pauses, statements_between, without_flag
 
 # The argument of a send, when it needs no parentheses around it as an operand of `+`.
 ATOMS = frozenset({"identifier", "string", "concatenated_string", "call", "attribute", "subscript",
@@ -26,6 +26,8 @@ def _one(parsed: Parsed, proposal):
         return _join(parsed, *proposal.sites)
     if proposal.kind == DROP_MORE:
         return _drop_more(parsed, proposal.sites[0])
+    if proposal.kind == UNCORK:
+        return _uncork(parsed, *proposal.sites)
     return None
 
 
@@ -244,3 +246,28 @@ def _drop_more(parsed: Parsed, site):
                         arg.end_byte, "")
         return Fix("send the last piece without MSG_MORE", SAFE, (edit,))
     return None
+
+
+def _uncork(parsed: Parsed, cork_site, held_site):
+    """`sock.setsockopt(level, TCP_CORK, 1)` and, later in its block, the
+    sends it holds: the same call with 0 after the last send of their run."""
+    cork, held = _statement_call(parsed, cork_site), _statement_call(parsed, held_site)
+    cat = parsed.catalogue
+    if cork is None or held is None or cork[2] not in cat.option_setters or len(cork[3]) != 3 \
+            or held[1] != cork[1] or cork[0].parent.parent != held[0].parent.parent:
+        return None
+    last = held[0].parent
+    while (following := next_statement(last)) is not None and _sends_on(parsed, following, cork[1]):
+        last = following
+    value = cork[3][2]
+    release = (parsed.data[cork[0].start_byte:value.start_byte].decode("utf-8", "replace") + "0"
+               + parsed.data[value.end_byte:cork[0].end_byte].decode("utf-8", "replace"))
+    return Fix(f"turn the cork off after the last send of the message: {release}", UNSAFE,
+               (after(parsed, last, release),))
+
+
+def _sends_on(parsed: Parsed, statement, receiver: str) -> bool:
+    call = statement.named_children[0] if statement.type == "expression_statement" else None
+    fn = call.child_by_field_name("function") if call is not None and call.type == "call" else None
+    return fn is not None and fn.type == "attribute" and parsed.text(fn.child_by_field_name("object")) == receiver \
+        and parsed.text(fn.child_by_field_name("attribute")) in parsed.catalogue.all_sends

@@ -63,6 +63,15 @@ class Parsed:
         return Edit(start, end + len(after) - len(rest), "")
 
 
+def after(parsed: Parsed, statement, text: str) -> Edit:
+    """A statement of its own after `statement`: on the next line where only blanks or a comment follow it."""
+    end = parsed.line_end(statement.end_byte)
+    rest = parsed.data[statement.end_byte:end].strip()
+    if rest and not rest.startswith((b"//", b"/*", b"#")) or not parsed.data[:end].endswith(b"\n"):
+        return Edit(statement.end_byte, statement.end_byte, f"\n{parsed.indent(statement)}{text}")
+    return Edit(end, end, f"{parsed.indent(statement)}{text}\n")
+
+
 def step_in(indent: str) -> str:
     """One level deeper than `indent`, in its own style."""
     return indent + ("\t" if indent.startswith("\t") else "    ")
