@@ -31,19 +31,24 @@ def _one(parsed: Parsed, proposal):
     return None
 
 
-def _statement_call(parsed: Parsed, site):
-    """(call, receiver text, method, argument nodes) of `recv.method(...)`
-    at `site`, written as a statement of its own, else None."""
+def _statement_call(parsed: Parsed, site, assigned: bool = False):
+    """(call, receiver text, method, argument nodes, statement) of
+    `recv.method(...)` at `site`, written as a statement of its own (or,
+    `assigned`, as the value of one: `sent = recv.method(...)`), else None."""
     call = parsed.node_at(site, ("call",))
-    if call is None or call.parent is None or call.parent.type != "expression_statement" \
-            or call.parent.named_child_count != 1 or _shares_line(call.parent):
+    statement = call.parent if call is not None else None
+    if assigned and statement is not None and statement.type == "assignment" \
+            and statement.child_by_field_name("right") == call:
+        statement = statement.parent
+    if statement is None or statement.type != "expression_statement" \
+            or statement.named_child_count != 1 or _shares_line(statement):
         return None
     fn = call.child_by_field_name("function")
     args = call.child_by_field_name("arguments")
     if fn is None or fn.type != "attribute" or args is None or args.type != "argument_list":
         return None
     return (call, parsed.text(fn.child_by_field_name("object")), parsed.text(fn.child_by_field_name("attribute")),
-            [a for a in args.named_children if a.type != "comment"])
+            [a for a in args.named_children if a.type != "comment"], statement)
 
 
 def _shares_line(statement) -> bool:
@@ -51,37 +56,43 @@ def _shares_line(statement) -> bool:
     return any(n is not None and n.type == ";" for n in (statement.next_sibling, statement.prev_sibling))
 
 
-def _send(parsed: Parsed, site):
-    """(call, receiver text, method, the payload node) of `recv.sendall(payload)`
-    (or another of the catalogue's joinable sends) written as a statement of
-    its own, else None."""
-    found = _statement_call(parsed, site)
+def _send(parsed: Parsed, site, assigned: bool = False):
+    """(call, receiver text, method, the payload node, statement) of
+    `recv.sendall(payload)` (or another of the catalogue's joinable sends)
+    written as a statement of its own, or (`assigned`) one whose value is
+    looked at only where it says nothing of the payload (a whole send's
+    None), else None."""
+    found = _statement_call(parsed, site, assigned)
     if found is None:
         return None
-    call, receiver, method, args = found
+    call, receiver, method, args, statement = found
     if method not in parsed.catalogue.joinable_sends or len(args) != 1 \
-            or args[0].type in ("keyword_argument", "list_splat"):
+            or args[0].type in ("keyword_argument", "list_splat") \
+            or call.parent.type == "assignment" and method not in parsed.catalogue.whole_sends:
         return None
-    return call, receiver, method, args[0]
+    return call, receiver, method, args[0], statement
 
 
 def _join(parsed: Parsed, first_site, second_site):
-    first, second = _send(parsed, first_site), _send(parsed, second_site)
+    first, second = _send(parsed, first_site), _send(parsed, second_site, assigned=True)
     if first is None or second is None:
         return _flush_once(parsed, first_site, second_site)
-    if first[1:3] != second[1:3]:
+    if first[1] != second[1]:
         return None
-    statement, a, b = first[0].parent, first[3], second[3]
-    between = statements_between(statement, second[0].parent)
+    statement, a, b = first[4], first[3], second[3]
+    between = statements_between(statement, second[4])
     if between is None or pauses(parsed, between, parsed.catalogue.sleeps, "call") \
             or not movable(parsed, between, SIMPLE, BARRIERS, _touched(parsed, first[0]) | names_in(parsed, a)):
         return None  # what lies between uses the connection or the first payload, or paces the pieces
     joined = f"{_operand(parsed, a, left=True)} + {_operand(parsed, b, left=False)}"
     # sendall() sends it all or raises, as the two did; send() may send part of it (its result unread).
-    # With code between, the first piece now waits for it (and is not sent if it raises).
-    safe = not between and first[2] in parsed.catalogue.whole_sends and _is_bytes(parsed, a) and _is_bytes(parsed, b)
+    # With code between, the first piece now waits for it (and is not sent if it raises). Joined, both
+    # pieces go through the second call (send() then sendall(): the first piece is now sent whole).
+    whole = parsed.catalogue.whole_sends
+    safe = not between and first[2] in whole and second[2] in whole and _is_bytes(parsed, a) and _is_bytes(parsed, b)
     moved = f", after the {len(between)} statement{'s' if len(between) != 1 else ''} between them" if between else ""
-    return Fix(f"join the two {first[2]}() calls into one{moved}: {first[1]}.{first[2]}({joined})",
+    calls = f"two {first[2]}() calls" if first[2] == second[2] else f"{first[2]}() and {second[2]}() calls"
+    return Fix(f"join the {calls} into one{moved}: {first[1]}.{second[2]}({joined})",
                SAFE if safe else UNSAFE, (parsed.delete(statement), Edit(b.start_byte, b.end_byte, joined)))
 
 
@@ -126,8 +137,8 @@ def _flush_once(parsed: Parsed, first_site, second_site):
     if first is None or second is None or first[2] not in cat.flushes or first[3] \
             or second[2] not in cat.flushes | cat.closes or first[1] != second[1]:
         return None
-    stream, statement = first[1], first[0].parent
-    between = statements_between(statement, second[0].parent)
+    stream, statement = first[1], first[4]
+    between = statements_between(statement, second[4])
     writes = [s for s in between or () if _writes_to(parsed, s, stream)]
     if not writes:
         return None
@@ -254,9 +265,9 @@ def _uncork(parsed: Parsed, cork_site, held_site):
     cork, held = _statement_call(parsed, cork_site), _statement_call(parsed, held_site)
     cat = parsed.catalogue
     if cork is None or held is None or cork[2] not in cat.option_setters or len(cork[3]) != 3 \
-            or held[1] != cork[1] or cork[0].parent.parent != held[0].parent.parent:
+            or held[1] != cork[1] or cork[4].parent != held[4].parent:
         return None
-    last = held[0].parent
+    last = held[4]
     while (following := next_statement(last)) is not None and _sends_on(parsed, following, cork[1]):
         last = following
     value = cork[3][2]
