@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ..fixes import DROP_MORE, JOIN, SAFE, UNCORK, UNSAFE, Edit, Fix
-from .c import SLEEPS
+from . import c as frontend
 from .render import Parsed, after, movable, next_statement, names_in, pauses, statements_between, step_in, without_flag
 
 FLAGS_AT = {"send": 3, "sendto": 3, "sendmsg": 2}  # where each call takes its flags
@@ -110,7 +110,7 @@ def _join(parsed: Parsed, first_site, second_site):
     between = statements_between(first.statement, second.statement)
     # Code between may stay before the joined write where it leaves the descriptor and the first piece alone.
     reads = names_in(parsed, first.call, ("identifier", "field_identifier"))
-    if between is None or pauses(parsed, between, SLEEPS, "call_expression") \
+    if between is None or pauses(parsed, between, _sleeps(parsed), "call_expression") \
             or not movable(parsed, between, SIMPLE, BARRIERS, reads):
         return None
     gathered = f"writev({first.fd}, iov, 2)"
@@ -137,6 +137,11 @@ def _join(parsed: Parsed, first_site, second_site):
     moved = f", after the {len(between)} statement{'s' if len(between) != 1 else ''} between them" if between else ""
     return Fix(f"send both pieces with one writev({first.fd}, iov, 2){moved}: a partial write or an error now "
                "concerns the whole message", UNSAFE, tuple(edits))
+
+
+def _sleeps(parsed: Parsed):
+    """C's sleeping calls: the frontend's table until C's knowledge moves into its catalogue."""
+    return getattr(frontend, "SLEEPS", None) or parsed.catalogue.sleeps
 
 
 def _replaced(parsed: Parsed, statement, node, text: str) -> str:
