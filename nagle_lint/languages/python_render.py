@@ -242,10 +242,11 @@ def _drop_more(parsed: Parsed, site):
         return None
     for i, arg in enumerate(args.named_children):
         flags = arg.child_by_field_name("value") if arg.type == "keyword_argument" else arg
-        if i == 0 or flags is None or "MSG_MORE" not in parsed.text(flags):
+        named = [] if i == 0 or flags is None else [f for f in parsed.catalogue.more_flags if f in parsed.text(flags)]
+        if not named:
             continue
-        rest = without_flag(parsed, flags, "MSG_MORE", "binary_operator",
-                            lambda n: parsed.text(n.child_by_field_name("operator")))
+        rest = without_flag(parsed, flags, named[0], "binary_operator",
+                            lambda n: parsed.text(n.child_by_field_name("operator"))) if len(named) == 1 else None
         if rest is None:
             return None
         last = i == args.named_child_count - 1
@@ -255,7 +256,7 @@ def _drop_more(parsed: Parsed, site):
             before = arg.prev_sibling
             edit = Edit(before.start_byte if before is not None and before.type == "," else arg.start_byte,
                         arg.end_byte, "")
-        return Fix("send the last piece without MSG_MORE", SAFE, (edit,))
+        return Fix(f"send the last piece without {named[0]}", SAFE, (edit,))
     return None
 
 
