@@ -183,6 +183,8 @@ def units() -> tuple:
                 continue
             if data[node.end_byte:].split(b"\n", 1)[0].strip():
                 continue  # something else follows on its last line
+            if _called_elsewhere(node, data):
+                continue  # judged where it is called too (a NODELAY wrapper): a mutation may cut a caller off
             alone = b"\n".join(line if first <= i <= last or line.lstrip().startswith(PROTECTED) else b""
                                for i, line in enumerate(lines, start=1))
             base = settings_for(data.decode("utf-8", "replace"))
@@ -190,6 +192,21 @@ def units() -> tuple:
             if mine <= {(f.site.line, f.rule) for f in got}:
                 found.append((path, first, last, data[node.start_byte:node.end_byte], mine))
     return tuple(found)
+
+
+def _called_elsewhere(node, data: bytes) -> bool:
+    """Whether the function `node` defines is called outside it in the file."""
+    target = node.child_by_field_name("definition") or node  # a decorated definition's
+    name = target.child_by_field_name("name") if target.type != "function_definition" or \
+        target.child_by_field_name("name") is not None else None
+    declarator = target.child_by_field_name("declarator")
+    while name is None and declarator is not None:  # C: int *f(int a) -> f
+        name = declarator if declarator.type == "identifier" else None
+        declarator = declarator.child_by_field_name("declarator")
+    if name is None:
+        return False
+    rest = data[:node.start_byte] + b"\n" + data[node.end_byte:]
+    return re.search(rb"\b" + re.escape(name.text) + rb"\s*\(", rest) is not None
 
 
 def test_most_positive_fixtures_have_a_self_contained_unit():
