@@ -14,10 +14,11 @@
 5. settle: the surest finding per place, of the confidence asked for,
    where its rule is selected, marked where suppressed.
 
-Each phase shares its work with forked workers (`forks.fork_map`, or a
-process pool where the platform cannot fork) once the run is big enough;
-what crosses between processes is a named record (`Scanned`, `Lowered`,
-`Offer`, `Checked`)."""
+Phases 1, 2 and 4, and the lowering of phase 3, share their work with
+forked workers (`forks.fork_map`, or a process pool where the platform
+cannot fork) once the run is big enough; what crosses between processes is
+a named record (`Scanned`, `Lowered`, `Checked`).  Phase 3 asks the skipped
+files here: their facts, worked out once, rule most of them out."""
 
 from __future__ import annotations
 
@@ -45,8 +46,9 @@ LATER_ROUNDS = 2
 # What a worker sends back for one file.
 Scanned = namedtuple("Scanned", "path settled size")  # settled: what read_file answers, or None: to be lowered (size bytes)
 Lowered = namedtuple("Lowered", "path prepared problem")  # prepared: None where it could not be lowered
-Offer = namedtuple("Offer", "path defined worth called")  # see `Scanner.offers`
 Checked = namedtuple("Checked", "path findings problems")  # findings before `lint.settle`
+# What a skipped file offers a later round.
+Offer = namedtuple("Offer", "path defined worth called")  # see `Scanner.offers`
 
 
 def run(paths: list[str], settings: Settings | Resolver, jobs: int | None = None, force_exclude: bool = False,
@@ -182,6 +184,7 @@ def _later_rounds(lowered: _Lowered, settings: Settings | Resolver, workers: _Wo
     file calls lowered again; the project of every file lowered."""
     prepared = lowered.prepared
     project = project_of(prepared)
+    facts: dict[str, tuple] = {}  # skipped file -> its byte facts, for every round (see `LaterLook`)
     for _ in range(LATER_ROUNDS):
         wanted = project.wanted()
         if lowered.trace is not None:
@@ -189,7 +192,7 @@ def _later_rounds(lowered: _Lowered, settings: Settings | Resolver, workers: _Wo
         skipped = lowered.skipped
         if not (wanted.again or skipped and wanted):
             break
-        offers = _offers(skipped, wanted, workers) if skipped and (wanted.needed or wanted.effects) else []
+        offers = _offers(skipped, wanted, facts) if skipped and (wanted.needed or wanted.effects) else []
         if lowered.trace is not None:
             lowered.trace.offered.update(offer.path for offer in offers)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
@@ -213,12 +216,24 @@ def project_of(prepared: dict, earlier=None):
     return Project([p.model for p in prepared.values()], earlier, {path: p.choice for path, p in prepared.items()})
 
 
-def _offers(skipped: list[str], wanted: Wanted, workers: _Workers) -> list[Offer]:
-    """What the skipped files offer to `wanted`, each read again (here alone
-    where they are few: a fork costs more than a few reads)."""
-    if len(skipped) < PARALLEL_THRESHOLD:
-        return _offers_of((skipped, wanted))
-    return workers.map(_offers_of, skipped, wanted)
+def _offers(skipped: list[str], wanted: Wanted, facts: dict[str, tuple]) -> list[Offer]:
+    """What the skipped files offer to `wanted`, each read again only where
+    its facts (kept in `facts` for the next round) show it may offer
+    something.  Done here, not shared with workers: most files are ruled
+    out by their facts, and a fork costs more than that."""
+    from .languages import scanner
+    from .languages.scan import LaterLook
+
+    look = LaterLook(wanted)
+    out = []
+    for path in skipped:
+        language = language_of(path)
+        offer, known = look.offer(scanner(language), language, lambda: _reread(path), facts.get(path))
+        if known is not None:
+            facts[path] = known
+        if offer is not None:
+            out.append(Offer(path, *offer))
+    return out
 
 
 def _choose(offers: list[Offer], wanted: Wanted, project) -> list[str]:
@@ -290,22 +305,6 @@ def _relower_many(args) -> list[Lowered]:
     model lowered is kept) or None."""
     items, settings, wanted = args
     return [Lowered(p, *read_file(p, settings, wanted=wanted, before=before)) for p, before in items]
-
-
-def _offers_of(args) -> list[Offer]:
-    from .languages import scanner
-    from .languages.scan import LaterLook
-
-    paths, wanted = args
-    look = LaterLook(wanted)
-    out = []
-    for path in paths:
-        data = _reread(path)
-        if data is not None:
-            offer = look.offer(scanner(language_of(path)), language_of(path), data)
-            if offer is not None:
-                out.append(Offer(path, *offer))
-    return out
 
 
 _SHARED: dict = {}  # phase 4's models, project and rules, inherited by forked workers

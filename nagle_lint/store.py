@@ -162,9 +162,10 @@ def _first_round(path: str, settings):
 def _offers(path: str, rounds: list) -> bool:
     """Whether a skipped file offers anything to a later round (where that
     round asked the skipped files at all)."""
-    from .runner import _offers_of
+    from .runner import _offers as offered
 
-    return any((w.needed or w.effects) and _offers_of(([path], w)) for w in rounds)
+    facts: dict = {}  # the file's byte facts, worked out once for every round
+    return any((w.needed or w.effects) and offered([path], w, facts) for w in rounds)
 
 
 def _wanted_data(wanted) -> dict:

@@ -51,11 +51,13 @@ def test_what_that_rests_on_such_a_call_resolves_to_the_file_s_own_function(lang
         assert project.resolve(fn, "main").path == f"here.{ext}"
 
 
+@pytest.mark.parametrize("kept", [False, True])
 @pytest.mark.parametrize("few", [True, False])
-def test_a_later_round_finds_the_same_offers_with_few_needed_names_or_many(tmp_path, few):
+def test_a_later_round_finds_the_same_offers_with_few_needed_names_or_many(tmp_path, few, kept):
     """With few needed names, each is looked for before a file's facts are
     worked out; with many, the facts are worked out at once: the offers are
-    the same."""
+    the same, and the same again where the facts an earlier round worked out
+    are kept (`kept`) for the next."""
     from nagle_lint import runner
     from nagle_lint.languages.scan import FEW_NAMES
     from nagle_lint.project import Wanted
@@ -66,10 +68,11 @@ def test_a_later_round_finds_the_same_offers_with_few_needed_names_or_many(tmp_p
     quiet.write_bytes(b"def parse(text):\n    return text.split()\ndef factory():\n    return parse('a b')\n")
     more = frozenset() if few else frozenset(f"need_{i}" for i in range(FEW_NAMES + 1))
     paths = [str(talking), str(quiet)]
+    facts: dict = {}
 
     def offers(needed, effects):
         wanted = Wanted(frozenset(needed) | more, frozenset(effects))
-        return {o.path: (o.defined, o.called) for o in runner._offers_of((paths, wanted))}
+        return {o.path: (o.defined, o.called) for o in runner._offers(paths, wanted, facts if kept else {})}
 
     assert offers({"connect_to"}, {"send_all"}) == {}
     assert offers({"connect_to"}, {"send_all", "report"}) == {str(talking): (set(), {"report"})}
@@ -261,7 +264,7 @@ def test_many_functions_that_send_offer_only_where_a_file_talks_and_calls_one(tm
     elsewhere = tmp_path / "elsewhere.py"  # talks, and calls one only through a module
     elsewhere.write_bytes(b"import socket, log\ndef serve(s):\n    s.recv(1)\n    log.report(s)\n")
     many = frozenset(f"send_{i}" for i in range(FEW_NAMES + 1)) | {"report"}
-    out = runner._offers_of(([str(quiet), str(talking), str(elsewhere)], Wanted(frozenset({"connect_to"}), many)))
+    out = runner._offers([str(quiet), str(talking), str(elsewhere)], Wanted(frozenset({"connect_to"}), many), {})
     assert [(o.path, o.called) for o in out] == [(str(talking), {"report"})]
 
 
@@ -299,5 +302,5 @@ def test_a_later_round_reads_a_skipped_file_as_the_first_round_did(tmp_path, enc
 
     helper = tmp_path / "helper.c"
     helper.write_bytes("int put_all(int fd, const char *s) {\n  return fd;\n}\n".encode(encoding))
-    offers = runner._offers_of(([str(helper)], Wanted(frozenset({"put_all"}), frozenset())))
+    offers = runner._offers([str(helper)], Wanted(frozenset({"put_all"}), frozenset()), {})
     assert [(path, defined) for path, defined, _, _ in offers] == [(str(helper), {"put_all"})]

@@ -582,23 +582,47 @@ FEW_NAMES = 32  # needed names looked for in a file one by one, before working o
 class LaterLook:
     """What a later round asks of each file the scan skipped (`wanted`, see
     `project.Wanted`): its offer, where it may define a needed name, or has
-    socket code of its own and calls a function that sends.  Where the
-    needed names are few, each is looked for first (most files are ruled
-    out so, faster than by working out their facts)."""
+    socket code of its own and calls a function that sends.  A file's
+    facts (see `Scanner.facts`) depend on its bytes only: worked out once,
+    they answer every later round without the file being read again, unless
+    they show it may offer something.  Where the needed names are few and
+    the facts are not known, each name is looked for first (most files are
+    ruled out so, faster than by working out their facts)."""
 
     def __init__(self, wanted):
         self.wanted = wanted
         self.needed, self.effects = keys_of(wanted.needed), keys_of(wanted.effects)
         self._may_define: dict = {}  # language -> its `Scanner.may_define` of the needed names
 
-    def offer(self, scan: Scanner, language: str, data: bytes):
-        """(defined, worth, called) as `Scanner.offers` tells them, or None
-        where the file offers nothing."""
-        wanted = self.wanted
+    def offer(self, scan: Scanner, language: str, read, facts=None):
+        """((defined, worth, called) as `Scanner.offers` tells them, or None
+        where the file offers nothing; the file's facts, or None where they
+        were not worked out).  `read`: the file's bytes (None where it cannot
+        be read now); `facts`: those worked out already."""
+        if facts is not None and not self._may_offer(facts):
+            return None, facts
+        data = read()
+        if data is None:
+            return None, facts
+        if facts is None:
+            facts = self._facts(scan, language, data)
+            if facts is None or not self._may_offer(facts):
+                return None, facts
+        defined, worth, called = scan.offers(data, self.wanted.needed, self.wanted.effects, facts,
+                                             self.wanted.option_only)
+        return ((defined, worth, called) if defined or called else None), facts
+
+    def _may_offer(self, facts) -> bool:
+        names, definable, talks = facts
+        return bool(definable & self.needed or names & self.effects and talks is not False)
+
+    def _facts(self, scan: Scanner, language: str, data: bytes):
+        """The file's facts, or None where a look at the few needed names
+        and at its socket code rules it out first."""
         talks = called = None
-        if len(wanted.needed) <= FEW_NAMES:
+        if len(self.wanted.needed) <= FEW_NAMES:
             if language not in self._may_define:
-                self._may_define[language] = scan.may_define(wanted.needed)
+                self._may_define[language] = scan.may_define(self.wanted.needed)
             if not self._may_define[language](data):
                 talks = scan.talks(data)
                 if not talks:
@@ -606,9 +630,4 @@ class LaterLook:
                 called = called_keys(data)
                 if not scan.followed(data, names_of(called & self.effects)):
                     return None
-        facts = scan.facts(data, talks, called)
-        names, definable, talks = facts
-        if not (definable & self.needed or names & self.effects and talks is not False):
-            return None
-        defined, worth, called = scan.offers(data, wanted.needed, wanted.effects, facts, wanted.option_only)
-        return (defined, worth, called) if defined or called else None
+        return scan.facts(data, talks, called)
