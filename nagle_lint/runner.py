@@ -490,38 +490,46 @@ def _read_bytes(path: str, limit: int):
     except ValueError:  # a NUL in the name
         return None, "cannot read: not a valid file name; skipped"
     except OSError as e:
-        if e.errno == errno.ELOOP:
-            return None, "symbolic link loop; skipped"
-        if e.errno == errno.ENOENT and os.path.islink(path):
-            return None, "broken symbolic link; skipped"
-        if e.errno in (errno.EISDIR, errno.EACCES) and os.path.isdir(path):
-            return None, "a folder, not a file; skipped"
-        return None, f"cannot read: {e.strerror or e}; skipped"
+        return None, _cannot_open(path, e)
     try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            return None, "a folder, not a file; skipped"
-        if not stat.S_ISREG(st.st_mode):
-            return None, "not a regular file (a pipe, socket or device); skipped"
-        if limit and st.st_size > limit:
-            return None, _too_big(st.st_size, limit)
-        data = os.read(fd, st.st_size + 1)
-        if len(data) <= st.st_size and st.st_size:  # a short read of a regular file: its end
-            return data, None
-        chunks, total = [data], len(data)
-        # A file that grows while it is read (or tells no size): read on, up to the limit.
-        while True:
-            if limit and total > limit:
-                return None, _too_big(total, limit, more=True)
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                return b"".join(chunks), None
-            chunks.append(chunk)
-            total += len(chunk)
+        return _read_open(fd, limit)
     except OSError as e:
         return None, f"cannot read: {e.strerror or e}; skipped"
     finally:
         os.close(fd)
+
+
+def _cannot_open(path: str, e: OSError) -> str:
+    if e.errno == errno.ELOOP:
+        return "symbolic link loop; skipped"
+    if e.errno == errno.ENOENT and os.path.islink(path):
+        return "broken symbolic link; skipped"
+    if e.errno in (errno.EISDIR, errno.EACCES) and os.path.isdir(path):
+        return "a folder, not a file; skipped"
+    return f"cannot read: {e.strerror or e}; skipped"
+
+
+def _read_open(fd: int, limit: int):
+    """`_read_bytes` of an open file."""
+    st = os.fstat(fd)
+    if stat.S_ISDIR(st.st_mode):
+        return None, "a folder, not a file; skipped"
+    if not stat.S_ISREG(st.st_mode):
+        return None, "not a regular file (a pipe, socket or device); skipped"
+    if limit and st.st_size > limit:
+        return None, _too_big(st.st_size, limit)
+    data = os.read(fd, st.st_size + 1)
+    if len(data) <= st.st_size and st.st_size:  # a short read of a regular file: its end
+        return data, None
+    # A file that grows while it is read (or tells no size): read on, up to the limit.
+    chunks, total = [data], len(data)
+    while not (limit and total > limit):
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return b"".join(chunks), None
+        chunks.append(chunk)
+        total += len(chunk)
+    return None, _too_big(total, limit, more=True)
 
 
 def _as_text(data: bytes):

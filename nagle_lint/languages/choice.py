@@ -70,19 +70,11 @@ def partial(fe, data: bytes, names: frozenset, needed: frozenset, own: bool,
 
     spans = fe.scan.functions_of(data)
     if spans is None:
-        return None, None, None, (), ()
+        return _WHOLE
     chosen = choose(fe.scan, spans, data, names, needed, own, option_only)
-    worth = chosen.worth
     point = Points(data)
-    reused = []
-    kept = before[1].lowered if before is not None else None
-    if kept:
-        earlier = [fn for fn in before[0].functions if fn.qualname in kept]  # in the order of the spans
-        places = [(a, q, point(b)[0] + 1) for q, a, b, _ in spans if q in kept]
-        # The same functions ending on the same lines: the bytes are those the earlier model was made of.
-        if [(q, end) for _, q, end in places] == [(fn.qualname, fn.site.end_line) for fn in earlier]:
-            reused = [(a, fn) for (a, q, _), fn in zip(places, earlier) if q in worth]
-    todo = worth - {fn.qualname for _, fn in reused}
+    reused = _reused(before, spans, point, chosen.worth)
+    todo = chosen.worth - {fn.qualname for _, fn in reused}
     ranges = parse_ranges(data, spans, todo)
     tree = fe.parse(data, ranges, point, budget) if ranges else None
     found = list(fe.functions(tree.root_node)) if tree is not None else []
@@ -91,16 +83,33 @@ def partial(fe, data: bytes, names: frozenset, needed: frozenset, own: bool,
     if not partial_ok(found, spans, todo):
         found, lost = _parsed_apart(fe, data, point, spans, todo, found, trees, budget)
         if found is None:
-            return None, None, None, (), ()
+            return _WHOLE
     parsed = {q for q, _, _ in found} | {fn.qualname for _, fn in reused}
     if lost:  # the file as a whole parse has it: without them
         spans = [span for span in spans if span[:3] not in lost]
         chosen = choose(fe.scan, spans, data, names, needed, own, option_only)
         if not chosen.worth <= parsed:  # another function is worth lowering now (rare): all is parsed
-            return None, None, None, (), ()
+            return _WHOLE
     unparsed = [(q, SimpleNamespace(start_point=point(a), end_point=point(b)))
                 for q, a, b, _ in spans if q not in parsed]
     return trees, found, chosen, unparsed, reused
+
+
+_WHOLE = (None, None, None, (), ())  # what `partial` answers where the file is to be parsed whole
+
+
+def _reused(before: tuple[FileModel, Choice] | None, spans, point, worth: set) -> list:
+    """(start, function) of the functions `before` lowered (told from the
+    bytes) that are still worth lowering, where the bytes are those its
+    model was made of (the same functions ending on the same lines)."""
+    kept = before[1].lowered if before is not None else None
+    if not kept:
+        return []
+    earlier = [fn for fn in before[0].functions if fn.qualname in kept]  # in the order of the spans
+    places = [(a, q, point(b)[0] + 1) for q, a, b, _ in spans if q in kept]
+    if [(q, end) for _, q, end in places] != [(fn.qualname, fn.site.end_line) for fn in earlier]:
+        return []
+    return [(a, fn) for (a, q, _), fn in zip(places, earlier) if q in worth]
 
 
 def _parsed_apart(fe, data: bytes, point, spans, relevant, found, trees, budget: Budget | None = None):
@@ -177,19 +186,13 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     over the file; a match belongs to every function whose text holds it."""
     texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)
     classes = {q: c for q, _, _, c in spans if c is not None}
-
-    def is_needed(q: str) -> bool:
-        return q in needed or short_name(q) in needed or classes.get(q) in needed
-
     with_events = texts.matching(scan.events_in(data))
     reaching = texts.calling(with_events, bare=True)
     starts = with_events & texts.matching(scan.starts_in(data)) if own else set()
     quiet, quiet_options = set(), set()
     if outside:
-        loud = outside - option_only if option_only else outside
-        starts |= {q for q, called in texts.calls.items() if not loud.isdisjoint(called)}
-        setters = {q for q, called in texts.calls.items() if not option_only.isdisjoint(called)} \
-            if option_only else set()
+        starts |= _calling_any(texts, outside - option_only)
+        setters = _calling_any(texts, option_only)
         if setters and not starts and not texts.matching(scan.send_calls):
             quiet = texts.calling(setters)
             quiet_options = set().union(*(texts.calls[q] for q in setters)) & option_only
@@ -197,8 +200,24 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
             starts |= setters
     relevant = texts.calling(starts) | {q for q, _, _, _ in spans if n_is_root(q)}
     if needed:
-        relevant |= {q for q in with_events | quiet if is_needed(q)}
-    leading = reaching | quiet if quiet else reaching  # called by a function lowered: lowered too
+        relevant |= {q for q in with_events | quiet
+                     if q in needed or short_name(q) in needed or classes.get(q) in needed}
+    relevant = _closure(texts, relevant, reaching | quiet, with_events, classes)
+    left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
+    quiet -= relevant
+    return Relevance(relevant, (with_events - relevant) | quiet, left_out, frozenset(quiet),
+                     frozenset(quiet_options) if quiet else frozenset())
+
+
+def _calling_any(texts: FunctionTexts, names) -> set[str]:
+    """The functions whose text calls one of `names`."""
+    return {q for q, called in texts.calls.items() if not names.isdisjoint(called)}
+
+
+def _closure(texts: FunctionTexts, relevant: set[str], leading: set[str], with_events: set[str],
+             classes: dict[str, str]) -> set[str]:
+    """`relevant` and, to a fixpoint, those of `leading` a relevant function
+    calls by their name, and those with events sharing a class with one."""
     while True:
         called = set().union(*(texts.calls[q] for q in relevant))
         # A class's fields are set in its methods and, for an inner class, in
@@ -208,10 +227,7 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
         more = {q for q in leading - relevant if short_name(q) in called}
         more |= {q for q in with_events - relevant if classes.get(q) in mates}
         if not more:
-            left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
-            quiet -= relevant
-            return Relevance(relevant, (with_events - relevant) | quiet, left_out, frozenset(quiet),
-                             frozenset(quiet_options) if quiet else frozenset())
+            return relevant
         relevant |= more
 
 

@@ -515,27 +515,35 @@ class Scanner:
         the file calls a function that sends (its callers are lowered then)."""
         names, definable, talks = names_of(facts[0]), names_of(facts[1]), facts[2]
         defined = self.defines(data, names & needed, facts[1])
-        called = names & effects
-        called = called if called and (self.talks(data) if talks is None else talks) else set()
-        if called:  # a call resolves in its own file first: one it defines calls no other file's function
-            called = self.followed(data, called - self.top_level(data, called & definable))
-        if called and called <= option_only and not self.send_calls.search(data):
-            called = set()
-        if defined and not called and not names & effects and self.tells_functions \
+        calls_effects = names & effects
+        called = self._called(data, calls_effects, definable, talks, option_only)
+        if defined and not called and not calls_effects and self.tells_functions \
                 and not _may_match(self.events_in(data), data, names):
             return defined, set(), called  # no event in the whole file: in none of its definitions either
         spans = self.functions_of(data) if called or defined else None
         if spans is None:
-            return defined, defined if names & effects else self.with_events(data, defined), called
+            return defined, defined if calls_effects else self.with_events(data, defined), called
         texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)  # as the lowering will see them
         if called:
             called &= set().union(*texts.calls.values())
         worth = defined
-        if defined and not names & effects:
+        if defined and not calls_effects:
             with_events = texts.matching(self.events_in(data))
             told = {q for q, _, _ in texts.spans}
             worth = {n for n in defined if n not in told or n in with_events}
         return defined, worth, called
+
+    def _called(self, data: bytes, called: set[str], definable: set[str], talks: bool | None,
+                option_only) -> set[str]:
+        """Those of `called` (functions that send, the file calls them) that
+        count (see `offers`); `talks`: see `facts`."""
+        if not called or not (self.talks(data) if talks is None else talks):
+            return set()
+        # A call resolves in its own file first: one it defines calls no other file's function.
+        called = self.followed(data, called - self.top_level(data, called & definable))
+        if called and called <= option_only and not self.send_calls.search(data):
+            return set()
+        return called
 
     def with_events(self, data: bytes, names) -> set[str]:
         """Those of `names` (defined in the file) whose definition may hold
