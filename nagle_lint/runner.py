@@ -197,16 +197,25 @@ def _later_rounds(lowered: _Lowered, settings: Settings | Resolver, workers: _Wo
             lowered.trace.offered.update(offer.path for offer in offers)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
         before = len(prepared)
-        items = [(p, prepared[p] if p in wanted.again and p in prepared else None) for p in chosen]
-        by_size = sorted(items, key=lambda item: -_size(item[0]))  # the biggest first, so that none is left for last
-        found = {item.path: item for item in workers.map(_relower_many, by_size, settings, wanted, size=1)}
-        for path in chosen:  # taken in the order chosen
-            lowered.take(found[path])
+        _lower_chosen(lowered, chosen, wanted, settings, workers)
         if not chosen or (len(prepared) == before and not wanted.again):
             break
         lowered.skipped = [p for p in skipped if p not in prepared]
         project = project_of(prepared, project)
     return project
+
+
+def _lower_chosen(lowered: _Lowered, chosen: list[str], wanted: Wanted, settings: Settings | Resolver,
+                  workers: _Workers) -> None:
+    """The files a later round chose lowered, each with what an earlier
+    round made of it (`wanted.again`), the biggest first, so that none is
+    left for last; taken in the order chosen."""
+    prepared = lowered.prepared
+    items = [(p, prepared[p] if p in wanted.again and p in prepared else None) for p in chosen]
+    by_size = sorted(items, key=lambda item: -_size(item[0]))
+    found = {item.path: item for item in workers.map(_relower_many, by_size, settings, wanted, size=1)}
+    for path in chosen:
+        lowered.take(found[path])
 
 
 def project_of(prepared: dict, earlier=None):
