@@ -172,3 +172,23 @@ def test_an_edit_that_changes_what_other_functions_read_gives_the_cold_model(edi
     assert text != SOURCE
     assert _same(_lowered(text, earlier), _lowered(text))
     assert _same(_lowered(SOURCE, earlier), _lowered(SOURCE))
+
+
+def test_an_edit_is_parsed_from_the_earlier_tree(monkeypatch):
+    """tree-sitter parses again only what the edit touched: the earlier tree,
+    told of the edit, is handed to it (and the model is still the cold one)."""
+    olds = []
+    real = base.Frontend._parse
+
+    def parsing(self, data, budget=None, old=None):
+        olds.append(old)
+        return real(self, data, budget, old)
+
+    monkeypatch.setattr(base.Frontend, "_parse", parsing)
+    earlier = Earlier()
+    _lowered(SOURCE, earlier)
+    assert olds == [None]
+    text = SOURCE.replace(b"sock.sendall(body)", b"sock.sendall(body[:1])")
+    assert _same(_lowered(text, earlier), _lowered(text))
+    assert olds[1] is not None and olds[2:] == [None]
+    assert olds[1].root_node.end_byte == len(text)

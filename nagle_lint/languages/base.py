@@ -19,7 +19,7 @@ from ..model import (
 )
 from ..site import CONFIDENCES
 from .choice import Choice, choose, partial, short_name as _short
-from .edited import Earlier, unchanged
+from .edited import Earlier, edited_tree, unchanged
 from .scan import Scanner, n_is_root, socket_like, whole_words
 
 # --- abstract values --------------------------------------------------------
@@ -237,10 +237,18 @@ class Frontend:
 
         return tree_sitter.Query(self.language, self.comment_query)
 
-    def parse(self, data: bytes, ranges=None, point: Points | None = None, budget: Budget | None = None):
+    def parse(self, data: bytes, ranges=None, point: Points | None = None, budget: Budget | None = None, old=None):
         """The syntax tree of the file, or of the byte `ranges` of it only
         (positions stay the file's; `point`: the file's `Points`, where the
-        caller has them); see `_parse`."""
+        caller has them); see `_parse`.  `old`: the tree of an earlier text
+        of the file, told of the edit since (see `edited.edited_tree`):
+        tree-sitter parses again only what the edit touched.  Where that
+        tree has a syntax error, the file is parsed afresh: error recovery
+        may go another way from an earlier tree than from none."""
+        if old is not None and not ranges:
+            tree = self._parse(data, budget, old)
+            if not tree.root_node.has_error:
+                return tree
         if not ranges:
             return self._parse(data, budget)
         import tree_sitter
@@ -253,7 +261,7 @@ class Frontend:
         finally:
             self.parser.included_ranges = whole
 
-    def _parse(self, data: bytes, budget: Budget | None = None):
+    def _parse(self, data: bytes, budget: Budget | None = None, old=None):
         """The syntax tree, within the `budget` (a TimeoutError when it is
         spent), once `check_nesting` lets the file through."""
         import time
@@ -262,7 +270,7 @@ class Frontend:
         deadline = budget.deadline if budget is not None else None
         self.parser.reset()  # never resume a parse that was cancelled (or interrupted) before
         if deadline is None:
-            return self.parser.parse(data)
+            return self.parser.parse(data, old) if old is not None else self.parser.parse(data)
 
         def read(offset, _point):
             return data[offset:offset + 65536]
@@ -271,7 +279,9 @@ class Frontend:
             return time.monotonic() > deadline
 
         try:
-            tree = self.parser.parse(read, progress_callback=spent)  # only a parse through a callable can stop
+            # Only a parse through a callable can stop.
+            tree = self.parser.parse(read, old, progress_callback=spent) if old is not None else \
+                self.parser.parse(read, progress_callback=spent)
         except ValueError:
             # A cancelled parse resumes at the next call unless the parser is reset.
             self.parser.reset()
@@ -337,7 +347,7 @@ class Frontend:
             lowered = frozenset(chosen.worth) if trees is not None else None
             whole = trees is None  # parsed whole (not in parts)
             if trees is None:
-                trees = [self.parse(data, budget=budget)]
+                trees = [self.parse(data, budget=budget, old=edited_tree(earlier, data) if earlier is not None else None)]
                 found = list(self.functions(trees[0].root_node))
                 chosen = choose(self.scan, [(q, n.start_byte, n.end_byte, c) for q, n, c in found],
                                         data, names, needed, own, option_only)

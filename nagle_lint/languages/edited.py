@@ -127,6 +127,24 @@ def _common(a: bytes, b: bytes) -> tuple[int, int]:
     return start, lo
 
 
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    """(row, byte column) of an offset, as tree-sitter counts."""
+    return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
+def edited_tree(earlier: Earlier, data: bytes):
+    """A copy of the earlier text's tree told of the edit that made `data`
+    (the earlier tree is left as it is), or None."""
+    old = earlier.data
+    if old is None or earlier.tree is None:
+        return None
+    start, same_end = _common(old, data)
+    old_end, new_end = len(old) - same_end, len(data) - same_end
+    tree = earlier.tree.copy()
+    tree.edit(start, old_end, new_end, _point(old, start), _point(old, old_end), _point(data, new_end))
+    return tree
+
+
 def _holding(root, start: int, end: int):
     """The top-level node of a tree whose text holds the bytes [start, end), or None."""
     for child in root.children:
