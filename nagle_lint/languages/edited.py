@@ -14,6 +14,7 @@ are the same: then it is what lowering it again would make."""
 from __future__ import annotations
 
 import re
+from itertools import islice
 from dataclasses import fields, is_dataclass
 
 from ..site import Site
@@ -70,13 +71,20 @@ def _key(key: str, line_of):
 
 
 def _items(items, line_of):
-    moved = [_moved(x, line_of) for x in items]
-    return items if all(a is b for a, b in zip(moved, items)) else type(items)(moved)
+    out = None  # made only once an item moves: most hold no line
+    for i, item in enumerate(items):
+        new = _moved(item, line_of)
+        if out is None and new is not item:
+            out = list(islice(items, i))
+        if out is not None:
+            out.append(new)
+    return items if out is None else type(items)(out)
 
 
 def _mapping(items: dict, line_of):
-    moved = [(_moved(k, line_of), _moved(v, line_of)) for k, v in items.items()]
-    return items if all(a is k and b is v for (a, b), (k, v) in zip(moved, items.items())) else dict(moved)
+    keys, values = tuple(items), tuple(items.values())
+    new_keys, new_values = _items(keys, line_of), _items(values, line_of)
+    return items if new_keys is keys and new_values is values else dict(zip(new_keys, new_values))
 
 
 def _same(obj, line_of):
@@ -92,14 +100,17 @@ def _mover(cls):
     movable = [i for i, name in enumerate(names) if name != "comment"]
 
     def move(obj, line_of):
-        values = [getattr(obj, name) for name in names]
-        changed = False
+        values = None
         for i in movable:
-            value = values[i]
+            value = getattr(obj, names[i])
+            if value is None or value is True or value is False:
+                continue
             new = _moved(value, line_of)
             if new is not value:
-                values[i], changed = new, True
-        return cls(*values) if changed else obj
+                if values is None:
+                    values = [getattr(obj, name) for name in names]
+                values[i] = new
+        return obj if values is None else cls(*values)
 
     return move
 
