@@ -9,9 +9,12 @@ client (pygls's) talking to the server over stdio, as an editor does.
   joined into one, and back) of a 1,500-line and of a 200-line Python file.
   The edits are spaced apart (an isolated edit is analysed at once; a burst
   of typing waits for its pause, 150 ms).
-- Index: with `--tree`, the time from `initialized` to the diagnostics of a
-  file opened at once (the index is built first), and the server's peak
-  memory (VmHWM) once it is built.
+- Index: with `--tree`, the time from starting the server to the
+  diagnostics of a file opened at once (the index is built first), and the
+  server's peak memory (VmHWM) once it is built; beside it, in turns with
+  it (the same load on the machine), the cold command line on the same
+  tree (`nagle-lint --no-cache -q --exit-zero .`), which the index is to
+  take no longer than.
 
 It needs the server extra (`pip install '.[server]'`).  It is a tool to run
 by hand, not a test."""
@@ -153,19 +156,39 @@ async def index_time(tree: Path) -> tuple[float, float]:
     return at - started, memory
 
 
+def cold_run(tree: Path) -> float:
+    """Seconds the command line takes on the tree without its cache."""
+    import subprocess
+
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "nagle_lint", "--no-cache", "-q", "--exit-zero", "."], cwd=tree, check=True,
+                   stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
 async def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=30, help="edits per file (default 30)")
     parser.add_argument("--tree", type=Path, help="a big tree to index (e.g. netty)")
+    parser.add_argument("--rounds", type=int, default=3, help="index builds and cold runs, in turns (default 3)")
     args = parser.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    for lines in (1500, 200):
+    for lines in (1500, 200) if args.edits else ():
         median, real = await edit_latency(lines, args.edits)
         print(f"didChange -> publishDiagnostics, {real}-line file: median {median:.1f} ms over {args.edits} edits")
     if args.tree:
-        seconds, memory = await index_time(args.tree.resolve())
-        print(f"index of {args.tree}: {seconds:.2f} s (start to the first file's diagnostics); "
-              f"server peak memory {memory:.0f} MB")
+        tree = args.tree.resolve()
+        builds, colds, memories = [], [], []
+        for _ in range(args.rounds):
+            colds.append(cold_run(tree))
+            seconds, memory = await index_time(tree)
+            builds.append(seconds)
+            memories.append(memory)
+        print(f"index of {args.tree}: median {statistics.median(builds):.2f} s over {args.rounds} builds "
+              f"(start to the first file's diagnostics; each {', '.join(f'{b:.2f}' for b in builds)}); "
+              f"server peak memory {max(memories):.0f} MB at most")
+        print(f"cold command line on {args.tree}: median {statistics.median(colds):.2f} s "
+              f"(each {', '.join(f'{c:.2f}' for c in colds)})")
 
 
 if __name__ == "__main__":
