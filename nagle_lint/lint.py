@@ -49,11 +49,12 @@ def selected(prepared: list[Prepared], rules_for) -> set[str]:
 
 
 def raw_findings(prepared: list[Prepared], project, rules: set[str], timeout: float = 0.0,
-                 problems: list | None = None) -> list[Finding]:
+                 problems: list | None = None, runs: dict | None = None) -> list[Finding]:
     """What the `rules` find in the prepared files' functions, before `settle`.
     `timeout`: each file's time budget (0: none), what its lowering left of
     it (`Prepared.spent`) for its checks; a file whose analysis it cuts
-    keeps the findings of what was analysed, and is named in `problems`."""
+    keeps the findings of what was analysed, and is named in `problems`.
+    `runs`: path -> its earlier analysis' runs (see `flow.analyse`)."""
     import time
 
     from .checks import checks_within  # here, not above: lowering a file (`prepare`) needs no check
@@ -62,7 +63,7 @@ def raw_findings(prepared: list[Prepared], project, rules: set[str], timeout: fl
     for p in prepared:
         if p.model is not None:
             deadline = time.monotonic() + max(0.0, timeout - p.spent) if timeout else None
-            findings, cut = checks_within(p.model, rules, project, deadline)
+            findings, cut = checks_within(p.model, rules, project, deadline, (runs or {}).get(p.path))
             found += findings
             if cut and problems is not None:
                 problems.append((p.path, cut_problem(timeout)))

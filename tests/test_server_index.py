@@ -49,8 +49,8 @@ def test_an_edit_analyses_the_file_and_its_callers_and_gives_what_a_cold_run_giv
     assert [f.rule for f in ix.findings(client)] == ["NGL001"]
     analysed = []
     real = index_module.raw_findings
-    monkeypatch.setattr(index_module, "raw_findings", lambda prepared, *rest: (
-        analysed.extend(p.path for p in prepared), real(prepared, *rest))[1])
+    monkeypatch.setattr(index_module, "raw_findings", lambda prepared, *rest, **named: (
+        analysed.extend(p.path for p in prepared), real(prepared, *rest, **named))[1])
     edited = (tree / "helpers_project" / "proto.c").read_bytes().replace(b"write(fd, body", b"(void)(fd, body")
     assert ix.update(proto, edited) == {client}
     assert sorted(analysed) == sorted([client, proto])  # not the Python files
@@ -164,15 +164,77 @@ def status(host):
 '''
 
 
-def test_typing_in_buffers_gives_what_a_cold_index_of_the_same_buffers_gives(tmp_path):
+LOCAL = b'''import socket
+
+
+def send_all(sock, head, body):
+    sock.sendall(head)
+    sock.sendall(body)
+
+
+def request(sock):
+    send_all(sock, b"h", b"b")
+    return sock.recv(1)
+
+
+class Conn:
+    def open(self, host):
+        self.sock = socket.create_connection((host, 80))
+
+    def ask(self):
+        self.sock.sendall(b"a")
+        self.sock.sendall(b"b")
+        return self.sock.recv(1)
+
+
+def other(sock):
+    sock.sendall(b"x")
+    sock.sendall(b"y")
+
+
+def setup(self):
+    self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def talk(self):
+    self.sock.sendall(b"a")
+    self.sock.sendall(b"b")
+    return self.sock.recv(1)
+'''
+
+
+def _whole(findings):
+    """Each finding with all it says: how sure, its other sites and the path that proves it."""
+    return sorted((f.path, f.rule, tuple(f.site), f.message, f.suppressed, f.level, f.confidence, f.related, f.flow,
+                   f.fix) for f in findings)
+
+
+def test_typing_in_buffers_gives_what_a_cold_index_of_the_same_buffers_gives(tmp_path, monkeypatch):
     """Edit after edit (lines added and removed above other functions, a
     finding made and unmade, in the file and in the helper it calls), the
     index shows what an index built afresh from the same buffers shows."""
     (tmp_path / "helpers.py").write_bytes(HELPERS)
     (tmp_path / "client.py").write_bytes(CLIENT)
     (tmp_path / "other.py").write_bytes((FIXTURES / "python" / "split_write_client.py").read_bytes())
-    helpers, client = str(tmp_path / "helpers.py"), str(tmp_path / "client.py")
+    (tmp_path / "local.py").write_bytes(LOCAL)
+    helpers, client, local = str(tmp_path / "helpers.py"), str(tmp_path / "client.py"), str(tmp_path / "local.py")
     steps = [
+        # In one file: a helper edited under the function that calls it, an
+        # option set in another method, a function that becomes a callee, an
+        # option set on a field by another function.
+        (local, LOCAL.replace(b"    sock.sendall(head)\n    sock.sendall(body)\n", b"    sock.sendall(head + body)\n")),
+        (local, LOCAL.replace(b"import socket\n", b"import socket\n\n# a comment\n")),
+        (local, LOCAL.replace(b"    sock.sendall(body)\n", b"    sock.sendall(body)\n    sock.recv(1)\n")),
+        (local, LOCAL.replace(b"    sock.sendall(head)\n", b"    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)\n"
+                                                         b"    sock.sendall(head)\n")),
+        (local, LOCAL.replace(b"    self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)\n",
+                              b"    self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)\n    other(self.sock)\n")),
+        (local, LOCAL.replace(b"        self.sock = socket.create_connection((host, 80))\n",
+                              b"        self.sock = socket.create_connection((host, 80))\n"
+                              b"        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)\n")),
+        (local, LOCAL.replace(b"    return sock.recv(1)\n\n\nclass", b"    other(sock)\n    return sock.recv(1)\n\n\nclass")),
+        (local, LOCAL.replace(b"    self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)\n", b"    pass\n")),
+        (local, LOCAL),
         (client, CLIENT.replace(b"    sock.sendall(body)\n", b"    sock.sendall(body)\n\n\n")),
         (client, CLIENT.replace(b"    send_header(sock, header)\n", b"")),
         (client, CLIENT.replace(b'    sock.sendall(b"s")\n', b'    sock.sendall(b"s")\n    sock.sendall(b"t")\n')),
@@ -181,15 +243,20 @@ def test_typing_in_buffers_gives_what_a_cold_index_of_the_same_buffers_gives(tmp
         (helpers, HELPERS),
         (client, CLIENT),
     ]
-    ix = Index(str(tmp_path), Settings(), jobs=1)
-    ix.build({client: CLIENT, helpers: HELPERS})
-    texts = {client: CLIENT, helpers: HELPERS}
+    reused = []
+    real = index_module.Runs.get
+    monkeypatch.setattr(index_module.Runs, "get", lambda *args: (lambda part: (reused.append(part), part)[1])(real(*args)))
+    settings = Settings(min_confidence="low")  # every finding, the least sure too
+    ix = Index(str(tmp_path), settings, jobs=1)
+    texts = {client: CLIENT, helpers: HELPERS, local: LOCAL}
+    ix.build(dict(texts))
     shown = set()
     for path, text in steps:
         ix.update(path, text)
         texts[path] = text
-        cold = Index(str(tmp_path), Settings(), jobs=1)
+        cold = Index(str(tmp_path), settings, jobs=1)
         cold.build(dict(texts))
-        assert _key(_all(ix)) == _key(_all(cold)), (path, text)
-        shown.add(tuple(_key(ix.findings(client))))
-    assert len(shown) >= 3  # the edits made and unmade findings
+        assert _whole(_all(ix)) == _whole(_all(cold)), (path, text)
+        shown.add(tuple(_key(ix.findings(client) + ix.findings(local))))
+    assert len(shown) >= 5  # the edits made and unmade findings
+    assert any(reused) and None in reused  # the runs of functions the edits left alone were taken over, not all

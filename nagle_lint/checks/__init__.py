@@ -23,16 +23,17 @@ CHECKS = {
 ON_SUPPRESSIONS = {"NGL100"}
 
 
-def checks_within(model: FileModel, rules: set[str], project=None, deadline: float | None = None):
+def checks_within(model: FileModel, rules: set[str], project=None, deadline: float | None = None, runs=None):
     """(the findings of the rules in `rules` for the functions of one file,
     whether the analysis was cut at `deadline` (time.monotonic()) before its
     end: the findings are those of what it followed until then).  With a
     `project`, calls are followed into its other files, and a finding may
-    point into one of them (a helper that splits what its caller reads)."""
+    point into one of them (a helper that splits what its caller reads).
+    `runs`: see `flow.analyse`."""
     wanted = [r for r in CHECKS if r in rules and r not in ON_SUPPRESSIONS]
     if not wanted:
         return [], False
-    analysis = analyse(model, project, deadline)
+    analysis = analyse(model, project, deadline, runs)
     return best_of(f for rule in wanted for f in CHECKS[rule](model, analysis)), analysis.cut
 
 

@@ -165,10 +165,16 @@ def is_field(key: str) -> bool:
     return key.startswith(("self.", "this.")) or key in ("self", "this")
 
 
-def analyse(model: FileModel, project=None, deadline: float | None = None) -> Analysis:
+def analyse(model: FileModel, project=None, deadline: float | None = None, runs=None) -> Analysis:
     """Run the dataflow from every function of the file; calls are followed
     into the functions of every file of `project` (by default, this one).
-    `deadline` (time.monotonic()): past it, the analysis stops (`cut`)."""
+    `deadline` (time.monotonic()): past it, the analysis stops (`cut`).
+    `runs`: what the runs of an earlier analysis of the file observed, kept
+    for the next (an edited buffer's): `runs.get(fn, project, field_nodelay)`
+    gives a function's, where its run would observe the same, or None;
+    `runs.put(...)` keeps one (see lsp/index.py).  Each function's run
+    observes on its own, and the observations are merged in the order of
+    the functions (as one run after the other would have made them)."""
     from ..project import Project
 
     project = project or Project([model])
@@ -177,11 +183,29 @@ def analyse(model: FileModel, project=None, deadline: float | None = None) -> An
     shared = _Shared()
     for fn in model.functions:
         if project.may_find(fn):
-            try:
-                _Run(project, result, fn, project.is_entry(fn), field_nodelay, shared, deadline).run()
-            except Cut:  # the next functions are still followed, each up to its first look at the clock
-                result.cut = True
+            part = runs.get(fn, project, field_nodelay) if runs is not None else None
+            if part is None:
+                part = Analysis(project=project)
+                try:
+                    _Run(project, part, fn, project.is_entry(fn), field_nodelay, shared, deadline).run()
+                except Cut:  # the next functions are still followed, each up to its first look at the clock
+                    part.cut = True
+                if runs is not None and not part.cut:
+                    runs.put(fn, project, field_nodelay, part)
+            _merge(result, part)
     return result
+
+
+def _merge(result: Analysis, part: Analysis) -> None:
+    result.split_reads |= part.split_reads
+    result.split_exits |= part.split_exits
+    result.held |= part.held
+    for site, info in part.info_at.items():  # the surest, the first of those as sure (see `_Run.event`)
+        known = result.info_at.get(site)
+        if known is None or CONFIDENCES.index(info.confidence) > CONFIDENCES.index(known.confidence):
+            result.info_at[site] = info
+    result.steps += part.steps
+    result.cut = result.cut or part.cut
 
 
 def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], tuple[Point, bool]]:

@@ -354,7 +354,8 @@ class Frontend:
             relevant = chosen.worth
             unit = Unit(self, Source(data), trees[0], path)
             unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed} | {fn.qualname for _, fn in reused}
-            kept = unchanged(earlier, unit, found, relevant, self.text_facts(unit)) if earlier is not None and whole else {}
+            kept = unchanged(earlier, unit, found, relevant, self.text_facts(unit) if whole else None) \
+                if earlier is not None else {}
             too_deep: dict[str, int] = {}
 
             resolved = {}  # index in found -> the syntax errors its lowering resolved (see `Unit.errors_resolved`)

@@ -26,10 +26,14 @@ class Earlier:
     syntax tree (parsed whole), its functions, its text facts, and the
     syntax errors lowering each function resolved (by name and place)."""
 
-    __slots__ = ("data", "tree", "functions", "facts", "resolved")
+    __slots__ = ("data", "tree", "functions", "facts", "resolved", "taken", "line_of")
 
     def __init__(self):
         self.data = self.tree = self.functions = self.facts = self.resolved = None
+        # Of the last lowering: id of a function taken -> (it, the earlier function it was
+        # taken from); the earlier text's line -> the line now (None: one the edit changed).
+        self.taken: dict = {}
+        self.line_of = None
 
     def remember(self, data: bytes, tree, functions, facts, resolved) -> None:
         self.data, self.tree, self.functions, self.facts, self.resolved = data, tree, functions, facts, resolved
@@ -94,6 +98,13 @@ def _same(obj, line_of):
 def _mover(cls):
     """How to move an object of a model's class: each field but a comment's
     text (no key, whatever it says), made anew only where one moved."""
+    if issubclass(cls, tuple) and hasattr(cls, "_fields"):  # a named tuple (a point of the analysis)
+        def move_fields(obj, line_of):
+            values = tuple(obj)
+            moved = _items(values, line_of)
+            return obj if moved is values else cls._make(moved)
+
+        return move_fields
     if not is_dataclass(cls):
         return _same
     names = [f.name for f in fields(cls)]
@@ -115,7 +126,7 @@ def _mover(cls):
     return move
 
 
-_MOVERS = {Site: _site, str: _key, tuple: _items, frozenset: _items, dict: _mapping}
+_MOVERS = {Site: _site, str: _key, tuple: _items, frozenset: _items, set: _items, dict: _mapping}
 
 
 def _common(a: bytes, b: bytes) -> tuple[int, int]:
@@ -177,9 +188,11 @@ def unchanged(earlier: Earlier, unit, found, relevant, facts) -> dict:
     the syntax errors lowering it resolved), for
     the functions worth lowering (`relevant`) that the edit from
     `earlier.data` to the `unit`'s text leaves as they were (see the
-    module's doc); `unit`'s tree is its text parsed whole."""
+    module's doc); `facts`: the text facts of the `unit`, whose tree is its
+    text parsed whole (None where it was parsed in parts: none is taken)."""
     old, data, tree = earlier.data, unit.src.data, unit.tree
-    if old is None or earlier.tree is None or earlier.facts != facts or \
+    earlier.taken, earlier.line_of = {}, None
+    if old is None or earlier.tree is None or facts is None or earlier.facts != facts or \
             {fn.qualname for fn in earlier.functions} != unit.function_names:
         return {}
     start, same_end = _common(old, data)
@@ -205,6 +218,7 @@ def unchanged(earlier: Earlier, unit, found, relevant, facts) -> dict:
     def old_line(line: int):
         return line if line <= before else line - shift if line >= first_after else None
 
+    earlier.line_of = new_line
     groups: dict[str, list[int]] = {}  # top-level name -> its functions worth lowering (by index in found)
     for i, (q, node, _) in enumerate(found):
         if not n_is_root(q):
@@ -235,6 +249,7 @@ def unchanged(earlier: Earlier, unit, found, relevant, facts) -> dict:
             if moved is None:
                 break
             taken[i] = moved, earlier.resolved.get((q, fn.site.line, fn.site.col), 0)
+            earlier.taken[id(moved)] = moved, fn
         else:
             kept.update(taken)
     return kept

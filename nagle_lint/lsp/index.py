@@ -33,6 +33,66 @@ def buffers(texts: dict[str, bytes]):
         runner.TEXTS.clear()
 
 
+class Runs:
+    """What the dataflow's run from each function of one open buffer
+    observed (see `flow.analyse`), kept for its next analysis: after an
+    edit, a function the lowering took over (edited.py) takes its run's
+    observations, moved to their lines, where every function its calls
+    reach was taken over too (then they are all of this file, its
+    functions' names are the same, and the calls resolve as they did), it
+    is as much an entry, and its class's fields are as much with
+    TCP_NODELAY on."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.kept: dict = {}  # id(function) -> (it, (is_entry, fields), what its run observed)
+        self.next: dict = {}  # the same, of the analysis under way
+        self.earlier = None  # the edited.Earlier of the buffer's lowering
+
+    @staticmethod
+    def _context(fn, project, field_nodelay):
+        from ..checks.flow import class_of
+
+        cls = class_of(fn.qualname)
+        return project.is_entry(fn), tuple(sorted((key, found) for (c, key), found in field_nodelay.items() if c == cls))
+
+    def get(self, fn, project, field_nodelay):
+        from ..languages.edited import _moved, _Unmovable
+
+        earlier = self.earlier
+        taken = earlier.taken.get(id(fn)) if earlier is not None else None
+        kept = self.kept.get(id(taken[1])) if taken is not None and taken[0] is fn else None
+        if kept is None or kept[0] is not taken[1]:
+            return None
+        reached, todo = {id(fn)}, [fn]
+        while todo:  # every function the run may follow
+            member = todo.pop()
+            entry = earlier.taken.get(id(member))
+            if entry is None or entry[0] is not member:
+                return None
+            for call in project.facts(member).calls:
+                for target in project.targets(member, call.callee):
+                    if id(target) not in reached:
+                        reached.add(id(target))
+                        todo.append(target)
+        context = self._context(fn, project, field_nodelay)
+        try:
+            if context != _moved(kept[1], earlier.line_of):
+                return None
+            part = _moved(kept[2], earlier.line_of)
+        except _Unmovable:
+            return None
+        self.next[id(fn)] = fn, context, part
+        return part
+
+    def put(self, fn, project, field_nodelay, part):
+        self.next[id(fn)] = fn, self._context(fn, project, field_nodelay), part
+
+    def done(self) -> None:
+        """The analysis under way is the one to take from next."""
+        self.kept, self.next = self.next, {}
+
+
 class Index:
     """The files under `root` (None: only the files given to `update`)."""
 
@@ -49,6 +109,7 @@ class Index:
         self.texts: dict[str, bytes] = {}  # path -> its open buffer
         # path -> what the last lowering of its open buffer left: an edit lowers again only what it changed
         self.earlier: dict[str, Earlier] = {}
+        self.runs: dict[str, Runs] = {}  # path -> what the last analysis of its open buffer observed
 
     def holds(self, path: str) -> bool:
         """Whether `path` lies under the folder."""
@@ -85,6 +146,7 @@ class Index:
         if text is None:
             self.texts.pop(path, None)
             self.earlier.pop(path, None)
+            self.runs.pop(path, None)
         else:
             self.texts[path] = text
         before = self.project
@@ -94,6 +156,8 @@ class Index:
         prep = None
         if text is not None or os.path.isfile(path):
             earlier = self.earlier.setdefault(path, Earlier()) if text is not None else None
+            if earlier is not None:
+                self.runs.setdefault(path, Runs(path)).earlier = earlier
             prep = self._read(path, scanned=opened or old is not None, earlier=earlier)
         if self.prepared or prep is not None and prep.model is not None:
             self.project = runner.project_of(self.prepared, self.project)
@@ -112,7 +176,9 @@ class Index:
             if p in self.prepared:
                 # Every file's rules, as the command line's checks run them: a finding may lie in another file.
                 self.raw[p] = raw_findings([self.prepared[p]], self.project,
-                                           selected(list(self.prepared.values()), self.rules_for))
+                                           selected(list(self.prepared.values()), self.rules_for), runs=self.runs)
+                if p in self.runs:
+                    self.runs[p].done()
             else:
                 self.raw.pop(p, None)
         return self._settle()
