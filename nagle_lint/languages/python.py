@@ -122,58 +122,59 @@ class PythonFrontend(Frontend):
     # -- statements --------------------------------------------------------
 
     def statement(self, low: Lowering, node) -> None:
-        t = node.type
-        if t in ("module", "block"):
-            low.children(node)
-        elif t == "if_statement":
-            branches = [(node.child_by_field_name("condition"), node.child_by_field_name("consequence"))]
-            for alt in node.children_by_field_name("alternative"):
-                if alt.type == "elif_clause":
-                    branches.append((alt.child_by_field_name("condition"), alt.child_by_field_name("consequence")))
-                else:
-                    branches.append((None, alt.child_by_field_name("body")))
-            low.if_chain(node, branches)
-        elif t == "for_statement":
-            right = node.child_by_field_name("right")
-            iterable = low.expr(right)
-            low.loop(node, body=node.child_by_field_name("body"), targets=(node.child_by_field_name("left"),),
-                     reads=(iterable,) if isinstance(iterable, Handle) else (),
-                     element_size=_element_size(right, iterable, low))
-            self._else(low, node)
-        elif t == "while_statement":
-            cond = node.child_by_field_name("condition")
-            low.loop(node, (cond,), node.child_by_field_name("body"), infinite=text(cond) in ("True", "1"))
-            self._else(low, node)
-        elif t == "try_statement":
-            handlers, orelse, final = [], None, None
-            for c in node.named_children:
-                if c.type in ("except_clause", "except_group_clause"):
-                    handlers.append(next((b for b in c.named_children if b.type == "block"), None))
-                elif c.type == "else_clause":
-                    orelse = c.child_by_field_name("body")
-                elif c.type == "finally_clause":
-                    final = next((b for b in c.named_children if b.type == "block"), None)
-            low.try_(node, node.child_by_field_name("body"), handlers, orelse, final)
-        elif t == "with_statement":
-            self._with(low, node)
-        elif t == "match_statement":
-            cases = [c for c in node.child_by_field_name("body").named_children if c.type == "case_clause"]
-            low.expr(node.child_by_field_name("subject"))
-            exhaustive = any(compact(c.named_children[0]) in ("_", "") for c in cases if c.named_children)
-            low.switch(node, [[c.child_by_field_name("consequence")] for c in cases], exhaustive, fallthrough=False)
-        elif t == "return_statement":
-            low.jump("return", node, node.named_children[0] if node.named_children else None)
-        elif t == "raise_statement":
-            low.jump("raise", node, node.named_children[0] if node.named_children else None)
-        elif t in ("break_statement", "continue_statement"):
-            low.jump(t.split("_")[0], node)
-        elif t in ("global_statement", "nonlocal_statement"):
-            low.not_local.update(text(n) for n in node.named_children if n.type == "identifier")
-        elif t in self.skip_types or t in ("pass_statement", "import_statement", "import_from_statement", "comment",
-                                            "future_import_statement"):
-            return
-        else:
+        handler = _STATEMENTS.get(node.type)
+        if handler is not None:
+            handler(self, low, node)
+        elif node.type not in _INERT:
             low.evaluate(node.named_children)
+
+    def _if(self, low: Lowering, node) -> None:
+        branches = [(node.child_by_field_name("condition"), node.child_by_field_name("consequence"))]
+        for alt in node.children_by_field_name("alternative"):
+            if alt.type == "elif_clause":
+                branches.append((alt.child_by_field_name("condition"), alt.child_by_field_name("consequence")))
+            else:
+                branches.append((None, alt.child_by_field_name("body")))
+        low.if_chain(node, branches)
+
+    def _for(self, low: Lowering, node) -> None:
+        right = node.child_by_field_name("right")
+        iterable = low.expr(right)
+        low.loop(node, body=node.child_by_field_name("body"), targets=(node.child_by_field_name("left"),),
+                 reads=(iterable,) if isinstance(iterable, Handle) else (),
+                 element_size=_element_size(right, iterable, low))
+        self._else(low, node)
+
+    def _while(self, low: Lowering, node) -> None:
+        cond = node.child_by_field_name("condition")
+        low.loop(node, (cond,), node.child_by_field_name("body"), infinite=text(cond) in ("True", "1"))
+        self._else(low, node)
+
+    def _try(self, low: Lowering, node) -> None:
+        handlers, orelse, final = [], None, None
+        for c in node.named_children:
+            if c.type in ("except_clause", "except_group_clause"):
+                handlers.append(next((b for b in c.named_children if b.type == "block"), None))
+            elif c.type == "else_clause":
+                orelse = c.child_by_field_name("body")
+            elif c.type == "finally_clause":
+                final = next((b for b in c.named_children if b.type == "block"), None)
+        low.try_(node, node.child_by_field_name("body"), handlers, orelse, final)
+
+    def _match(self, low: Lowering, node) -> None:
+        cases = [c for c in node.child_by_field_name("body").named_children if c.type == "case_clause"]
+        low.expr(node.child_by_field_name("subject"))
+        exhaustive = any(compact(c.named_children[0]) in ("_", "") for c in cases if c.named_children)
+        low.switch(node, [[c.child_by_field_name("consequence")] for c in cases], exhaustive, fallthrough=False)
+
+    def _jump(self, low: Lowering, node) -> None:
+        """return, raise (with their value), break, continue."""
+        kind = node.type.split("_")[0]
+        value = node.named_children[0] if kind in ("return", "raise") and node.named_children else None
+        low.jump(kind, node, value)
+
+    def _not_local(self, low: Lowering, node) -> None:
+        low.not_local.update(text(n) for n in node.named_children if n.type == "identifier")
 
     def _else(self, low, node):
         alt = node.child_by_field_name("alternative")
@@ -250,10 +251,15 @@ class PythonFrontend(Frontend):
                   for a in every if a.type == "keyword_argument"}
         if func.type == "identifier":
             return self._plain_call(low, node, text(func), args, kwargs)
-        if func.type != "attribute":
-            low.expr(func)
-            low.evaluate(every)
-            return None
+        if func.type == "attribute":
+            return self._method_call(low, node, func, args, kwargs)
+        low.expr(func)
+        low.evaluate(every)
+        return None
+
+    def _method_call(self, low, node, func, args, kwargs):
+        """`receiver.meth(...)`: a maker or a call of a module, one of the
+        class's own methods, a library's, or a call on a connection."""
         obj, meth = func.child_by_field_name("object"), text(func.child_by_field_name("attribute"))
         dotted, receiver = compact(func), compact(obj)
         cat = self.catalogue
@@ -262,14 +268,9 @@ class PythonFrontend(Frontend):
         if meth in cat.not_tcp and _module_like(low, receiver):
             _eval_all(low, args, kwargs)
             return NOT_CONN
-        if dotted in self.library_makers:
-            _eval_all(low, args, kwargs)
-            return Fresh(True, "high", self.library_makers[dotted].name)
-        if dotted in cat.sleeps:
-            _eval_all(low, args, kwargs)
-            return low.pause(node, seconds(args[0], cat.sleeps[dotted]) if args else None)
-        if dotted == "asyncio.open_connection":
-            return self._open_stream(low, node, args, kwargs)
+        by_callee = self._callees.get(dotted)
+        if by_callee is not None:
+            return by_callee(low, node, dotted, args, kwargs)
         if receiver in ("self", "cls") and low.cls and (own := _method_of(low.unit, low.cls, meth)):
             _eval_all(low, [], kwargs)
             return low.local_call(own, args, node)
@@ -280,14 +281,39 @@ class PythonFrontend(Frontend):
         if isinstance(target, Obj):  # a method of a class that may be defined in a linted file
             _eval_all(low, [], kwargs)
             return low.outside_call(f"{target.cls}.{meth}", args, node, receiver=receiver)
-        if meth in cat.wrappers and cat.wrappers[meth] is False:  # ssl's wrap_socket(sock): the same connection
-            _eval_all(low, args[1:], {k: v for k, v in kwargs.items() if k != "sock"})
-            inner = args[0] if args else kwargs.get("sock")
-            h = low.conn_for(inner, "medium") if inner is not None else None
-            handshake = kwargs.get("do_handshake_on_connect")
-            if h is not None and meth in cat.handshakes and (handshake is None or text(handshake) != "False"):
-                low.recv(h, node)
-            return h
+        if cat.wrappers.get(meth, True) is False:  # ssl's wrap_socket(sock): the same connection
+            return self._same_connection(low, node, meth, args, kwargs)
+        return self._on_connection(low, node, obj, meth, args, kwargs)
+
+    @cached_property
+    def _callees(self) -> dict:
+        """Dotted callee -> its lowering: the library makers, the sleeps, asyncio's streams."""
+        table = {"asyncio.open_connection": lambda low, node, _, args, kwargs: self._open_stream(low, node, args, kwargs)}
+        table.update((name, self._sleep) for name in self.catalogue.sleeps)
+        table.update((name, self._made_by_library) for name in self.library_makers)
+        return table
+
+    def _made_by_library(self, low, node, dotted, args, kwargs):
+        _eval_all(low, args, kwargs)
+        return Fresh(True, "high", self.library_makers[dotted].name)
+
+    def _sleep(self, low, node, dotted, args, kwargs):
+        _eval_all(low, args, kwargs)
+        return low.pause(node, seconds(args[0], self.catalogue.sleeps[dotted]) if args else None)
+
+    def _same_connection(self, low, node, meth, args, kwargs):
+        """A wrapper that returns the connection it is given (ssl's wrap_socket), after its handshake."""
+        _eval_all(low, args[1:], {k: v for k, v in kwargs.items() if k != "sock"})
+        inner = args[0] if args else kwargs.get("sock")
+        h = low.conn_for(inner, "medium") if inner is not None else None
+        handshake = kwargs.get("do_handshake_on_connect")
+        if h is not None and meth in self.catalogue.handshakes and (handshake is None or text(handshake) != "False"):
+            low.recv(h, node)
+        return h
+
+    def _on_connection(self, low, node, obj, meth, args, kwargs):
+        """A call made on a connection, or on a stream over one (see `_events`)."""
+        cat = self.catalogue
         if meth in self.on_connection:
             h = low.conn_for(obj, "medium" if meth in cat.socket_only else "low")
         else:
@@ -306,36 +332,62 @@ class PythonFrontend(Frontend):
             unbuffered = buffering is not None and text(buffering).strip() == "0"
             return Handle(h.key, buffered="w" in mode and not unbuffered)
         _eval_all(low, args, kwargs)
-        if meth in cat.sends or meth in cat.stream_writes:
-            flags = kwargs.get("flags")
-            if meth in cat.sends and (len(args) > 2 or (len(args) > 1 and meth != "sendto")):
-                flags = args[1]  # send(data, flags), sendall(data, flags), sendto(data, flags, address)
-            low.send(h, node, _size(args[0], low) if args else UNKNOWN, more=self._more(flags))
-        elif meth in cat.gather_sends:  # sendmsg(buffers, ancdata, flags)
-            low.send(h, node, UNKNOWN, gather=True, more=self._more(args[2] if len(args) > 2 else None))
-        elif meth in cat.file_sends:
-            low.send(h, node, UNKNOWN)
-        elif meth in cat.reads or meth in cat.stream_reads:
-            size = UNKNOWN
-            if meth in ("recv", "recvfrom", "read") and args and args[0].type == "integer":  # a byte count first
-                size = count_size(int_literal(text(args[0])))
-            low.recv(h, node, size)
-        elif meth in cat.handshakes:
-            low.recv(h, node)
-        elif meth in cat.flushes:
-            low.flush(h, node)
-        elif meth in cat.closes:
-            low.flush(h, node) if h.buffered else low.push(h, node)
-        elif meth in cat.shutdowns:
-            low.push(h, node)
-        elif meth in cat.option_setters:
-            opt = text(args[1]) if len(args) >= 3 else ""
-            option = next((what for word, what in cat.options.items() if word in opt), None)
-            if option:
-                low.set_option(h, option, args[2], node)
-            else:  # setsockopt(*opt), setsockopt(level, name, value): a row of an option table
-                low.option_table(h, args[1] if len(args) >= 3 else None)
+        event = self._events.get(meth)
+        if event is not None:
+            event(low, node, h, meth, args, kwargs)
         return None
+
+    @cached_property
+    def _events(self) -> dict:
+        """Method -> the event it is on a connection, by the catalogue's fields
+        (a name in two fields is what the first of them says)."""
+        c = self.catalogue
+        table = {}
+        for names, event in ((c.sends | c.stream_writes, self._send), (c.gather_sends, self._gather_send),
+                             (c.file_sends, self._file_send), (c.reads | c.stream_reads, self._read),
+                             (c.handshakes, self._handshake), (c.flushes, self._flush), (c.closes, self._close),
+                             (c.shutdowns, self._shutdown), (c.option_setters, self._set_option)):
+            for name in names:
+                table.setdefault(name, event)
+        return table
+
+    def _send(self, low, node, h, meth, args, kwargs):
+        flags = kwargs.get("flags")
+        if meth in self.catalogue.sends and (len(args) > 2 or (len(args) > 1 and meth != "sendto")):
+            flags = args[1]  # send(data, flags), sendall(data, flags), sendto(data, flags, address)
+        low.send(h, node, _size(args[0], low) if args else UNKNOWN, more=self._more(flags))
+
+    def _gather_send(self, low, node, h, meth, args, kwargs):  # sendmsg(buffers, ancdata, flags)
+        low.send(h, node, UNKNOWN, gather=True, more=self._more(args[2] if len(args) > 2 else None))
+
+    def _file_send(self, low, node, h, meth, args, kwargs):
+        low.send(h, node, UNKNOWN)
+
+    def _read(self, low, node, h, meth, args, kwargs):
+        size = UNKNOWN
+        if meth in ("recv", "recvfrom", "read") and args and args[0].type == "integer":  # a byte count first
+            size = count_size(int_literal(text(args[0])))
+        low.recv(h, node, size)
+
+    def _handshake(self, low, node, h, meth, args, kwargs):
+        low.recv(h, node)
+
+    def _flush(self, low, node, h, meth, args, kwargs):
+        low.flush(h, node)
+
+    def _close(self, low, node, h, meth, args, kwargs):
+        low.flush(h, node) if h.buffered else low.push(h, node)
+
+    def _shutdown(self, low, node, h, meth, args, kwargs):
+        low.push(h, node)
+
+    def _set_option(self, low, node, h, meth, args, kwargs):
+        opt = text(args[1]) if len(args) >= 3 else ""
+        option = next((what for word, what in self.catalogue.options.items() if word in opt), None)
+        if option:
+            low.set_option(h, option, args[2], node)
+        else:  # setsockopt(*opt), setsockopt(level, name, value): a row of an option table
+            low.option_table(h, args[1] if len(args) >= 3 else None)
 
     def _open_stream(self, low, node, args, kwargs):
         """asyncio.open_connection(): a (reader, writer) pair on one TCP connection, TCP_NODELAY on."""
@@ -464,6 +516,29 @@ class PythonFrontend(Frontend):
         return render(self, data, proposals)
 
 
+# Statement node type -> its lowering; any other statement is lowered for the
+# events of its expressions, unless it is inert.
+_STATEMENTS = {
+    "module": lambda fe, low, node: low.children(node),
+    "block": lambda fe, low, node: low.children(node),
+    "if_statement": PythonFrontend._if,
+    "for_statement": PythonFrontend._for,
+    "while_statement": PythonFrontend._while,
+    "try_statement": PythonFrontend._try,
+    "with_statement": PythonFrontend._with,
+    "match_statement": PythonFrontend._match,
+    "return_statement": PythonFrontend._jump,
+    "raise_statement": PythonFrontend._jump,
+    "break_statement": PythonFrontend._jump,
+    "continue_statement": PythonFrontend._jump,
+    "global_statement": PythonFrontend._not_local,
+    "nonlocal_statement": PythonFrontend._not_local,
+}
+# Definitions (lowered on their own), and statements without events.
+_INERT = PythonFrontend.skip_types | {"pass_statement", "import_statement", "import_from_statement", "comment",
+                                      "future_import_statement"}
+
+
 def _names(spec: str):
     import re
 
@@ -545,48 +620,79 @@ def _size(node, low) -> str:
     """How big a payload expression is, when the code says: a short literal,
     a struct of a known format, a short literal %-formatted, a name holding
     one of these (or a character of a string)."""
-    t = node.type
-    if t == "string":
-        body = text(node)
-        content = "".join(text(c) for c in node.named_children if c.type == "string_content")
-        if "{" in body and body.lstrip("bBrRuU").startswith(("f", "F")):
-            return UNKNOWN
-        return ONE if len(content) <= 1 and "\\" not in content else SMALL if len(content) <= 16 else UNKNOWN
-    if t == "identifier":
-        return low.sizes.get(text(node), UNKNOWN)
-    if t == "parenthesized_expression" and node.named_children:
-        return _size(node.named_children[0], low)
-    if t == "binary_operator" and text(node.child_by_field_name("operator")) == "%":
-        left = node.child_by_field_name("left")  # b"%d\r\n" % n: a short template stays short
-        return SMALL if left.type == "string" and _size(left, low) != UNKNOWN else UNKNOWN
-    if t == "call":
-        func = node.child_by_field_name("function")
-        fn = compact(func)
-        arg = node.child_by_field_name("arguments")
-        inner = [a for a in arg.named_children] if arg is not None else []
-        if fn in ("bytes", "bytearray") and len(inner) == 1 and inner[0].type in ("list", "tuple"):
-            return ONE if len(inner[0].named_children) == 1 else SMALL
-        if fn in ("struct.pack", "pack") and inner:
-            return _struct_size(inner[0])
-        if func.type == "attribute" and text(func.child_by_field_name("attribute")) == "pack":
-            obj = func.child_by_field_name("object")  # struct.Struct(fmt).pack(...), or a name holding the Struct
-            if obj.type == "call" and compact(obj.child_by_field_name("function")) in ("struct.Struct", "Struct"):
-                made = obj.child_by_field_name("arguments").named_children
-                return _struct_size(made[0]) if made else UNKNOWN
-            if obj.type == "identifier":
-                return _module_structs(low.unit).get(text(obj), low.sizes.get(text(obj), UNKNOWN))
-        if fn.endswith(".encode") and func.type == "attribute":
-            obj = func.child_by_field_name("object")
-            if obj.type == "call" and compact(obj.child_by_field_name("function")) == "chr":
-                return ONE
-            return _size(obj, low) if obj.type in ("string", "identifier") else UNKNOWN
-    if t == "subscript":
-        sub = node.child_by_field_name("subscript")
-        if sub is not None and sub.type == "slice":
-            parts = [compact(c) for c in sub.named_children]
-            if len(parts) == 2 and parts[1] in (parts[0] + "+1", "1+" + parts[0]):
-                return ONE
+    sizer = _SIZERS.get(node.type)
+    return sizer(node, low) if sizer is not None else UNKNOWN
+
+
+def _string_size(node, low) -> str:
+    body = text(node)
+    content = "".join(text(c) for c in node.named_children if c.type == "string_content")
+    if "{" in body and body.lstrip("bBrRuU").startswith(("f", "F")):
+        return UNKNOWN
+    return ONE if len(content) <= 1 and "\\" not in content else SMALL if len(content) <= 16 else UNKNOWN
+
+
+def _inner_size(node, low) -> str:
+    return _size(node.named_children[0], low) if node.named_children else UNKNOWN
+
+
+def _formatted_size(node, low) -> str:
+    if text(node.child_by_field_name("operator")) != "%":
+        return UNKNOWN
+    left = node.child_by_field_name("left")  # b"%d\r\n" % n: a short template stays short
+    return SMALL if left.type == "string" and _size(left, low) != UNKNOWN else UNKNOWN
+
+
+def _call_size(node, low) -> str:
+    func = node.child_by_field_name("function")
+    fn = compact(func)
+    arg = node.child_by_field_name("arguments")
+    inner = [a for a in arg.named_children] if arg is not None else []
+    if fn in ("bytes", "bytearray") and len(inner) == 1 and inner[0].type in ("list", "tuple"):
+        return ONE if len(inner[0].named_children) == 1 else SMALL
+    if fn in ("struct.pack", "pack") and inner:
+        return _struct_size(inner[0])
+    if func.type != "attribute":
+        return UNKNOWN
+    method, obj = text(func.child_by_field_name("attribute")), func.child_by_field_name("object")
+    if method == "pack":
+        return _packed_size(obj, low)
+    if method == "encode":
+        if obj.type == "call" and compact(obj.child_by_field_name("function")) == "chr":
+            return ONE
+        return _size(obj, low) if obj.type in ("string", "identifier") else UNKNOWN
     return UNKNOWN
+
+
+def _packed_size(obj, low) -> str:
+    """The size `obj.pack(...)` gives: struct.Struct(fmt), or a name holding the Struct."""
+    if obj.type == "call" and compact(obj.child_by_field_name("function")) in ("struct.Struct", "Struct"):
+        made = obj.child_by_field_name("arguments").named_children
+        return _struct_size(made[0]) if made else UNKNOWN
+    if obj.type == "identifier":
+        return _module_structs(low.unit).get(text(obj), low.sizes.get(text(obj), UNKNOWN))
+    return UNKNOWN
+
+
+def _slice_size(node, low) -> str:
+    """`s[i:i+1]`: one character."""
+    sub = node.child_by_field_name("subscript")
+    if sub is not None and sub.type == "slice":
+        parts = [compact(c) for c in sub.named_children]
+        if len(parts) == 2 and parts[1] in (parts[0] + "+1", "1+" + parts[0]):
+            return ONE
+    return UNKNOWN
+
+
+# Payload node type -> how its size is told.
+_SIZERS = {
+    "string": _string_size,
+    "identifier": lambda node, low: low.sizes.get(text(node), UNKNOWN),
+    "parenthesized_expression": _inner_size,
+    "binary_operator": _formatted_size,
+    "call": _call_size,
+    "subscript": _slice_size,
+}
 
 
 def _struct_size(fmt_node) -> str:
