@@ -11,6 +11,8 @@ import pytest
 
 from nagle_lint.fixes import render
 from nagle_lint.languages import frontend, scanner
+from nagle_lint.languages.c import CFrontend
+from nagle_lint.languages.c_scan import CScanner
 from nagle_lint.languages.java import JavaFrontend
 from nagle_lint.languages.java_scan import JavaScanner
 from nagle_lint.languages.python import PythonFrontend
@@ -19,7 +21,8 @@ from nagle_lint.runner import lint_file
 from test_fixtures import ROOT, settings_for
 
 # language -> its byte scan and its frontend (both read `catalogue`), and its fixtures' suffix
-LANGUAGES = {"python": ((PythonScanner, PythonFrontend), ".py"), "java": ((JavaScanner, JavaFrontend), ".java")}
+LANGUAGES = {"python": ((PythonScanner, PythonFrontend), ".py"), "java": ((JavaScanner, JavaFrontend), ".java"),
+             "c": ((CScanner, CFrontend), ".c")}
 TAG = re.compile(r"catalogue:\s*([\w.*]+(?:\s*,\s*[\w.*]+)*)")
 
 

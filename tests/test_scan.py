@@ -333,11 +333,11 @@ def test_python_enclosing_spans_on_generated_text(data: bytes):
 
 
 def _lowered_as_sends():
-    from nagle_lint.languages import c
+    from nagle_lint.languages.c_catalogue import C
     from nagle_lint.languages.java_catalogue import JAVA
     from nagle_lint.languages.python_catalogue import PYTHON
 
-    yield from (("c", f"{n}(fd, b, n);".encode()) for n in [*c.SENDS, *c.GATHERS, *c.STDIO_WRITES])
+    yield from (("c", f"{n}(fd, b, n);".encode()) for n in sorted(C.all_sends | C.stream_writes))
     yield from (("java", f"out.{n}(b);".encode()) for n in sorted(JAVA.stream_writes))
     yield from (("python", f"s.{n}(b)".encode()) for n in sorted(PYTHON.all_sends | PYTHON.stream_writes))
 

@@ -3,49 +3,19 @@
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
 from .base import NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
+from .c_catalogue import C
 from ..model import ONE, SMALL, UNKNOWN, ConnInfo
 
-NO_NAGLE = ("AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
-            "SOCK_SEQPACKET")
-NOT_SOCKETS = {"open", "openat", "creat", "fopen", "tmpfile", "memfd_create", "eventfd", "timerfd_create",
-               "signalfd", "epoll_create", "epoll_create1", "inotify_init", "inotify_init1", "open_memstream",
-               "fmemopen", "popen", "mkstemp"}
-# A wrapper named for what it wraps (curlx_fopen, g_fopen, xfopen) opens a file too.
-FILE_OPENERS = ("fopen", "freopen")
-PAIRS = {"pipe", "pipe2", "socketpair"}  # fill an int[2] with descriptors that have no Nagle
-# name -> (index of the connection argument, index of the byte count or None)
-SENDS = {"write": (0, 2), "send": (0, 2), "sendto": (0, 2), "SSL_write": (0, 2), "sendfile": (0, None),
-         "BIO_write": (0, 2), "gnutls_record_send": (0, 2)}
-GATHERS = {"writev": 0, "sendmsg": 0, "sendmmsg": 0}
-RECVS = {"read": 0, "recv": 0, "recvfrom": 0, "recvmsg": 0, "SSL_read": 0, "SSL_peek": 0, "BIO_read": 0,
-         "gnutls_record_recv": 0, "readv": 0}
-SOCKET_ONLY = {"send", "sendto", "sendmsg", "recv", "recvfrom", "recvmsg", "SSL_write", "SSL_read", "setsockopt",
-               "shutdown", "sendfile"}
-# Calls given the peer's address (the fifth argument) on every datagram: a TCP socket is connected, and
-# its sends and reads take none (NULL).
-ADDRESSED = {"sendto", "recvfrom"}
-# stdio: name -> index of the FILE* argument
-STDIO_WRITES = {"fwrite": 3, "fprintf": 0, "vfprintf": 0, "fputs": 1, "fputc": 1, "putc": 1, "fputs_unlocked": 1,
-                "fwrite_unlocked": 3}
-STDIO_READS = {"fgets": 2, "fread": 3, "fgetc": 0, "getc": 0, "fscanf": 0, "getline": 2, "getdelim": 3}
-
-
-# Library calls that take a descriptor but neither send nor read: never another linted file's function.
-LIBRARY = {"connect", "bind", "listen", "fcntl", "ioctl", "getsockopt", "getpeername", "getsockname", "epoll_ctl",
-           "poll", "select", "dup", "dup2", "fstat", "lseek", "ftruncate", "fsync", "fchmod", "fchown", "memcpy",
-           "memset", "strlen", "snprintf", "printf", "perror", "htons", "htonl", "inet_pton", "free", "malloc",
-           "SSL_set_fd", "SSL_new", "SSL_connect", "SSL_accept", "SSL_free", "FD_SET", "FD_CLR", "FD_ISSET"}
-
+# A descriptor's send or read: (connection, buffer, byte count).
+COUNT_ARGUMENT = 2
 # An event loop that the file fills with TCP connections hands them back as these.
 POLLERS = re.compile(rb"\b(?:epoll_ctl|FD_SET|kevent|EV_SET)\b|struct\s+pollfd")
-TCP_MADE = re.compile(rb"\baccept4?\s*\(|SOCK_STREAM")
 # A send's result compared as a failure: below zero, -1, not the length asked, below it;
 # either way round (`0 >= write(...)`, `-1 == n`).
 FAILURE_TEST = re.compile(r"<=?0\b|==-1\b|!=|<[A-Za-z_(]|==SOCKET_ERROR|(?<![\w.])(?:0>=?|-1==|SOCKET_ERROR==)")
-# Sleeps, by the seconds of their argument's unit (None: a length not told).
-SLEEPS = {"sleep": 1.0, "usleep": 1e-6, "nanosleep": None, "Sleep": 1e-3}
 # A descriptor's "none" value, assigned when it is closed or failed to open.
 SENTINEL = re.compile(r"(?:\([\w\s]+\))?\(?(?:-1|INVALID_SOCKET|NULL)\)?$")
 POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
@@ -53,6 +23,7 @@ POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
 
 class CFrontend(Frontend):
     name = "c"
+    catalogue = C
     grammar_package = "tree_sitter_c"
     idioms = {
         "join": "one buffer and one write()",
@@ -66,6 +37,10 @@ class CFrontend(Frontend):
     option_row_types = frozenset({"initializer_list"})
     skip_types = frozenset({"function_definition"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
+
+    @cached_property
+    def known(self) -> "_Known":
+        return _Known(self.catalogue)
 
     # -- functions ---------------------------------------------------------
 
@@ -123,10 +98,10 @@ class CFrontend(Frontend):
             low.params.add(name)
             low.types[name] = typ
             keys.append(name)
-            if typ == "FILE":
+            if typ in self.catalogue.stream_types:
                 low.conns[name] = ConnInfo(name, None, "low", "param")
-                low.env[name] = Handle(name, buffered=True)
-            elif typ in ("SSL", "gnutls_session_t"):
+                low.env[name] = Handle(name, buffered=self.catalogue.stream_types[typ])
+            elif typ in self.catalogue.socket_types:
                 low.conns[name] = ConnInfo(name, None, "medium", "param")
                 low.env[name] = Handle(name)
         return tuple(keys)
@@ -143,7 +118,7 @@ class CFrontend(Frontend):
     def _made_kinds(self, unit) -> dict[str, bool]:
         kinds = getattr(unit, "made_kinds", None)
         if kinds is None:
-            kinds = unit.made_kinds = _made_kinds(unit.src.data)
+            kinds = unit.made_kinds = _made_kinds(unit.src.data, self.known)
         return kinds
 
     def polled(self, unit, key: str) -> bool:
@@ -152,7 +127,7 @@ class CFrontend(Frontend):
     def _polls_tcp(self, unit) -> bool:
         if unit.polls_tcp is None:
             data = unit.src.data
-            unit.polls_tcp = bool(POLLERS.search(data) and TCP_MADE.search(data))
+            unit.polls_tcp = bool(POLLERS.search(data) and self.known.tcp_made.search(data))
         return unit.polls_tcp
 
     def text_facts(self, unit) -> tuple:
@@ -316,113 +291,124 @@ class CFrontend(Frontend):
             low.expr(func)
             low.evaluate(args)
             return None
-        name = text(func)
+        name, known = text(func), self.known
+        cat = known.cat
         if name in low.unit.function_names and name != low.qualname:
             return low.local_call(name, args, node)
-        if name in SLEEPS:
+        if name in cat.sleeps:
             low.evaluate(args)
-            return low.pause(node, seconds(args[0], SLEEPS[name]) if args and SLEEPS[name] else None)
-        if name == "socket":
+            unit = cat.sleeps[name]
+            return low.pause(node, seconds(args[0], unit) if args and unit else None)
+        if name in cat.tcp_makers:
             low.evaluate(args)
-            tcp = _socket_kind([compact(a) for a in args[:2]])
+            tcp = _socket_kind([compact(a) for a in args[:2]], known)
             return Fresh(tcp, "high" if tcp is not None else "medium")
-        if name in ("accept", "accept4"):
+        if name in cat.accepts:
             listener = low.conn_for(args[0], "medium") if args else None
             low.evaluate(args[1:])
             info = low.conns.get(listener.key) if listener else None
             if info is not None and info.tcp is False:
                 return Fresh(False, "high")
             return Fresh(True if info and info.tcp else None, "high" if info and info.tcp else "medium")
-        if name in NOT_SOCKETS or name.endswith(FILE_OPENERS):
+        if name in cat.not_tcp or name.endswith(known.not_tcp_endings):
             low.evaluate(args)
             return NOT_CONN
-        if name in PAIRS:
+        if name in cat.pair_makers:
             low.evaluate(args)
-            if args:
-                arr = compact(args[-1])
+            if len(args) > cat.pair_makers[name]:
+                arr = compact(args[cat.pair_makers[name]])
                 low.env[arr + "[]"] = NOT_CONN
                 for i in (0, 1):
                     low.env[f"{arr}[{i}]"] = NOT_CONN
             return None
-        if name == "fdopen" and args:
+        if name in cat.wrappers and args:
             h = low.conn_for(args[0], "low")
             mode = text(args[1]) if len(args) > 1 else ""
             if h is None:
                 return NOT_CONN
             return Handle(h.key, buffered=any(c in mode for c in "wa+"))
-        if name == "setvbuf" and len(args) >= 3:
+        if name in cat.buffer_setters and len(args) >= 3:
             h = low.expr(args[0])
-            if isinstance(h, Handle) and "_IONBF" in text(args[2]):
+            if isinstance(h, Handle) and cat.buffer_setters[name] in text(args[2]):
                 low.assign(compact(args[0]), Handle(h.key, buffered=False))
             return None
-        if name in ("SSL_set_fd", "gnutls_transport_set_int") and len(args) >= 2:
+        if name in cat.binders and len(args) >= 2:
             h = low.conn_for(args[1], "medium")
             if h is not None:
                 low.assign(compact(args[0]), h)
-                info = low.conns.get(h.key)
             return None
-        if name in SENDS or name in GATHERS or name in RECVS or name in ("shutdown", "close", "setsockopt"):
-            index = SENDS[name][0] if name in SENDS else GATHERS.get(name, RECVS.get(name, 0))
-            if len(args) <= index:
-                return None
-            h = low.conn_for(args[index], "medium" if name in SOCKET_ONLY else "low")
-            low.evaluate(args[index + 1:])
-            if h is None:
-                return None
-            if name in ADDRESSED and _addressed(args):  # a datagram sent to, or read from, an address
-                info = low.conns.get(h.key)
-                if info is not None and info.tcp is None:
-                    low.conns[h.key] = ConnInfo(info.name, False, "high", info.origin)
-            if name in SENDS:
-                count = SENDS[name][1]
-                flags = args[3] if name in ("send", "sendto") and len(args) > 3 else None
-                more = flags is not None and "MSG_MORE" in text(flags)
-                size = _size(low, args[count]) if count is not None and count < len(args) else UNKNOWN
-                low.send(h, node, size, more=more)
-                return Sent(h.key)
-            elif name in GATHERS:
-                more = name == "sendmsg" and len(args) > 2 and "MSG_MORE" in text(args[2])
-                low.send(h, node, UNKNOWN, gather=True, more=more)
-                return Sent(h.key)
-            elif name in RECVS:
-                low.recv(h, node, _size(low, args[2]) if len(args) > 2 and name not in ("recvmsg", "readv") else UNKNOWN)
-            elif name == "shutdown":
-                if len(args) < 2 or "SHUT_RD" != compact(args[1]):
-                    low.push(h, node)
-            elif name == "close":
-                low.push(h, node)
-            elif name == "setsockopt" and len(args) >= 4:
-                opt = text(args[2])
-                option = "nodelay" if "TCP_NODELAY" in opt else "cork" if ("TCP_CORK" in opt or "TCP_NOPUSH" in opt) else None
-                if option:
-                    low.set_option(h, option, args[3], node)
-                else:  # setsockopt(fd, o->level, o->name, &o->value, ...): a row of an option table
-                    low.option_table(h, args[2])
-            return None
-        if name in STDIO_WRITES or name in STDIO_READS or name in ("fflush", "fclose"):
-            index = STDIO_WRITES.get(name, STDIO_READS.get(name, 0))
-            if len(args) <= index:
-                low.evaluate(args)
-                return None
-            for i, a in enumerate(args):
-                if i != index:
-                    low.expr(a)
-            h = low.expr(args[index])
-            if not isinstance(h, Handle):
-                return None
-            if name in STDIO_WRITES:
-                low.send(h, node, ONE if name in ("fputc", "putc") else UNKNOWN)
-            elif name in STDIO_READS:
-                low.recv(h, node)
-            elif name == "fflush":
-                low.flush(h, node)
-            else:
-                low.close(h, node)
-            return None
-        if name in LIBRARY:
-            low.evaluate(args)
+        if name in known.descriptor_calls:
+            return self._descriptor_call(low, node, name, args)
+        if name in known.stream_calls:
+            self._stream_call(low, node, name, args)
             return None
         return low.outside_call(name, args, node)  # may be a function of another linted file
+
+    def _descriptor_call(self, low: Lowering, node, name: str, args):
+        """A send, read, close or option set on a descriptor (or a TLS session)."""
+        cat = self.catalogue
+        index = cat.connection_argument.get(name, 0)
+        if len(args) <= index:
+            return None
+        h = low.conn_for(args[index], "medium" if name in cat.socket_only else "low")
+        low.evaluate(args[index + 1:])
+        if h is None:
+            return None
+        if name in cat.addressed and _addressed(args):  # a datagram sent to, or read from, an address
+            info = low.conns.get(h.key)
+            if info is not None and info.tcp is None:
+                low.conns[h.key] = ConnInfo(info.name, False, "high", info.origin)
+        # A socket's own sends take flags after their count (send, sendto) or message (sendmsg).
+        if name in cat.sends:
+            flags = args[COUNT_ARGUMENT + 1] if name in cat.socket_only and len(args) > COUNT_ARGUMENT + 1 else None
+            size = _size(low, args[COUNT_ARGUMENT]) if COUNT_ARGUMENT < len(args) else UNKNOWN
+            low.send(h, node, size, more=_more(flags, cat))
+            return Sent(h.key)
+        if name in cat.file_sends:
+            low.send(h, node, UNKNOWN)
+            return Sent(h.key)
+        if name in cat.gather_sends:
+            flags = args[2] if name in cat.socket_only and len(args) > 2 else None
+            low.send(h, node, UNKNOWN, gather=True, more=_more(flags, cat))
+            return Sent(h.key)
+        if name in cat.reads or name in cat.gather_reads:
+            count = args[COUNT_ARGUMENT] if name in cat.reads and COUNT_ARGUMENT < len(args) else None
+            low.recv(h, node, _size(low, count) if count is not None else UNKNOWN)
+        elif name in cat.shutdowns:
+            if len(args) < 2 or "SHUT_RD" != compact(args[1]):
+                low.push(h, node)
+        elif name in cat.closes:
+            low.push(h, node)
+        elif name in cat.option_setters and len(args) >= 4:
+            opt = text(args[2])
+            option = next((kind for word, kind in cat.options.items() if word in opt), None)
+            if option:
+                low.set_option(h, option, args[3], node)
+            else:  # setsockopt(fd, o->level, o->name, &o->value, ...): a row of an option table
+                low.option_table(h, args[2])
+        return None
+
+    def _stream_call(self, low: Lowering, node, name: str, args) -> None:
+        """A write, read, flush or close of a stdio stream."""
+        cat = self.catalogue
+        index = cat.connection_argument.get(name, 0)
+        if len(args) <= index:
+            low.evaluate(args)
+            return
+        for i, a in enumerate(args):
+            if i != index:
+                low.expr(a)
+        h = low.expr(args[index])
+        if not isinstance(h, Handle):
+            return
+        if name in cat.stream_writes:
+            low.send(h, node, ONE if name in cat.one_byte_writes else UNKNOWN)
+        elif name in cat.stream_reads:
+            low.recv(h, node)
+        elif name in cat.flushes:
+            low.flush(h, node)
+        else:
+            low.close(h, node)
 
     def render(self, data: bytes, proposals) -> list:
         """Each proposed fix as edits of the file (see fixes.py), or None."""
@@ -431,19 +417,39 @@ class CFrontend(Frontend):
         return render(self, data, proposals)
 
 
-def _socket_kind(spec: list[str]) -> bool | None:
+class _Known:
+    """What the lowering derives from a catalogue, once."""
+
+    def __init__(self, cat):
+        self.cat = cat
+        self.descriptor_calls = cat.all_sends | cat.reads | cat.gather_reads | cat.closes | cat.shutdowns | cat.option_setters
+        self.stream_calls = cat.stream_writes | cat.stream_reads | cat.flushes | cat.stream_closes
+        self.tcp_families = {w for w in cat.plain_tcp_words if not w.startswith("SOCK_")}
+        self.tcp_types = cat.plain_tcp_words - self.tcp_families
+        self.not_tcp_endings = tuple(cat.not_tcp_endings)
+        # Where a file makes the endpoints its members and globals hold (see `_made_kinds`).
+        names = sorted(cat.tcp_makers | cat.accepts | set(cat.pair_makers) | cat.addressed, key=len, reverse=True)
+        self.makers = re.compile(rb"\b(" + "|".join(names).encode() + rb")\s*\(")
+        self.maker_stems = tuple(n.encode() for n in names if not any(o != n and n.startswith(o) for o in names))
+        # What tells that a file makes TCP connections: an accept, or a stream socket.
+        self.tcp_made = re.compile(b"|".join([rb"\b(?:" + "|".join(sorted(cat.accepts, key=len, reverse=True)).encode()
+                                              + rb")\s*\("] + [re.escape(t.encode()) for t in sorted(self.tcp_types)]))
+
+
+def _socket_kind(spec: list[str], known: _Known) -> bool | None:
     """TCP (True), no Nagle (False) or unknown, from socket()'s domain and type."""
-    if any(f in a for a in spec for f in NO_NAGLE):
+    if any(f in a for a in spec for f in known.cat.no_nagle_words):
         return False
-    if len(spec) > 1 and spec[0] in ("AF_INET", "AF_INET6", "PF_INET", "PF_INET6") and "SOCK_STREAM" in spec[1]:
+    if len(spec) > 1 and spec[0] in known.tcp_families and any(t in spec[1] for t in known.tcp_types):
         return True
     return None
 
 
-# Where a file makes the endpoints its members and globals hold: `c->fd = socket(AF_INET, SOCK_DGRAM, 0)`,
-# `g_fd = accept(...)`, `socketpair(AF_UNIX, SOCK_STREAM, 0, w->pair)`, `pipe(b.wake)`. The calls are
-# found first (a pattern tried at every byte of the file took as long as the rest of the lowering).
-_MAKERS = re.compile(rb"\b(socket|accept4?|socketpair|pipe2?|sendto|recvfrom)\s*\(")
+def _more(flags, cat) -> bool:
+    """Whether a send's flags hold the data for more (MSG_MORE)."""
+    return flags is not None and any(f in text(flags) for f in cat.more_flags)
+
+
 _TARGET = rb"([A-Za-z_][\w.\->\[\] \t]*?)"
 _CAST = re.compile(rb"\([\w\s]+\)$")
 _LEADING_CAST = re.compile(rb"^(?:\(\s*[\w\s]+\)\s*)*")
@@ -484,38 +490,43 @@ def _arguments(data: bytes, at: int) -> list[bytes]:
     return args + [data[start:i]] if at < len(data) else [b""]
 
 
-def _made_kinds(data: bytes) -> dict[str, bool]:
+def _made_kinds(data: bytes, known: _Known) -> dict[str, bool]:
     """Member or global name -> whether every endpoint the file makes for it is TCP (True) or
-    has no Nagle (False); names made both ways, or of a kind not told (accept), are left out."""
+    has no Nagle (False); names made both ways, or of a kind not told (accept), are left out.
+
+    Where a file makes the endpoints its members and globals hold: `c->fd = socket(AF_INET, SOCK_DGRAM, 0)`,
+    `g_fd = accept(...)`, `socketpair(AF_UNIX, SOCK_STREAM, 0, w->pair)`, `pipe(b.wake)`. The calls are
+    found first (a pattern tried at every byte of the file took as long as the rest of the lowering)."""
+    cat = known.cat
     kinds: dict[str, set] = {}
-    if b"socket" not in data and b"pipe" not in data and b"accept" not in data and b"sendto" not in data \
-            and b"recvfrom" not in data:
+    if not any(w in data for w in known.maker_stems):
         return {}
-    for m in _MAKERS.finditer(data):
-        maker, args = m.group(1), _arguments(data, m.end())
-        if maker in (b"socketpair", b"pipe", b"pipe2"):  # the array of descriptors: socketpair's last argument, pipe's first
-            target = _FILLED.fullmatch((args[-1] if maker == b"socketpair" else args[0]).strip())
+    for m in known.makers.finditer(data):
+        maker, args = m.group(1).decode(), _arguments(data, m.end())
+        if maker in cat.pair_makers:  # the array of descriptors
+            at = cat.pair_makers[maker]
+            target = _FILLED.fullmatch(args[at].strip()) if at < len(args) else None
             tcp = False
-        elif maker in (b"sendto", b"recvfrom"):  # used with an address: a datagram socket
+        elif maker in cat.addressed:  # used with an address: a datagram socket
             target = _FILLED.fullmatch(args[0].strip()) if len(args) > 4 and not _NO_ADDRESS.match(args[4]) else None
             tcp = False
         else:
             head = _CAST.sub(b"", data[max(0, m.start() - 200):m.start()].rstrip()).rstrip()
             assigned = head.endswith(b"=") and head[-2:-1] not in (b"=", b"!", b"<", b">")
             target = _ASSIGNED.search(head[:-1].rstrip()) if assigned else None
-            tcp = _socket_kind([b"".join(a.split()).decode("latin-1") for a in args[:2]]) if maker == b"socket" else None
+            tcp = _socket_kind([b"".join(a.split()).decode("latin-1") for a in args[:2]], known) if maker in cat.tcp_makers else None
         if target is not None:
             kinds.setdefault(_made_name(target.group(1).decode("latin-1")), set()).add(tcp)
-    known = {name: next(iter(k)) for name, k in kinds.items() if len(k) == 1 and None not in k and name}
+    told = {name: next(iter(k)) for name, k in kinds.items() if len(k) == 1 and None not in k and name}
     # A name also given another value (`ev.data.fd = cfd`, `c->fd = fd`) holds more than what the
     # file makes: it tells nothing (`-1` and the like mark a closed one, and are no other value).
-    for name in list(known):
+    for name in list(told):
         for m in re.finditer(rb"\b" + re.escape(name.encode()) + rb"\s*(?:\[[^\]\n]*\]\s*)?=(?!=)([^;]*)", data):
             value = m.group(1).strip()
-            if not (_MAKERS.match(_LEADING_CAST.sub(b"", value)) or SENTINEL.match(value.decode("latin-1"))):
-                del known[name]
+            if not (known.makers.match(_LEADING_CAST.sub(b"", value)) or SENTINEL.match(value.decode("latin-1"))):
+                del told[name]
                 break
-    return known
+    return told
 
 
 def _directive_in_error(node) -> bool:

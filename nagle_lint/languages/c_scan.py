@@ -4,30 +4,54 @@ from __future__ import annotations
 
 import re
 
+from functools import cached_property
+
+from .c_catalogue import C
 from .scan import PlainCalls, Scanner
 
 
 class CScanner(Scanner):
-    evidence_words = (b"socket", b"accept", b"recv", b"send", b"setsockopt", b"shutdown", b"SSL_", b"gnutls_")
-    # a file that reads may matter through the functions it calls
-    read_calls = PlainCalls(rb"read|recv\w*|SSL_read|fgets|fread")
-    # A call through a function pointer (`c->send(...)`) is not a send the frontend knows.
-    send_calls = PlainCalls(rb"write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
-                            rb"gnutls_record_send|fwrite|fprintf|vfprintf|fputs|fputc|putc|fputs_unlocked|fwrite_unlocked")
+    catalogue = C
     target_is_receiver = False
-    socket_sends = PlainCalls(rb"write|send|sendto|sendmsg|sendmmsg|writev|sendfile|SSL_write|BIO_write|"
-                              rb"gnutls_record_send")
+
+    # -- derived from the catalogue ------------------------------------------
+
+    @cached_property
+    def evidence_words(self) -> tuple[bytes, ...]:
+        return tuple(w.encode() for w in self.catalogue.evidence_words)
+
+    @cached_property
+    def read_calls(self) -> PlainCalls:
+        """A file that reads may matter through the functions it calls: any
+        function named like a descriptor's read (`recv_frame`) may be one."""
+        c = self.catalogue
+        return PlainCalls(b"|".join(_names(_stems(c.reads | c.gather_reads), rb"\w*") + _names(c.stream_reads)))
+
+    @cached_property
+    def send_calls(self) -> PlainCalls:
+        # A call through a function pointer (`c->send(...)`) is not a send the frontend knows.
+        return PlainCalls(b"|".join(_names(self.catalogue.all_sends | self.catalogue.stream_writes)))
+
+    @cached_property
+    def socket_sends(self) -> PlainCalls:
+        return PlainCalls(b"|".join(_names(self.catalogue.all_sends)))
+
+    @cached_property
+    def events(self) -> PlainCalls:
+        """A call that may lower to an event, or one that makes a connection:
+        a function without one is not worth lowering."""
+        c = self.catalogue
+        return PlainCalls(b"|".join(_names(_stems(c.all_sends | c.reads | c.gather_reads), rb"\w*") + _names(
+            c.stream_writes | c.stream_reads | c.flushes | c.closes | c.stream_closes | c.shutdowns | c.accepts
+            | c.tcp_makers | c.option_setters | set(c.wrappers) | set(c.buffer_setters) | c.binders)))
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
-        # stdio writes reach a socket only through fdopen(): elsewhere their
-        # FILE* is at best a parameter of low confidence.
+        # stdio writes reach a socket only through a wrapper (fdopen()):
+        # elsewhere their FILE* is at best a parameter of low confidence.
         if self.socket_sends.search(data):
             return True
-        return (min_confidence == "low" or b"fdopen" in data) and bool(self.send_calls.search(data))
-
-    events = PlainCalls(rb"write|send\w*|writev|sendfile|read|recv\w*|readv|SSL_\w+|BIO_\w+|gnutls_\w+|socket|"
-                        rb"accept4?|setsockopt|shutdown|close|fdopen|fflush|fclose|fwrite|fprintf|vfprintf|fputs|"
-                        rb"fputc|putc|fgets|fread|fgetc|getc|fscanf|getline|getdelim|setvbuf")
+        return (min_confidence == "low" or any(w.encode() in data for w in self.catalogue.wrappers)) \
+            and bool(self.send_calls.search(data))
 
     def byte_functions(self, data: bytes):
         """(name, start, end, None) of every function definition, read from the
@@ -100,6 +124,16 @@ class CScanner(Scanner):
                     if not skip:
                         found.append((name, start, end, None))
         return None if stack else found
+
+
+def _stems(names) -> set[str]:
+    """The names none of the others starts with (`send` for `sendto`)."""
+    return {n for n in names if not any(o != n and n.startswith(o) for o in names)}
+
+
+def _names(names, tail: bytes = b"") -> list[bytes]:
+    """Each name as a regex, followed by `tail`."""
+    return [re.escape(n.encode()) + tail for n in sorted(names)]
 
 
 def _directives_and_braces(data: bytes):

@@ -11,8 +11,8 @@ Adding an idiom is one entry here, plus a fixture that fails without it.
 Names are as the code writes them: a method's name (`sendall`), a
 function's (`send`, `SSL_write`), or a dotted call (`io.BytesIO`), as each
 field says.  Where a call's connection is an argument (C's `send(fd, ...)`)
-rather than its receiver (Python's `sock.send(...)`), the frontend says
-where; a catalogue only says what the call does.
+rather than its receiver (Python's `sock.send(...)`), it is the first one
+unless `connection_argument` says otherwise.
 """
 
 from __future__ import annotations
@@ -73,13 +73,17 @@ class Catalogue:
       gather_sends   send several buffers in one call (`sendmsg`, `writev`).
       file_sends     send a file's content (`sendfile`): big, never small.
       reads          block until the peer's data arrives (`recv`, `read`).
+      gather_reads   reads into several buffers (C's `readv`, `recvmsg`).
       stream_writes  writes on a stream object (a file-like wrapper): a send
                      when the stream is unbuffered, held until a flush when
                      it buffers.
       stream_reads   reads on a stream object.
+      one_byte_writes  stream writes of one byte (a character) per call.
       flushes        send what a buffered stream holds.
       closes         close: a buffered stream flushes, then the connection
                      pushes out what Nagle holds.
+      stream_closes  close a stream (C's `fclose`), where a stream's calls
+                     are not a descriptor's.
       shutdowns      half-close: push out what Nagle holds.
       accepts        return a new connection (with the peer's address).
       handshakes     exchange messages with the peer before they return (a
@@ -87,6 +91,11 @@ class Catalogue:
                      held any longer.
       socket_only    calls only a socket (or its stream) has: whatever they
                      are made on is one (in Python, at least medium-sure).
+      addressed      calls given the peer's address (C's fifth argument)
+                     with each datagram; a connected TCP socket needs none.
+      connection_argument  call -> the index of its connection among its
+                     arguments, where that is not the first
+                     (`fputs(text, stream)`).
     Endpoints:
       tcp_makers     create an endpoint that is TCP unless its arguments
                      name a family or type of `no_nagle_words`.
@@ -97,6 +106,10 @@ class Catalogue:
       not_tcp        calls that create something that is never a TCP
                      connection: files, pipes, in-memory buffers, socket
                      pairs (as written, plain or dotted).
+      not_tcp_endings  the endings of names of such calls: a wrapper named
+                     for what it wraps (`xfopen`) opens a file too.
+      pair_makers    call -> the index of the array argument it fills with
+                     two descriptors that have no Nagle (C's `pipe`).
       wrappers       name -> does the wrapper buffer writes: True, False,
                      or None (as its arguments say, e.g. a mode, or as
                      buffered as what it wraps); the result reaches the
@@ -120,6 +133,10 @@ class Catalogue:
                      (`Mockito.mock(..)`).
       fake_prefixes  how the names of test doubles' classes begin
                      (`FakeSocket`, `MockChannel`).
+      binders        calls that put a session (their first argument) over a
+                     connection (their second): C's `SSL_set_fd`.
+      buffer_setters call -> the word of its arguments that makes a stream
+                     unbuffered (`setvbuf`'s `_IONBF`).
     Options:
       option_setters the calls that set a socket option.
       options        option name -> what it does: "nodelay" or "cork".
@@ -161,18 +178,25 @@ class Catalogue:
     gather_sends: frozenset[str] = frozenset()
     file_sends: frozenset[str] = frozenset()
     reads: frozenset[str] = frozenset()
+    gather_reads: frozenset[str] = frozenset()
     stream_writes: frozenset[str] = frozenset()
     stream_reads: frozenset[str] = frozenset()
+    one_byte_writes: frozenset[str] = frozenset()
     flushes: frozenset[str] = frozenset()
     closes: frozenset[str] = frozenset()
+    stream_closes: frozenset[str] = frozenset()
     shutdowns: frozenset[str] = frozenset()
     accepts: frozenset[str] = frozenset()
     handshakes: frozenset[str] = frozenset()
     socket_only: frozenset[str] = frozenset()
+    addressed: frozenset[str] = frozenset()
+    connection_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
     tcp_makers: frozenset[str] = frozenset()
     plain_tcp_words: frozenset[str] = frozenset()
     no_nagle_words: frozenset[str] = frozenset()
     not_tcp: frozenset[str] = frozenset()
+    not_tcp_endings: frozenset[str] = frozenset()
+    pair_makers: MappingProxyType = field(default_factory=lambda: _frozen({}))
     wrappers: MappingProxyType = field(default_factory=lambda: _frozen({}))
     socket_types: frozenset[str] = frozenset()
     stream_types: MappingProxyType = field(default_factory=lambda: _frozen({}))
@@ -182,6 +206,8 @@ class Catalogue:
     library_types: frozenset[str] = frozenset()
     mock_libraries: frozenset[str] = frozenset()
     fake_prefixes: tuple[str, ...] = ()
+    binders: frozenset[str] = frozenset()
+    buffer_setters: MappingProxyType = field(default_factory=lambda: _frozen({}))
     option_setters: frozenset[str] = frozenset()
     options: MappingProxyType = field(default_factory=lambda: _frozen({}))
     more_flags: frozenset[str] = frozenset()
@@ -233,7 +259,7 @@ class Catalogue:
             value = tuple(v for v in value if v != entry)
         else:
             value = value - {entry}
-        return Catalogue(**{**vars(self), field_name: value})
+        return type(self)(**{**vars(self), field_name: value})
 
     def entries(self):
         """(field, entry) for every entry: the unit `without` leaves out."""

@@ -1,0 +1,51 @@
+"""What C's calls do to TCP connections: BSD sockets, stdio streams over
+sockets, OpenSSL and GnuTLS (see `catalogue.Catalogue` for what each field
+means).  The frontend (`c.py`) lowers from it and the byte scan (`c_scan.py`)
+derives its words from it.  A descriptor's send or read takes (connection,
+buffer, byte count); a gather takes the connection first."""
+
+from __future__ import annotations
+
+from .catalogue import Catalogue
+
+C = Catalogue(
+    sends={"write", "send", "sendto", "SSL_write", "BIO_write", "gnutls_record_send"},
+    gather_sends={"writev", "sendmsg", "sendmmsg"},
+    file_sends={"sendfile"},
+    reads={"read", "recv", "recvfrom", "SSL_read", "SSL_peek", "BIO_read", "gnutls_record_recv"},
+    gather_reads={"readv", "recvmsg"},
+    stream_writes={"fwrite", "fprintf", "vfprintf", "fputs", "fputc", "putc", "fputs_unlocked", "fwrite_unlocked"},
+    one_byte_writes={"fputc", "putc"},
+    stream_reads={"fgets", "fread", "fgetc", "getc", "fscanf", "getline", "getdelim"},
+    # stdio puts the stream last, but for the printf and scanf families
+    connection_argument={"fwrite": 3, "fwrite_unlocked": 3, "fputs": 1, "fputs_unlocked": 1, "fputc": 1, "putc": 1,
+                         "fgets": 2, "fread": 3, "getline": 2, "getdelim": 3},
+    flushes={"fflush"},
+    closes={"close"},
+    stream_closes={"fclose"},
+    shutdowns={"shutdown"},
+    accepts={"accept", "accept4"},
+    socket_only={"send", "sendto", "sendmsg", "recv", "recvfrom", "recvmsg", "SSL_write", "SSL_read", "setsockopt",
+                 "shutdown", "sendfile"},
+    addressed={"sendto", "recvfrom"},
+    tcp_makers={"socket"},
+    plain_tcp_words={"AF_INET", "AF_INET6", "PF_INET", "PF_INET6", "SOCK_STREAM"},
+    no_nagle_words={"AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
+                    "SOCK_SEQPACKET"},
+    not_tcp={"open", "openat", "creat", "tmpfile", "memfd_create", "eventfd", "timerfd_create", "signalfd",
+             "epoll_create", "epoll_create1", "inotify_init", "inotify_init1", "open_memstream", "fmemopen", "popen",
+             "mkstemp"},
+    not_tcp_endings={"fopen", "freopen"},  # curlx_fopen, g_fopen, xfopen
+    pair_makers={"pipe": 0, "pipe2": 0, "socketpair": 3},
+    wrappers={"fdopen": None},  # buffered when its mode writes
+    buffer_setters={"setvbuf": "_IONBF"},
+    binders={"SSL_set_fd", "gnutls_transport_set_int"},
+    socket_types={"gnutls_session_t"},
+    stream_types={"FILE": True},
+    option_setters={"setsockopt"},
+    options={"TCP_NODELAY": "nodelay", "TCP_CORK": "cork", "TCP_NOPUSH": "cork"},
+    more_flags={"MSG_MORE"},
+    # seconds per unit of the argument (None: a length not told)
+    sleeps={"sleep": 1.0, "usleep": 1e-6, "nanosleep": None, "Sleep": 1e-3},
+    evidence_words=("socket", "accept", "recv", "send", "setsockopt", "shutdown", "SSL_"),
+)
