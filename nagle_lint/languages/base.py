@@ -734,6 +734,9 @@ class Lowering:
         self._assigned: list[set[str]] = []
         self._fields_of: dict[str, str] = {}  # a local connection's key -> the first field holding it
         self.sizes: dict[str, str] = {}  # a name -> the size of the payload it holds, where the code says
+        # A local variable -> the expression last copied into it (`nd = l->nodelay`), where the
+        # frontend tells: an option set from the copy is set from what was copied.
+        self.copies: dict[str, object] = {}
         if cls is not None:
             for key, (val, info) in self.fe.fields_seen(unit, cls).items():
                 self.env[key] = val
@@ -1107,7 +1110,10 @@ class Lowering:
             name = compact(value_node).lstrip("&*")
             param = name if name in self.params else None
         site = self.site(node)
-        setting = _names_setting(value_node, option) if value is None and value_node is not None else False
+        setting = False
+        if value is None and value_node is not None:
+            copied = self.copies.get(_CAST_OR_ADDRESS.sub("", compact(value_node)))
+            setting = _names_setting(value_node, option) or (copied is not None and _names_setting(copied, option))
         self.emit(SetOption(handle.key, option, value, site, self.unit.comment_near(site.line), param,
                             setting or _gated_by_setting(node, option), self.speaks_interactive()))
 
@@ -1227,6 +1233,9 @@ def name_words(s: str) -> set[str]:
     """The lower-case words of the identifiers in `s` (camelCase, snake_case):
     `ChannelX11.run` -> {channel, x11, run}."""
     return {w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+", s)}
+
+
+_CAST_OR_ADDRESS = re.compile(r"^(?:\([\w\s*]+\))?[&*]*")
 
 
 def _names_setting(node, option: str) -> bool:

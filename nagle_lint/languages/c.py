@@ -229,6 +229,8 @@ class CFrontend(Frontend):
                 low.types[name] = typ + ("*" if target.type == "pointer_declarator" else "[]" if target.type == "array_declarator" else "")
                 value = d.child_by_field_name("value")
                 v = low.expr(value)
+                if name and value is not None:
+                    low.copies[name] = value
                 if name:
                     ident = _ident(target)
                     if ident is not None:
@@ -265,6 +267,8 @@ class CFrontend(Frontend):
             right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
             v = low.expr(right)
             if text(node.child_by_field_name("operator")) == "=":
+                if left.type == "identifier":
+                    low.copies[text(left)] = right
                 # `fd = -1` after a failure marks the descriptor closed on that path; on the
                 # others it is still the connection (the bindings are not per path).
                 if not (SENTINEL.match(compact(right)) and isinstance(low.env.get(low.fe_key(left) or ""), Handle)):
