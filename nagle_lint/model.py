@@ -260,6 +260,10 @@ class FileModel:
     # How this language spells each fix ("join", "gather", "buffer", "cork"),
     # so that messages suggest code the reader can type.
     idioms: dict[str, str] = field(default_factory=dict)
+    # The connections reached through a member (`peer->sd`) that some call of
+    # the file named like a read takes, in any function (lowered or not): a
+    # receive handler reads the peer's answers there.
+    read_paths: frozenset[str] = frozenset()
 
 
 

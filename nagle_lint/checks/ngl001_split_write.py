@@ -45,14 +45,17 @@ def check(model: FileModel, analysis: Analysis):
             yield _finding(model, project, s, s.read, s.first == s.second, at_exit=False)
     for s in analysis.split_exits:
         if s.nodelay is None and not s.info.nodelay:
-            yield _finding(model, project, s, s.next_read, s.first == s.second, at_exit=True)
+            yield _finding(model, project, s, s.next_read, s.first == s.second, at_exit=True,
+                           answered=s.conn in model.read_paths)
 
 
-def split_confidence(s, read: bool, at_exit: bool, repeated: bool) -> str:
-    """How sure a split is one message the peer waits for."""
+def split_confidence(s, read: bool, at_exit: bool, repeated: bool, answered: bool = False) -> str:
+    """How sure a split is one message the peer waits for.  `answered`: the
+    file reads the connection elsewhere, by the same member (`peer->sd`): a
+    receive handler waits there for the answer to the whole message."""
     if repeated:
         return "low"  # one send repeated by a loop: most often one message per pass
-    if not at_exit:
+    if not at_exit or answered:
         return s.info.confidence
     # A handler that reads, answers in pieces and returns: its event loop is
     # the back edge. Sure it is called again only when registered as a callback.
@@ -65,7 +68,7 @@ def pieces(s):
     return at_depth(s.first, depth), at_depth(s.second, depth), depth
 
 
-def _finding(model, project, s, read_point, repeated: bool, at_exit: bool) -> Finding:
+def _finding(model, project, s, read_point, repeated: bool, at_exit: bool, answered: bool = False) -> Finding:
     first, second, depth = pieces(s)
     here = second.path
     second_event = project.event_at(s.second.path, s.second.site)
@@ -78,7 +81,7 @@ def _finding(model, project, s, read_point, repeated: bool, at_exit: bool) -> Fi
         message = MESSAGE_NEXT.format(read=named(read, here), **words)
     else:
         message = MESSAGE_EXIT.format(**words)
-    confidence = split_confidence(s, read is not None, at_exit, repeated)
+    confidence = split_confidence(s, read is not None, at_exit, repeated, answered)
     steps = [step(first, "first send", here), step(second, "second send, held by Nagle", here)]
     if read is not None:
         steps.append(step(read, "the read that waits", here))

@@ -418,7 +418,7 @@ class Frontend:
                 earlier.remember(data, trees[0] if whole else None, functions, self.text_facts(unit), {
                     (fn.qualname, fn.site.line, fn.site.col): resolved[i] for i, fn in enumerate(functions) if i in resolved
                 } if whole else None)
-            return (FileModel(path, self.name, functions, errors, dict(self.idioms)),
+            return (FileModel(path, self.name, functions, errors, dict(self.idioms), self.read_paths(data, functions)),
                     Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
                            chosen.quiet_options))
 
@@ -529,6 +529,11 @@ class Frontend:
     def is_callback(self, qualname: str) -> bool:
         """Whether a framework calls this function once per event (by its name)."""
         return False
+
+    def read_paths(self, data: bytes, functions) -> frozenset[str]:
+        """Of the connections the functions reach through a member, those a
+        call of the file named like a read takes (see `FileModel.read_paths`)."""
+        return frozenset()
 
     def made_as(self, low: "Lowering", key: str) -> bool | None:
         """Whether what `key` names (a member, a global) is made as a TCP

@@ -18,6 +18,8 @@ POLLERS = re.compile(rb"\b(?:epoll_ctl|FD_SET|kevent|EV_SET)\b|struct\s+pollfd")
 FAILURE_TEST = re.compile(r"<=?0\b|==-1\b|!=|<[A-Za-z_(]|==SOCKET_ERROR|(?<![\w.])(?:0>=?|-1==|SOCKET_ERROR==)")
 # A descriptor's "none" value, assigned when it is closed or failed to open.
 SENTINEL = re.compile(r"(?:\([\w\s]+\))?\(?(?:-1|INVALID_SOCKET|NULL)\)?$")
+# The call whose first argument starts where the search ends (`read_bytes(peer->sd`, `recv((int)c->fd`).
+_FIRST_ARGUMENT_OF = re.compile(rb"(?<![\w.>])([A-Za-z_]\w*)\s*\(\s*(?:\([\w\s*]+\)\s*)?&?\s*\Z")
 POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
 
 
@@ -120,6 +122,20 @@ class CFrontend(Frontend):
         if kinds is None:
             kinds = unit.made_kinds = _made_kinds(unit.src.data, self.known)
         return kinds
+
+    def read_paths(self, data: bytes, functions) -> frozenset[str]:
+        paths = {k for fn in functions for k in fn.conns if "->" in k or "." in k}
+        found = set()
+        for path in paths:
+            word = path.encode()
+            at = data.find(word)
+            while at >= 0 and path not in found:
+                call = _FIRST_ARGUMENT_OF.search(data, max(0, at - 80), at)
+                if call is not None and not data[at + len(word):at + len(word) + 1].isalnum() \
+                        and self.scan.read_calls.calls(call.group(1).decode()):
+                    found.add(path)
+                at = data.find(word, at + 1)
+        return frozenset(found)
 
     def polled(self, unit, key: str) -> bool:
         return bool(POLLED_KEY.search(key)) and self._polls_tcp(unit)
