@@ -151,68 +151,73 @@ class CFrontend(Frontend):
 
     # -- statements --------------------------------------------------------
 
+    # Each statement type is lowered by its handler (see `STATEMENTS`); any
+    # other statement's expressions are evaluated in order.
+
     def statement(self, low: Lowering, node) -> None:
-        t = node.type
-        if t in ("compound_statement", "translation_unit", "ERROR"):
-            low.children(node)
-        elif t == "declaration":
-            self._declare(low, node)
-        elif t == "expression_statement":
-            low.evaluate(node.named_children)
-        elif t == "if_statement":
-            branches, cur = [], node
-            while cur is not None and cur.type == "if_statement":
-                branches.append((cur.child_by_field_name("condition"), cur.child_by_field_name("consequence")))
-                alt = cur.child_by_field_name("alternative")
-                cur = alt.named_children[0] if alt is not None and alt.named_children else None
-            if cur is not None:
-                branches.append((None, cur))
-            low.if_chain(node, branches)
-        elif t == "while_statement":
-            cond = node.child_by_field_name("condition")
-            low.loop(node, (cond,), node.child_by_field_name("body"), infinite=compact(cond) in ("(1)", "(true)"),
-                     retries=cond)
-        elif t == "do_statement":
-            cond = node.child_by_field_name("condition")
-            low.loop(node, (cond,), node.child_by_field_name("body"), body_first=True,
-                     infinite=compact(cond) in ("(1)", "(true)"), retries=cond)
-        elif t == "for_statement":
-            init = node.child_by_field_name("initializer")
-            cond = node.child_by_field_name("condition")
-            if init is not None and init.type == "declaration":
-                self._declare(low, init)
-                init = None
-            low.loop(node, (cond,) if cond is not None else (), node.child_by_field_name("body"),
-                     infinite=cond is None, before=(init,) if init is not None else (),
-                     update=[u for u in node.children_by_field_name("update")])
-        elif t == "switch_statement":
-            low.expr(node.child_by_field_name("condition"))
-            body = node.child_by_field_name("body")
-            cases, exhaustive = [], False
-            for case in body.named_children if body is not None else ():
-                if case.type != "case_statement":
-                    continue
-                value = case.child_by_field_name("value")
-                exhaustive = exhaustive or value is None
-                cases.append([c for c in case.named_children if c != value])
-            low.switch(node, cases, exhaustive)
-        elif t == "return_statement":
-            low.jump("return", node, node.named_children[0] if node.named_children else None)
-        elif t in ("break_statement", "continue_statement"):
-            low.jump(t.split("_")[0], node)
-        elif t == "labeled_statement":
-            for c in node.named_children:
-                if c.type != "statement_identifier":
-                    low.stmt(c)
-        elif t in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"):
-            self._preproc(low, node)
-        elif t in ("preproc_else",):
-            low.children(node)
-        elif t in ("comment", "goto_statement", "preproc_def", "preproc_include", "preproc_call",
-                   "preproc_function_def", "type_definition", "struct_specifier"):
-            return
-        else:
-            low.evaluate(node.named_children)
+        self.STATEMENTS.get(node.type, CFrontend._evaluate)(self, low, node)
+
+    def _evaluate(self, low: Lowering, node) -> None:
+        low.evaluate(node.named_children)
+
+    def _children(self, low: Lowering, node) -> None:
+        low.children(node)
+
+    def _nothing(self, low: Lowering, node) -> None:
+        return
+
+    def _if(self, low: Lowering, node) -> None:
+        branches, cur = [], node
+        while cur is not None and cur.type == "if_statement":
+            branches.append((cur.child_by_field_name("condition"), cur.child_by_field_name("consequence")))
+            alt = cur.child_by_field_name("alternative")
+            cur = alt.named_children[0] if alt is not None and alt.named_children else None
+        if cur is not None:
+            branches.append((None, cur))
+        low.if_chain(node, branches)
+
+    def _while(self, low: Lowering, node) -> None:
+        cond = node.child_by_field_name("condition")
+        low.loop(node, (cond,), node.child_by_field_name("body"), infinite=compact(cond) in ("(1)", "(true)"),
+                 retries=cond)
+
+    def _do(self, low: Lowering, node) -> None:
+        cond = node.child_by_field_name("condition")
+        low.loop(node, (cond,), node.child_by_field_name("body"), body_first=True,
+                 infinite=compact(cond) in ("(1)", "(true)"), retries=cond)
+
+    def _for(self, low: Lowering, node) -> None:
+        init = node.child_by_field_name("initializer")
+        cond = node.child_by_field_name("condition")
+        if init is not None and init.type == "declaration":
+            self._declare(low, init)
+            init = None
+        low.loop(node, (cond,) if cond is not None else (), node.child_by_field_name("body"),
+                 infinite=cond is None, before=(init,) if init is not None else (),
+                 update=[u for u in node.children_by_field_name("update")])
+
+    def _switch(self, low: Lowering, node) -> None:
+        low.expr(node.child_by_field_name("condition"))
+        body = node.child_by_field_name("body")
+        cases, exhaustive = [], False
+        for case in body.named_children if body is not None else ():
+            if case.type != "case_statement":
+                continue
+            value = case.child_by_field_name("value")
+            exhaustive = exhaustive or value is None
+            cases.append([c for c in case.named_children if c != value])
+        low.switch(node, cases, exhaustive)
+
+    def _return(self, low: Lowering, node) -> None:
+        low.jump("return", node, node.named_children[0] if node.named_children else None)
+
+    def _break_or_continue(self, low: Lowering, node) -> None:
+        low.jump(node.type.split("_")[0], node)
+
+    def _labeled(self, low: Lowering, node) -> None:
+        for c in node.named_children:
+            if c.type != "statement_identifier":
+                low.stmt(c)
 
     def tests_failure(self, cond) -> bool:
         return FAILURE_TEST.search(compact(cond)) is not None
@@ -259,153 +264,253 @@ class CFrontend(Frontend):
                     low.types[name] = typ + ("*" if d.type == "pointer_declarator" else "[]" if d.type == "array_declarator" else "")
                     low.assign(name, None)
 
+    STATEMENTS = {
+        **dict.fromkeys(("compound_statement", "translation_unit", "ERROR", "preproc_else"), _children),
+        "declaration": _declare,
+        "expression_statement": _evaluate,
+        "if_statement": _if,
+        "while_statement": _while,
+        "do_statement": _do,
+        "for_statement": _for,
+        "switch_statement": _switch,
+        "return_statement": _return,
+        "break_statement": _break_or_continue,
+        "continue_statement": _break_or_continue,
+        "labeled_statement": _labeled,
+        **dict.fromkeys(("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"), _preproc),
+        **dict.fromkeys(("comment", "goto_statement", "preproc_def", "preproc_include", "preproc_call",
+                         "preproc_function_def", "type_definition", "struct_specifier"), _nothing),
+    }
+
     # -- expressions -------------------------------------------------------
 
     def value(self, low: Lowering, node):
+        """The value of an expression, by its type's handler (see `VALUES`; None: no value we follow)."""
+        handler = self.VALUES.get(node.type)
+        return handler(self, low, node) if handler is not None else None
+
+    def _name(self, low: Lowering, node):
         t = node.type
-        if t in ("identifier", "field_expression", "subscript_expression"):
-            v = low.env.get(text(node) if t == "identifier" else compact(node))  # a name holds no blank
-            if v is None and t == "subscript_expression":
-                arr = compact(node.child_by_field_name("argument"))
-                if low.env.get(arr + "[]") is NOT_CONN:
-                    return NOT_CONN
-            if v is None and t != "identifier":
-                low.evaluate(node.named_children)
-            return v
-        if t == "number_literal":
-            n = int_literal(text(node))
-            return Const(n) if n is not None else None
-        if t in ("true", "false"):
-            return Const(t == "true")
-        if t in ("string_literal", "char_literal", "concatenated_string"):
-            return Const(text(node))
-        if t == "assignment_expression":
-            right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
-            v = low.expr(right)
-            if text(node.child_by_field_name("operator")) == "=":
-                if left.type == "identifier":
-                    low.copies[text(left)] = right
-                # `fd = -1` after a failure marks the descriptor closed on that path; on the
-                # others it is still the connection (the bindings are not per path).
-                if not (SENTINEL.match(compact(right)) and isinstance(low.env.get(low.fe_key(left) or ""), Handle)):
-                    low.bind_target(left, v)
-            return NO_VALUE if v is None else v
-        if t == "pointer_expression" and text(node.child_by_field_name("operator")) == "&":
+        v = low.env.get(text(node) if t == "identifier" else compact(node))  # a name holds no blank
+        if v is None and t == "subscript_expression":
+            arr = compact(node.child_by_field_name("argument"))
+            if low.env.get(arr + "[]") is NOT_CONN:
+                return NOT_CONN
+        if v is None and t != "identifier":
+            low.evaluate(node.named_children)
+        return v
+
+    def _number(self, low: Lowering, node):
+        n = int_literal(text(node))
+        return Const(n) if n is not None else None
+
+    def _truth(self, low: Lowering, node):
+        return Const(node.type == "true")
+
+    def _text(self, low: Lowering, node):
+        return Const(text(node))
+
+    def _assignment(self, low: Lowering, node):
+        right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
+        v = low.expr(right)
+        if text(node.child_by_field_name("operator")) == "=":
+            if left.type == "identifier":
+                low.copies[text(left)] = right
+            # `fd = -1` after a failure marks the descriptor closed on that path; on the
+            # others it is still the connection (the bindings are not per path).
+            if not (SENTINEL.match(compact(right)) and isinstance(low.env.get(low.fe_key(left) or ""), Handle)):
+                low.bind_target(left, v)
+        return NO_VALUE if v is None else v
+
+    def _address(self, low: Lowering, node):
+        if text(node.child_by_field_name("operator")) == "&":
             return low.expr(node.child_by_field_name("argument"))
-        if t == "compound_literal_expression":
-            init = node.child_by_field_name("value")
-            return low.expr(init.named_children[0]) if init is not None and init.named_children else None
-        if t == "sizeof_expression":
-            return Const(None)
-        if t == "conditional_expression":
-            return low.alternatives(node, node.child_by_field_name("condition"),
-                                    (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")))
-        if t == "binary_expression" and node.child_by_field_name("operator").type in ("&&", "||"):
+        return None
+
+    def _compound_literal(self, low: Lowering, node):
+        init = node.child_by_field_name("value")
+        return low.expr(init.named_children[0]) if init is not None and init.named_children else None
+
+    def _sizeof(self, low: Lowering, node):
+        return Const(None)
+
+    def _conditional(self, low: Lowering, node):
+        return low.alternatives(node, node.child_by_field_name("condition"),
+                                (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")))
+
+    def _short_circuit(self, low: Lowering, node):
+        if node.child_by_field_name("operator").type in ("&&", "||"):
             return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
         return None
 
+    VALUES = {
+        **dict.fromkeys(("identifier", "field_expression", "subscript_expression"), _name),
+        "number_literal": _number,
+        "true": _truth,
+        "false": _truth,
+        **dict.fromkeys(("string_literal", "char_literal", "concatenated_string"), _text),
+        "assignment_expression": _assignment,
+        "pointer_expression": _address,
+        "compound_literal_expression": _compound_literal,
+        "sizeof_expression": _sizeof,
+        "conditional_expression": _conditional,
+        "binary_expression": _short_circuit,
+    }
+
     def call(self, low: Lowering, node):
+        """A call: a function of this file, else one the catalogue knows, by its
+        kind's handler (see `CALLS`), else one that may be another file's."""
         func = node.child_by_field_name("function")
         args = low.args(node.child_by_field_name("arguments"))
         if func.type != "identifier":
             low.expr(func)
             low.evaluate(args)
             return None
-        name, known = text(func), self.known
-        cat = known.cat
+        name = text(func)
         if name in low.unit.function_names and name != low.qualname:
             return low.local_call(name, args, node)
-        if name in cat.sleeps:
-            low.evaluate(args)
-            unit = cat.sleeps[name]
-            return low.pause(node, seconds(args[0], unit) if args and unit else None)
-        if name in cat.tcp_makers:
-            low.evaluate(args)
-            tcp = _socket_kind([compact(a) for a in args[:2]], known)
-            return Fresh(tcp, "high" if tcp is not None else "medium")
-        if name in cat.accepts:
-            listener = low.conn_for(args[0], "medium") if args else None
-            low.evaluate(args[1:])
-            info = low.conns.get(listener.key) if listener else None
-            if info is not None and info.tcp is False:
-                return Fresh(False, "high")
-            return Fresh(True if info and info.tcp else None, "high" if info and info.tcp else "medium")
-        if name in cat.not_tcp or name.endswith(known.not_tcp_endings):
-            low.evaluate(args)
-            return NOT_CONN
-        if name in cat.pair_makers:
-            low.evaluate(args)
-            if len(args) > cat.pair_makers[name]:
-                arr = compact(args[cat.pair_makers[name]])
-                low.env[arr + "[]"] = NOT_CONN
-                for i in (0, 1):
-                    low.env[f"{arr}[{i}]"] = NOT_CONN
-            return None
-        if name in cat.wrappers and args:
-            h = low.conn_for(args[0], "low")
-            mode = text(args[1]) if len(args) > 1 else ""
-            if h is None:
-                return NOT_CONN
-            return Handle(h.key, buffered=any(c in mode for c in "wa+"))
-        if name in cat.buffer_setters and len(args) >= 3:
-            h = low.expr(args[0])
-            if isinstance(h, Handle) and cat.buffer_setters[name] in text(args[2]):
-                low.assign(compact(args[0]), Handle(h.key, buffered=False))
-            return None
-        if name in cat.binders and len(args) >= 2:
-            h = low.conn_for(args[1], "medium")
-            if h is not None:
-                low.assign(compact(args[0]), h)
-            return None
-        if name in known.descriptor_calls:
-            return self._descriptor_call(low, node, name, args)
-        if name in known.stream_calls:
-            self._stream_call(low, node, name, args)
-            return None
+        known = self.known
+        kind = known.kinds.get(name) or ("not_tcp" if name.endswith(known.not_tcp_endings) else None)
+        if kind is None:
+            return self._outside(low, node, name, args)
+        return self.CALLS[kind](self, low, node, name, args)
+
+    def _outside(self, low: Lowering, node, name: str, args):
         return low.outside_call(name, args, node)  # may be a function of another linted file
 
-    def _descriptor_call(self, low: Lowering, node, name: str, args):
-        """A send, read, close or option set on a descriptor (or a TLS session)."""
+    def _sleep(self, low: Lowering, node, name: str, args):
+        low.evaluate(args)
+        unit = self.catalogue.sleeps[name]
+        return low.pause(node, seconds(args[0], unit) if args and unit else None)
+
+    def _make_socket(self, low: Lowering, node, name: str, args):
+        low.evaluate(args)
+        tcp = _socket_kind([compact(a) for a in args[:2]], self.known)
+        return Fresh(tcp, "high" if tcp is not None else "medium")
+
+    def _accept(self, low: Lowering, node, name: str, args):
+        listener = low.conn_for(args[0], "medium") if args else None
+        low.evaluate(args[1:])
+        info = low.conns.get(listener.key) if listener else None
+        if info is not None and info.tcp is False:
+            return Fresh(False, "high")
+        return Fresh(True if info and info.tcp else None, "high" if info and info.tcp else "medium")
+
+    def _not_tcp(self, low: Lowering, node, name: str, args):
+        low.evaluate(args)
+        return NOT_CONN
+
+    def _make_pair(self, low: Lowering, node, name: str, args):
+        low.evaluate(args)
+        at = self.catalogue.pair_makers[name]
+        if len(args) > at:
+            arr = compact(args[at])
+            low.env[arr + "[]"] = NOT_CONN
+            for i in (0, 1):
+                low.env[f"{arr}[{i}]"] = NOT_CONN
+        return None
+
+    def _wrap(self, low: Lowering, node, name: str, args):
+        if not args:
+            return self._outside(low, node, name, args)
+        h = low.conn_for(args[0], "low")
+        mode = text(args[1]) if len(args) > 1 else ""
+        if h is None:
+            return NOT_CONN
+        return Handle(h.key, buffered=any(c in mode for c in "wa+"))
+
+    def _set_buffer(self, low: Lowering, node, name: str, args):
+        if len(args) < 3:
+            return self._outside(low, node, name, args)
+        h = low.expr(args[0])
+        if isinstance(h, Handle) and self.catalogue.buffer_setters[name] in text(args[2]):
+            low.assign(compact(args[0]), Handle(h.key, buffered=False))
+        return None
+
+    def _bind(self, low: Lowering, node, name: str, args):
+        if len(args) < 2:
+            return self._outside(low, node, name, args)
+        h = low.conn_for(args[1], "medium")
+        if h is not None:
+            low.assign(compact(args[0]), h)
+        return None
+
+    def _descriptor(self, low: Lowering, name: str, args) -> Handle | None:
+        """The connection a call on a descriptor (or a TLS session) is made on,
+        its other arguments evaluated; a datagram's address makes it no TCP."""
         cat = self.catalogue
         index = cat.connection_argument.get(name, 0)
         if len(args) <= index:
             return None
         h = low.conn_for(args[index], "medium" if name in cat.socket_only else "low")
         low.evaluate(args[index + 1:])
-        if h is None:
-            return None
-        if name in cat.addressed and _addressed(args):  # a datagram sent to, or read from, an address
+        if h is not None and name in cat.addressed and _addressed(args):  # sent to, or read from, an address
             info = low.conns.get(h.key)
             if info is not None and info.tcp is None:
                 low.conns[h.key] = ConnInfo(info.name, False, "high", info.origin)
-        # A socket's own sends take flags after their count (send, sendto) or message (sendmsg).
-        if name in cat.sends:
-            flags = args[COUNT_ARGUMENT + 1] if name in cat.socket_only and len(args) > COUNT_ARGUMENT + 1 else None
-            size = _size(low, args[COUNT_ARGUMENT]) if COUNT_ARGUMENT < len(args) else UNKNOWN
-            low.send(h, node, size, more=_more(flags, cat))
-            return Sent(h.key)
-        if name in cat.file_sends:
-            low.send(h, node, UNKNOWN)
-            return Sent(h.key)
-        if name in cat.gather_sends:
-            flags = args[2] if name in cat.socket_only and len(args) > 2 else None
-            low.send(h, node, UNKNOWN, gather=True, more=_more(flags, cat))
-            return Sent(h.key)
-        if name in cat.reads or name in cat.gather_reads:
-            count = args[COUNT_ARGUMENT] if name in cat.reads and COUNT_ARGUMENT < len(args) else None
-            low.recv(h, node, _size(low, count) if count is not None else UNKNOWN)
-        elif name in cat.shutdowns:
-            if len(args) < 2 or "SHUT_RD" != compact(args[1]):
-                low.push(h, node)
-        elif name in cat.closes:
+        return h
+
+    # A socket's own sends take flags after their count (send, sendto) or message (sendmsg).
+
+    def _send(self, low: Lowering, node, name: str, args):
+        h = self._descriptor(low, name, args)
+        if h is None:
+            return None
+        cat = self.catalogue
+        flags = args[COUNT_ARGUMENT + 1] if name in cat.socket_only and len(args) > COUNT_ARGUMENT + 1 else None
+        size = _size(low, args[COUNT_ARGUMENT]) if COUNT_ARGUMENT < len(args) else UNKNOWN
+        low.send(h, node, size, more=_more(flags, cat))
+        return Sent(h.key)
+
+    def _send_file(self, low: Lowering, node, name: str, args):
+        h = self._descriptor(low, name, args)
+        if h is None:
+            return None
+        low.send(h, node, UNKNOWN)
+        return Sent(h.key)
+
+    def _gather(self, low: Lowering, node, name: str, args):
+        h = self._descriptor(low, name, args)
+        if h is None:
+            return None
+        flags = args[2] if name in self.catalogue.socket_only and len(args) > 2 else None
+        low.send(h, node, UNKNOWN, gather=True, more=_more(flags, self.catalogue))
+        return Sent(h.key)
+
+    def _read(self, low: Lowering, node, name: str, args):
+        h = self._descriptor(low, name, args)
+        if h is not None:
+            low.recv(h, node, _size(low, args[COUNT_ARGUMENT]) if COUNT_ARGUMENT < len(args) else UNKNOWN)
+        return None
+
+    def _gather_read(self, low: Lowering, node, name: str, args):
+        h = self._descriptor(low, name, args)
+        if h is not None:
+            low.recv(h, node, UNKNOWN)
+        return None
+
+    def _shutdown(self, low: Lowering, node, name: str, args):
+        h = self._descriptor(low, name, args)
+        if h is not None and (len(args) < 2 or "SHUT_RD" != compact(args[1])):
             low.push(h, node)
-        elif name in cat.option_setters and len(args) >= 4:
-            opt = text(args[2])
-            option = next((kind for word, kind in cat.options.items() if word in opt), None)
-            if option:
-                low.set_option(h, option, args[3], node)
-            else:  # setsockopt(fd, o->level, o->name, &o->value, ...): a row of an option table
-                low.option_table(h, args[2])
+        return None
+
+    def _close(self, low: Lowering, node, name: str, args):
+        h = self._descriptor(low, name, args)
+        if h is not None:
+            low.push(h, node)
+        return None
+
+    def _set_option(self, low: Lowering, node, name: str, args):
+        h = self._descriptor(low, name, args)
+        if h is None or len(args) < 4:
+            return None
+        opt = text(args[2])
+        option = next((kind for word, kind in self.catalogue.options.items() if word in opt), None)
+        if option:
+            low.set_option(h, option, args[3], node)
+        else:  # setsockopt(fd, o->level, o->name, &o->value, ...): a row of an option table
+            low.option_table(h, args[2])
         return None
 
     def _stream_call(self, low: Lowering, node, name: str, args) -> None:
@@ -430,6 +535,13 @@ class CFrontend(Frontend):
         else:
             low.close(h, node)
 
+    # The handler of each kind of call (see `_Known.kinds`).
+    CALLS = {"sleep": _sleep, "tcp_maker": _make_socket, "accept": _accept, "not_tcp": _not_tcp,
+             "pair_maker": _make_pair, "wrapper": _wrap, "buffer_setter": _set_buffer, "binder": _bind,
+             "send": _send, "file_send": _send_file, "gather_send": _gather, "read": _read,
+             "gather_read": _gather_read, "shutdown": _shutdown, "close": _close, "option_setter": _set_option,
+             "stream": _stream_call}
+
     def render(self, data: bytes, proposals) -> list:
         """Each proposed fix as edits of the file (see fixes.py), or None."""
         from .c_render import render
@@ -442,11 +554,19 @@ class _Known:
 
     def __init__(self, cat):
         self.cat = cat
-        self.descriptor_calls = cat.all_sends | cat.reads | cat.gather_reads | cat.closes | cat.shutdowns | cat.option_setters
         self.stream_calls = cat.stream_writes | cat.stream_reads | cat.flushes | cat.stream_closes
         self.tcp_families = {w for w in cat.plain_tcp_words if not w.startswith("SOCK_")}
         self.tcp_types = cat.plain_tcp_words - self.tcp_families
         self.not_tcp_endings = tuple(cat.not_tcp_endings)
+        # Call name -> its kind (see `CFrontend.CALLS`); where a name is of
+        # several, the first kind below.
+        kinds = (("sleep", cat.sleeps), ("tcp_maker", cat.tcp_makers), ("accept", cat.accepts),
+                 ("not_tcp", cat.not_tcp), ("pair_maker", cat.pair_makers), ("wrapper", cat.wrappers),
+                 ("buffer_setter", cat.buffer_setters), ("binder", cat.binders), ("send", cat.sends),
+                 ("file_send", cat.file_sends), ("gather_send", cat.gather_sends), ("read", cat.reads),
+                 ("gather_read", cat.gather_reads), ("shutdown", cat.shutdowns), ("close", cat.closes),
+                 ("option_setter", cat.option_setters), ("stream", self.stream_calls))
+        self.kinds = {name: kind for kind, names in reversed(kinds) for name in names}
         # Where a file makes the endpoints its members and globals hold (see `_made_kinds`).
         names = sorted(cat.tcp_makers | cat.accepts | set(cat.pair_makers) | cat.addressed, key=len, reverse=True)
         self.makers = re.compile(rb"\b(" + "|".join(names).encode() + rb")\s*\(")
