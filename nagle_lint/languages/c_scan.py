@@ -39,11 +39,15 @@ class CScanner(Scanner):
     @cached_property
     def events(self) -> PlainCalls:
         """A call that may lower to an event, or one that makes a connection:
-        a function without one is not worth lowering."""
+        a function without one is not worth lowering.  A function named like
+        a call only sockets have (`send_frame`, `recv_all`) may wrap one."""
         c = self.catalogue
-        return PlainCalls(b"|".join(_names(_stems(c.all_sends | c.reads | c.gather_reads), rb"\w*") + _names(
-            c.stream_writes | c.stream_reads | c.flushes | c.closes | c.stream_closes | c.shutdowns | c.accepts
-            | c.tcp_makers | c.option_setters | set(c.wrappers) | set(c.buffer_setters) | c.binders)))
+        calls = (c.all_sends | c.reads | c.gather_reads | c.stream_writes | c.stream_reads | c.flushes | c.closes
+                 | c.stream_closes | c.shutdowns | c.accepts | c.tcp_makers | c.option_setters | set(c.wrappers)
+                 | set(c.buffer_setters) | c.binders)
+        stems = _stems(c.socket_only)
+        return PlainCalls(b"|".join(_names(stems, rb"\w*") + _names(n for n in calls
+                                                                      if not n.startswith(tuple(stems)))))
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         # stdio writes reach a socket only through a wrapper (fdopen()):
