@@ -35,3 +35,4 @@ int main(void)
     close(fd);
     return 0;
 }
+/* catalogue: option_setters.setsockopt, options.TCP_CORK */
