@@ -4,7 +4,7 @@ moved to their lines now, instead of being lowered again.
 
 A function's model is made of its own text, and of a few things of its
 file: the other functions of its top-level definition (a class's fields,
-an enclosing function's variables), the comments just above its lines,
+an enclosing function's variables) and of its base classes' definitions, the comments just above its lines,
 the names of the file's functions, the top-level code (option tables),
 and what the frontend reads from the whole text (`Frontend.text_facts`).
 So a function is taken over only where the edit lies inside another
@@ -219,10 +219,18 @@ def unchanged(earlier: Earlier, unit, found, relevant, facts) -> dict:
         return line if line <= before else line - shift if line >= first_after else None
 
     earlier.line_of = new_line
-    groups: dict[str, list[int]] = {}  # top-level name -> its functions worth lowering (by index in found)
+    # A subclass's methods see what its base classes' methods set on their
+    # fields: a class and its base classes of the file are taken together.
+    top = {}  # top-level name -> the name of its group
+    for cls, bases in unit.bases.items():
+        names = {top.get(n, n) for n in [cls.split(".", 1)[0], *(b.split(".", 1)[0] for b in bases)]}
+        group = min(names)
+        top.update({n: group for n, g in list(top.items()) if g in names} | dict.fromkeys(names, group))
+    groups: dict[str, list[int]] = {}  # group -> its functions worth lowering (by index in found)
     for i, (q, node, _) in enumerate(found):
         if not n_is_root(q):
-            groups.setdefault(q.split(".", 1)[0], []).append(i)
+            name = q.split(".", 1)[0]
+            groups.setdefault(top.get(name, name), []).append(i)
     by_place = {(fn.qualname, fn.site.line, fn.site.col): fn for fn in earlier.functions if fn.body}
     kept = {}
     for members in groups.values():
