@@ -264,7 +264,21 @@ class FileModel:
     # the file named like a read takes, in any function (lowered or not): a
     # receive handler reads the peer's answers there.
     read_paths: frozenset[str] = frozenset()
+    # Class -> its base classes defined in the file, in order: a subclass's
+    # methods start with what its bases' methods set on their fields.
+    bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+
+def lineage(bases: dict[str, tuple[str, ...]], cls: str) -> list[str]:
+    """`cls` and then its base classes of `bases`, depth first (the method
+    order of single inheritance), each once."""
+    order, todo = [], [cls]
+    while todo:
+        c = todo.pop()
+        if c not in order:
+            order.append(c)
+            todo.extend(reversed(bases.get(c, ())))
+    return order
 
 
 def blocks(s) -> tuple:

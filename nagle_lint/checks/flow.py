@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..model import (
-    walk,
+    lineage, walk,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
@@ -216,6 +216,11 @@ def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], tuple[Point,
         for ev in walk(fn.body):
             if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value and is_field(ev.conn):
                 found.setdefault((class_of(fn.qualname), ev.conn), (Point(ev.site, (), model.path), ev.setting))
+    for cls in model.bases:  # a subclass's methods start with what its base classes' methods set
+        for base in lineage(model.bases, cls)[1:]:
+            for (c, key), where in list(found.items()):
+                if c == base:
+                    found.setdefault((cls, key), where)
     return found
 
 

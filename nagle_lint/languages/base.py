@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ..model import (
-    blocks, walk,
+    blocks, lineage, walk,
     ONE, SMALL, UNKNOWN,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
@@ -418,7 +418,8 @@ class Frontend:
                 earlier.remember(data, trees[0] if whole else None, functions, self.text_facts(unit), {
                     (fn.qualname, fn.site.line, fn.site.col): resolved[i] for i, fn in enumerate(functions) if i in resolved
                 } if whole else None)
-            return (FileModel(path, self.name, functions, errors, dict(self.idioms), self.read_paths(data, functions)),
+            return (FileModel(path, self.name, functions, errors, dict(self.idioms), self.read_paths(data, functions),
+                               unit.bases),
                     Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
                            chosen.quiet_options))
 
@@ -523,8 +524,12 @@ class Frontend:
 
     def fields_seen(self, unit: "Unit", cls: str) -> dict:
         """Field key -> (value, ConnInfo) of the fields the methods of `cls`
-        see: its own (Java: and those of the classes around an inner class)."""
-        return dict(unit.class_env.get(cls, {}))
+        see: its own and its base classes' of the file (Java: and those of the
+        classes around an inner class)."""
+        seen = {}
+        for c in reversed(lineage(unit.bases, cls)):  # the class's own last: its fields hide its bases'
+            seen.update(unit.class_env.get(c, {}))
+        return seen
 
     def is_callback(self, qualname: str) -> bool:
         """Whether a framework calls this function once per event (by its name)."""
@@ -634,9 +639,13 @@ class Unit:
         self.library_receivers: dict | None = None  # receiver -> library, by the methods called on it (Python)
         self.struct_sizes: dict | None = None  # module-level struct.Struct names -> the size they pack (Python)
         self.generators: set | None = None  # the file's generator functions (Python)
-        self.bases: dict | None = None  # class -> its base classes defined in the file (Python)
         self.polls_tcp: bool | None = None  # the file's event loop hands out TCP connections (worked out once)
         self.errors_resolved = 0  # syntax errors a function's body parsed again had no more
+
+    @cached_property
+    def bases(self) -> dict[str, tuple[str, ...]]:
+        """Class -> its base classes defined in the file (see `FileModel.bases`)."""
+        return self.fe.scan.class_bases(self.src.data, {q.rsplit(".", 1)[0] for q in self.function_names if "." in q})
 
     @cached_property
     def comment_lines(self) -> dict[int, str]:

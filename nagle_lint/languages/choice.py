@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+from ..model import lineage
 from .scan import FunctionTexts, n_is_root
 
 TYPE_CHECKING = False
@@ -202,7 +203,8 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     if needed:
         relevant |= {q for q in with_events | quiet
                      if q in needed or short_name(q) in needed or classes.get(q) in needed}
-    relevant = _closure(texts, relevant, reaching | quiet, with_events, classes)
+    bases = scan.class_bases(data, set(classes.values())) if classes else {}
+    relevant = _closure(texts, relevant, reaching | quiet, with_events, classes, bases)
     left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
     quiet -= relevant
     return Relevance(relevant, (with_events - relevant) | quiet, left_out, frozenset(quiet),
@@ -215,15 +217,16 @@ def _calling_any(texts: FunctionTexts, names) -> set[str]:
 
 
 def _closure(texts: FunctionTexts, relevant: set[str], leading: set[str], with_events: set[str],
-             classes: dict[str, str]) -> set[str]:
+             classes: dict[str, str], bases: dict[str, tuple[str, ...]]) -> set[str]:
     """`relevant` and, to a fixpoint, those of `leading` a relevant function
-    calls by their name, and those with events sharing a class with one."""
+    calls by their name, and those with events sharing a class (or a base
+    class of `bases`) with one."""
     while True:
         called = set().union(*(texts.calls[q] for q in relevant))
-        # A class's fields are set in its methods and, for an inner class, in
-        # those of the classes around it (a prefix of its name).
-        mates = {classes[q].rsplit(".", n)[0] for q in relevant if q in classes
-                 for n in range(classes[q].count(".") + 1)}
+        # A class's fields are set in its methods, in those of its base classes
+        # and, for an inner class, in those of the classes around it (a prefix of its name).
+        mates = {c.rsplit(".", n)[0] for q in relevant if q in classes for c in lineage(bases, classes[q])
+                 for n in range(c.count(".") + 1)}
         more = {q for q in leading - relevant if short_name(q) in called}
         more |= {q for q in with_events - relevant if classes.get(q) in mates}
         if not more:

@@ -8,7 +8,7 @@ from functools import cached_property
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
 from .python_catalogue import PYTHON
-from ..model import ONE, SMALL, UNKNOWN, Bind
+from ..model import ONE, SMALL, UNKNOWN, Bind, lineage
 
 
 
@@ -425,7 +425,7 @@ class PythonFrontend(Frontend):
                     return NOT_CONN
                 return low.local_call(candidate, args, node)
         if name[:1].isupper():  # a class, by convention: its __init__ may live in another linted file
-            return low.construct(name, args, node, f"{name}.__init__")
+            return low.construct(name, args, node, _method_of(low.unit, name, "__init__") or f"{name}.__init__")
         return low.outside_call(name, args, node)
 
     def _create(self, low, name, args, kwargs):
@@ -573,33 +573,10 @@ def _module_like(low, receiver: str) -> bool:
     return root.isidentifier() and root not in low.env and root not in low.params and root not in ("self", "cls")
 
 
-def _method_of(unit, cls: str, meth: str, seen: frozenset = frozenset()) -> str | None:
+def _method_of(unit, cls: str, meth: str) -> str | None:
     """The function `self.meth()` runs in a method of `cls`: the class's own,
-    or else the first its base classes in the file define, depth first (the
-    method order of Python's single inheritance)."""
-    if f"{cls}.{meth}" in unit.function_names:
-        return f"{cls}.{meth}"
-    seen = seen | {cls}
-    return next((m for base in _bases(unit).get(cls, ()) if base not in seen
-                 and (m := _method_of(unit, base, meth, seen))), None)
-
-
-_CLASS = re.compile(r"(?m)^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)")
-
-
-def _bases(unit) -> dict[str, tuple[str, ...]]:
-    """Class (qualified as the file's functions are) -> the names of its base
-    classes of the file, in order (worked out once per file)."""
-    if unit.bases is None:
-        source = unit.src.data.decode("utf-8", "replace")
-        found = _CLASS.findall(source)
-        by_name = {name: name for name, _ in found}  # a nested class by its qualified name, where it has methods
-        by_name.update((q.rsplit(".", 2)[-2], q.rsplit(".", 1)[0]) for q in unit.function_names if "." in q)
-        unit.bases = {}
-        for name, bases in found:
-            named = (b.strip().rsplit(".", 1)[-1] for b in bases.split(","))
-            unit.bases[by_name[name]] = tuple(by_name[b] for b in named if b in by_name)
-    return unit.bases
+    or else the first of its base classes in the file that defines it."""
+    return next((f"{c}.{meth}" for c in lineage(unit.bases, cls) if f"{c}.{meth}" in unit.function_names), None)
 
 
 def _library_receivers(unit, libraries) -> dict[str, str]:

@@ -15,6 +15,8 @@ _INDENT = re.compile(rb"[ \t\f]*")
 # A line that starts a definition (`def`, `async def` or `class`), and the name it defines.
 _DEF_LINE = re.compile(rb"([ \t\f]*)(?:(?:async[ \t]+)?def|class)[ \t]")
 _DEF_NAME = re.compile(rb"[ \t\f]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)")
+_CLASS = re.compile(rb"class[ \t]+(\w+)[ \t]*\(([^)]*)\)")  # led by its keyword: found fast
+_AT_LINE_START = re.compile(rb"[ \t\f]*")
 _NOT_BEFORE_A_CALL = WORD_BYTES | frozenset(b".")  # a call of a longer name, or through an attribute
 _AT_MARGIN = re.compile(rb"(?:async[ \t]+)?")  # what may stand before a module-level `def` on its line
 # What a file nested over 100 levels deep has: a line indented 100
@@ -230,6 +232,17 @@ class PythonScanner(Scanner):
             else:
                 while width < stack[-1]:
                     stack.pop()
+
+    def class_bases(self, data: bytes, classes) -> dict[str, tuple[str, ...]]:
+        # A nested class is known by its qualified name; a base as written (`mod.Base`) by its last name.
+        by_name = {c.rsplit(".", 1)[-1]: c for c in classes}
+        found = {}
+        for m in _CLASS.finditer(data):
+            own = by_name.get(m.group(1).decode())
+            if own is not None and _AT_LINE_START.fullmatch(data, data.rfind(b"\n", 0, m.start()) + 1, m.start()):
+                named = (b.strip().rsplit(b".", 1)[-1].decode("utf-8", "replace") for b in m.group(2).split(b","))
+                found.setdefault(own, tuple(by_name[b] for b in named if b in by_name and by_name[b] != own))
+        return found
 
     def events_in(self, data: bytes):
         return self.stream_events if any(w in data for w in self.stream_words) else self.events

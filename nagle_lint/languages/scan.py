@@ -455,6 +455,11 @@ class Scanner:
             return self.send_calls.extended(self.nodelay_words + OPTION_WORDS)
         return AnyOf(self.send_calls.pattern, *(re.escape(w) for w in self.nodelay_words + OPTION_WORDS))
 
+    def class_bases(self, data: bytes, classes) -> dict[str, tuple[str, ...]]:
+        """Each of `classes` (qualified names) -> its base classes among them,
+        in order, where the language has inheritance the scan can read."""
+        return {}
+
     def starts_in(self, data: bytes) -> re.Pattern:
         """`sends_or_options` for this file (a language may narrow it by what the file contains)."""
         return self.sends_or_options
