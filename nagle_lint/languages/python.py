@@ -8,6 +8,7 @@ from functools import cached_property
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
 from .python_catalogue import PYTHON
+from .python_scan import class_statements
 from ..model import ONE, SMALL, UNKNOWN, Bind, lineage
 
 
@@ -474,12 +475,18 @@ class PythonFrontend(Frontend):
     def _library_call(self, low, node, library, obj, meth, args, kwargs):
         """A library method's steps on its connection (see `catalogue.Step`)."""
         _eval_all(low, args, kwargs)
+        made = low.env.get(compact(obj))
         h = low.conn_for(obj, "medium")
         if h is None:
             return None
         info = low.conns.get(h.key)
         if info is not None and info.confidence == "low":  # a factory's result answering the library's methods
-            low.conns[h.key] = replace(info, tcp=True if info.tcp is None else info.tcp, confidence="medium")
+            info = low.conns[h.key] = replace(info, tcp=True if info.tcp is None else info.tcp, confidence="medium")
+        if info is not None and not (isinstance(made, Handle) and made.library) \
+                and library.name in _nodelay_subclasses(low.unit, self.catalogue.libraries):
+            # Not made in sight (a pool's, a factory's): in a file that makes the library's
+            # connections with a class of its own turning TCP_NODELAY on, one of those.
+            low.conns[h.key] = replace(info, nodelay=True)
         splat = any(a.type == "dictionary_splat" for a in args)  # **kw may hold any keyword
         for step in library.methods[meth]:
             given = None
@@ -577,6 +584,30 @@ def _method_of(unit, cls: str, meth: str) -> str | None:
     """The function `self.meth()` runs in a method of `cls`: the class's own,
     or else the first of its base classes in the file that defines it."""
     return next((f"{c}.{meth}" for c in lineage(unit.bases, cls) if f"{c}.{meth}" in unit.function_names), None)
+
+
+# connect() or the constructor, turning TCP_NODELAY on.
+_NODELAY_METHOD = re.compile(rb"def[ \t]+(?:connect|__init__)[ \t]*\((?:(?!\n[ \t]*(?:def|class)[ \t])[\s\S])*?TCP_NODELAY")
+_ALIAS = re.compile(r"\b(\w+)[ \t]+as[ \t]+(\w+)")
+
+
+def _nodelay_subclasses(unit, libraries) -> set[str]:
+    """The libraries the file derives a connection class from (a maker, as
+    imported or under an alias) whose connect() or constructor turns
+    TCP_NODELAY on (worked out once per file)."""
+    if unit.nodelay_libraries is None:
+        data = unit.src.data
+        found = set()
+        if b"TCP_NODELAY" in data:
+            source = data.decode("utf-8", "replace")
+            aliases = {alias: name for name, alias in _ALIAS.findall(source)}
+            for cls, bases, start, end in class_statements(data):
+                if not _NODELAY_METHOD.search(data, start, end):
+                    continue
+                named = {aliases.get(b, b) for b in bases} | {cls}
+                found |= {lib.name for lib in libraries if named & lib.makers}
+        unit.nodelay_libraries = found
+    return unit.nodelay_libraries
 
 
 def _library_receivers(unit, libraries) -> dict[str, str]:

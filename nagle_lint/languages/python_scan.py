@@ -27,6 +27,18 @@ _AT_MARGIN = re.compile(rb"(?:async[ \t]+)?")  # what may stand before a module-
 _DEEP = (re.compile(rb"[ \t\f]{100}|[ \f]*\t"), re.compile(rb"\n(?:[ \t\f]{100}|[ \f]*\t)"))
 
 
+def class_statements(data: bytes):
+    """(name, its bases, its text's start and end) of each class statement
+    with bases, as written: a base (`mod.Base`) by its last name.  Its text
+    runs to the next definition indented no deeper."""
+    for m in _CLASS.finditer(data):
+        line = data.rfind(b"\n", 0, m.start()) + 1
+        if _AT_LINE_START.fullmatch(data, line, m.start()):
+            bases = (b.strip().rsplit(b".", 1)[-1].decode("utf-8", "replace") for b in m.group(2).split(b","))
+            yield m.group(1).decode(), tuple(b for b in bases if b), m.start(), \
+                _definition_below(data, m.end(), _width(data[line:m.start()]))
+
+
 def _width(indent: bytes) -> int:
     """An indentation's width as Python's tokenizer counts it: a tab to the
     next multiple of 8, a form feed back to 0."""
@@ -234,14 +246,12 @@ class PythonScanner(Scanner):
                     stack.pop()
 
     def class_bases(self, data: bytes, classes) -> dict[str, tuple[str, ...]]:
-        # A nested class is known by its qualified name; a base as written (`mod.Base`) by its last name.
+        # A nested class is known by its qualified name.
         by_name = {c.rsplit(".", 1)[-1]: c for c in classes}
         found = {}
-        for m in _CLASS.finditer(data):
-            own = by_name.get(m.group(1).decode())
-            if own is not None and _AT_LINE_START.fullmatch(data, data.rfind(b"\n", 0, m.start()) + 1, m.start()):
-                named = (b.strip().rsplit(b".", 1)[-1].decode("utf-8", "replace") for b in m.group(2).split(b","))
-                found.setdefault(own, tuple(by_name[b] for b in named if b in by_name and by_name[b] != own))
+        for name, bases, _, _ in class_statements(data):
+            if name in by_name:
+                found.setdefault(by_name[name], tuple(by_name[b] for b in bases if b in by_name and b != name))
         return found
 
     def events_in(self, data: bytes):
