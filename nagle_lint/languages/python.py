@@ -8,7 +8,7 @@ from functools import cached_property
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
 from .python_catalogue import PYTHON
-from .python_scan import class_statements
+from .python_scan import class_end, class_statements
 from ..model import ONE, SMALL, UNKNOWN, Bind, lineage
 
 
@@ -601,8 +601,8 @@ def _nodelay_subclasses(unit, libraries) -> set[str]:
         if b"TCP_NODELAY" in data:
             source = data.decode("utf-8", "replace")
             aliases = {alias: name for name, alias in _ALIAS.findall(source)}
-            for cls, bases, start, end in class_statements(data):
-                if not _NODELAY_METHOD.search(data, start, end):
+            for cls, bases, start in class_statements(data):
+                if not _NODELAY_METHOD.search(data, start, class_end(data, start)):
                     continue
                 named = {aliases.get(b, b) for b in bases} | {cls}
                 found |= {lib.name for lib in libraries if named & lib.makers}

@@ -28,15 +28,20 @@ _DEEP = (re.compile(rb"[ \t\f]{100}|[ \f]*\t"), re.compile(rb"\n(?:[ \t\f]{100}|
 
 
 def class_statements(data: bytes):
-    """(name, its bases, its text's start and end) of each class statement
-    with bases, as written: a base (`mod.Base`) by its last name.  Its text
-    runs to the next definition indented no deeper."""
+    """(name, its bases, where it starts) of each class statement with
+    bases, as written: a base (`mod.Base`) by its last name."""
     for m in _CLASS.finditer(data):
         line = data.rfind(b"\n", 0, m.start()) + 1
         if _AT_LINE_START.fullmatch(data, line, m.start()):
             bases = (b.strip().rsplit(b".", 1)[-1].decode("utf-8", "replace") for b in m.group(2).split(b","))
-            yield m.group(1).decode(), tuple(b for b in bases if b), m.start(), \
-                _definition_below(data, m.end(), _width(data[line:m.start()]))
+            yield m.group(1).decode(), tuple(b for b in bases if b), m.start()
+
+
+def class_end(data: bytes, start: int) -> int:
+    """Where the text of the class starting at `start` ends: at the next
+    definition indented no deeper."""
+    line = data.rfind(b"\n", 0, start) + 1
+    return _definition_below(data, data.find(b"\n", start) + 1 or len(data), _width(data[line:start]))
 
 
 def _width(indent: bytes) -> int:
@@ -249,7 +254,7 @@ class PythonScanner(Scanner):
         # A nested class is known by its qualified name.
         by_name = {c.rsplit(".", 1)[-1]: c for c in classes}
         found = {}
-        for name, bases, _, _ in class_statements(data):
+        for name, bases, _ in class_statements(data):
             if name in by_name:
                 found.setdefault(by_name[name], tuple(by_name[b] for b in bases if b in by_name and b != name))
         return found
