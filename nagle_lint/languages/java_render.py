@@ -10,7 +10,6 @@ from ..fixes import JOIN, UNSAFE, Edit, Fix
 from .render import Parsed, after, next_statement
 
 METHODS = ("method_declaration", "constructor_declaration", "lambda_expression", "static_initializer")
-USES = frozenset({"write", "flush", "close"})  # what may be done with the stream for the fix to hold
 IMPORTED = re.compile(rb"^\s*import\s+java\.io\.(?:BufferedOutputStream|\*)\s*;", re.MULTILINE)
 
 
@@ -20,9 +19,9 @@ def render(fe, data: bytes, proposals) -> list:
 
 
 def _write(parsed: Parsed, site):
-    """(statement, stream name) of `name.write(...);` at `site`, else None."""
+    """(statement, stream name) of `name.write(...);` (a stream write of the catalogue) at `site`, else None."""
     call = parsed.node_at(site, ("method_invocation",))
-    if call is None or parsed.text(call.child_by_field_name("name")) != "write":
+    if call is None or parsed.text(call.child_by_field_name("name")) not in parsed.catalogue.stream_writes:
         return None
     obj = call.child_by_field_name("object")
     if obj is None or obj.type != "identifier" or call.parent.type != "expression_statement":
@@ -40,6 +39,8 @@ def _buffer(parsed: Parsed, first_site, second_site):
         body = body.parent
     if body is None:
         return None
+    cat = parsed.catalogue
+    uses = cat.stream_writes | cat.flushes | cat.closes  # what may be done with the stream for the fix to hold
     created, writes = [], []
     for node in _identifiers(body, name, parsed):
         parent = node.parent
@@ -48,15 +49,15 @@ def _buffer(parsed: Parsed, first_site, second_site):
         elif parent.type == "assignment_expression" and parent.child_by_field_name("left") == node:
             created.append(parent.child_by_field_name("right"))
         elif parent.type == "method_invocation" and parent.child_by_field_name("object") == node \
-                and parsed.text(parent.child_by_field_name("name")) in USES:
-            if parsed.text(parent.child_by_field_name("name")) == "write":
+                and parsed.text(parent.child_by_field_name("name")) in uses:
+            if parsed.text(parent.child_by_field_name("name")) in cat.stream_writes:
                 if parent.parent.type != "expression_statement" or parent.parent.parent.type != "block":
                     return None  # a write whose statement cannot be followed by a flush
                 writes.append(parent.parent)
         else:
             return None  # handed elsewhere: what it writes there would wait in the buffer
     if len(created) != 1 or created[0] is None or created[0].type != "method_invocation" \
-            or parsed.text(created[0].child_by_field_name("name")) != "getOutputStream":
+            or not _raw_stream(cat, parsed.text(created[0].child_by_field_name("name"))):
         return None
     value = created[0]
     edits = [Edit(value.start_byte, value.end_byte, f"new BufferedOutputStream({parsed.text(value)})")]
@@ -66,6 +67,12 @@ def _buffer(parsed: Parsed, first_site, second_site):
         edits.insert(0, _import(parsed))
     return Fix(f"buffer '{name}' (a BufferedOutputStream where it is created) and flush it after each message: "
                "data written elsewhere without a flush would wait", UNSAFE, tuple(edits))
+
+
+def _raw_stream(cat, method: str) -> bool:
+    """`socket.getOutputStream()`: a connection's own stream, which buffers nothing (the catalogue's
+    unbuffered wrappers that only a socket has)."""
+    return method in cat.socket_only and cat.wrappers.get(method) is False
 
 
 def _identifiers(node, name: str, parsed: Parsed):
