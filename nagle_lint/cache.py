@@ -418,7 +418,7 @@ class Cache:
                 names = [e.name for e in it if e.name.endswith(f".{RECORD}")]
             for old in sorted(names, key=self._mtime, reverse=True)[KEEP_RECORDS:]:
                 self._unlink(old)
-        except OSError:
+        except OSError:  # a record not kept only costs the next run its reuse
             pass
 
     def keep_printed(self, digest: str, variant: str, status: int, report: str, warnings: str) -> None:
