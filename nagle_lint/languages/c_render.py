@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 
 from ..fixes import DROP_MORE, JOIN, SAFE, UNCORK, UNSAFE, Edit, Fix
-from . import c as frontend
+from .c import COUNT_ARGUMENT
 from .render import Parsed, after, movable, next_statement, names_in, pauses, statements_between, step_in, without_flag
 
-FLAGS_AT = {"send": 3, "sendto": 3, "sendmsg": 2}  # where each call takes its flags
 UIO = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*<sys/uio\.h>", re.MULTILINE)
 PIECES = frozenset({"write", "send"})  # a descriptor's sends that writev can gather
 PLAIN = frozenset({"identifier", "field_expression", "subscript_expression", "string_literal"})
@@ -38,12 +37,22 @@ def _call(parsed: Parsed, site):
     return call, parsed.text(call.child_by_field_name("function")), args
 
 
+def _flags_at(cat, name: str) -> int | None:
+    """Where a socket's own send takes its flags: after the count (send, sendto), or after the
+    message of a gathering send (sendmsg)."""
+    if name not in cat.socket_only:
+        return None
+    return COUNT_ARGUMENT + 1 if name in cat.sends else 2 if name in cat.gather_sends else None
+
+
 def _drop_more(parsed: Parsed, site, *_):
     found = _call(parsed, site)
-    if found is None or found[1] not in FLAGS_AT or len(found[2]) <= FLAGS_AT[found[1]]:
+    at = None if found is None else _flags_at(parsed.catalogue, found[1])
+    if at is None or len(found[2]) <= at:
         return None
-    flags = found[2][FLAGS_AT[found[1]]]
-    rest = without_flag(parsed, flags, "MSG_MORE", "binary_expression", _operator(parsed))
+    flags = found[2][at]
+    named = [f for f in parsed.catalogue.more_flags if f in parsed.text(flags)]
+    rest = without_flag(parsed, flags, named[0], "binary_expression", _operator(parsed)) if len(named) == 1 else None
     if rest is None:
         return None
     return Fix("send the last piece without MSG_MORE", SAFE, (Edit(flags.start_byte, flags.end_byte, rest or "0"),))
@@ -110,7 +119,7 @@ def _join(parsed: Parsed, first_site, second_site):
     between = statements_between(first.statement, second.statement)
     # Code between may stay before the joined write where it leaves the descriptor and the first piece alone.
     reads = names_in(parsed, first.call, ("identifier", "field_identifier"))
-    if between is None or pauses(parsed, between, _sleeps(parsed), "call_expression") \
+    if between is None or pauses(parsed, between, parsed.catalogue.sleeps, "call_expression") \
             or not movable(parsed, between, SIMPLE, BARRIERS, reads):
         return None
     gathered = f"writev({first.fd}, iov, 2)"
@@ -137,11 +146,6 @@ def _join(parsed: Parsed, first_site, second_site):
     moved = f", after the {len(between)} statement{'s' if len(between) != 1 else ''} between them" if between else ""
     return Fix(f"send both pieces with one writev({first.fd}, iov, 2){moved}: a partial write or an error now "
                "concerns the whole message", UNSAFE, tuple(edits))
-
-
-def _sleeps(parsed: Parsed):
-    """C's sleeping calls: the frontend's table until C's knowledge moves into its catalogue."""
-    return getattr(frontend, "SLEEPS", None) or parsed.catalogue.sleeps
 
 
 def _replaced(parsed: Parsed, statement, node, text: str) -> str:
