@@ -45,6 +45,7 @@ C = Catalogue(
     option_setters={"setsockopt"},
     options={"TCP_NODELAY": "nodelay", "TCP_CORK": "cork", "TCP_NOPUSH": "cork"},
     more_flags={"MSG_MORE"},
+    joinable_sends={"write", "send"},
     # seconds per unit of the argument (None: a length not told)
     sleeps={"sleep": 1.0, "usleep": 1e-6, "nanosleep": None, "Sleep": 1e-3},
     evidence_words=("socket", "accept", "recv", "send", "setsockopt", "shutdown", "SSL_"),

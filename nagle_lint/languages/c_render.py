@@ -10,7 +10,6 @@ from .c import COUNT_ARGUMENT
 from .render import Parsed, after, movable, next_statement, names_in, pauses, statements_between, step_in, without_flag
 
 UIO = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*<sys/uio\.h>", re.MULTILINE)
-PIECES = frozenset({"write", "send"})  # a descriptor's sends that writev can gather
 PLAIN = frozenset({"identifier", "field_expression", "subscript_expression", "string_literal"})
 # What a write may move past (see render.movable): expressions and declarations, where control stays.
 SIMPLE = frozenset({"expression_statement", "declaration"})
@@ -104,7 +103,9 @@ def _piece(parsed: Parsed, site):
     if found is None:
         return None
     call, name, args = found
-    if name not in PIECES or len(args) != (3 if name == "write" else 4) or name == "send" and parsed.text(args[3]) != "0":
+    flags = _flags_at(parsed.catalogue, name)  # a socket's own send: its flags must be none
+    if name not in parsed.catalogue.joinable_sends or len(args) != (COUNT_ARGUMENT + 1 if flags is None else flags + 1) \
+            or flags is not None and parsed.text(args[flags]) != "0":
         return None
     try:
         return _Piece(parsed, call, args)
@@ -205,7 +206,7 @@ def _piece_of(parsed: Parsed, statement, fd: str) -> bool:
         node = stack.pop()
         if node.type == "call_expression" and node.child_by_field_name("function").type == "identifier":
             args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
-            if args and parsed.text(args[0]) == fd and parsed.text(node.child_by_field_name("function")) in PIECES:
+            if args and parsed.text(args[0]) == fd and parsed.text(node.child_by_field_name("function")) in parsed.catalogue.joinable_sends:
                 try:
                     return _Piece(parsed, node, args).statement == statement
                 except (ValueError, IndexError):

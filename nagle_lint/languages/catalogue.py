@@ -159,7 +159,8 @@ class Catalogue:
     Fixes (what the renderer of fixes may rewrite, see fixes.py):
       joinable_sends the sends and writes whose one argument is the payload
                      (bytes or text): two may become one call with the
-                     payloads joined (`sendall(a + b)`).
+                     payloads joined (`sendall(a + b)`); in C, the
+                     descriptor sends one `writev` can gather.
       whole_sends    those that send every byte or raise (`sendall`): two
                      joined behave as before on errors too.
       bytes_calls    calls whose result is bytes: a function as written

@@ -114,7 +114,7 @@ ssize_t stream_reply(int h, const char *head, size_t n, const char *body, size_t
     {
         struct iovec iov[2] = {{(void *)head, n}, {(void *)body, m}};
         writev(h, iov, 2);
-    } // expect: NGL001
+    } // expect: NGL001 catalogue: joinable_sends.write
     return recv(h, reply, 64, 0); // catalogue: socket_only.recv
 }
 

@@ -36,7 +36,7 @@ int query(const char *text, char *answer, size_t cap)
     {
         struct iovec iov[2] = {{(void *)(&fh), sizeof fh}, {(void *)text, len}};
         writev(fd, iov, 2);
-    } // expect: NGL001
+    } // expect: NGL001 catalogue: joinable_sends.send
     n = recv(fd, answer, cap, 0);
     close(fd);
     return (int)n;
