@@ -33,6 +33,7 @@ DIRNAME = ".nagle_lint_cache"
 ENV = "NAGLE_LINT_CACHE_DIR"  # where the cache goes, as --cache-dir
 KEEP = 16  # entries kept; older ones are removed
 RECORD = "files"  # the extension of a per-file record (see store.py)
+TEXTS = "texts"  # the extension of the texts of the files a record's run lowered, beside it
 KEEP_RECORDS = 4  # per-file records kept (one per set of paths linted); older ones are removed
 TAG = "CACHEDIR.TAG"
 SETTLED_NS = 2 * 10**9  # see `file_digests`
@@ -305,13 +306,13 @@ class Cache:
         finally:
             os.close(fd)
 
-    def _write(self, name: str, text: str) -> None:
+    def _write(self, name: str, text: str | bytes) -> None:
         """Write `text` whole or not at all (another run may be reading the
         entry): a new file of its own, renamed into place (a link of that
         name is replaced, never followed); none left on failure."""
         tmp = f".{name}.tmp{os.getpid()}"
-        data = text.encode("utf-8", "surrogatepass")
         try:
+            data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
             fd = self._open_file(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
             try:
                 write_all(fd, data)
@@ -406,18 +407,29 @@ class Cache:
         except ValueError:
             return None
 
-    def store_record(self, name: str, data) -> None:
-        """Keep the per-file record `name`, and the KEEP_RECORDS newest of them only."""
+    def load_texts(self, name: str) -> bytes | None:
+        """The texts kept beside the per-file record `name` (see store.py), or None."""
+        return self._read(f"{name}.{TEXTS}")
+
+    def store_record(self, name: str, data, texts: bytes | None = None) -> None:
+        """Keep the per-file record `name` (and `texts` beside it, where
+        given: the record tells where each file's text lies in them), and
+        the KEEP_RECORDS newest records only."""
         import json
 
         if not self._open(True):
             return
         try:
+            if texts is not None:  # first: a record never names texts older than itself
+                self._write(f"{name}.{TEXTS}", texts)
             self._write(f"{name}.{RECORD}", json.dumps(data, separators=(",", ":")))
             with os.scandir(self._fd if self._fd is not None else self.folder) as it:
-                names = [e.name for e in it if e.name.endswith(f".{RECORD}")]
-            for old in sorted(names, key=self._mtime, reverse=True)[KEEP_RECORDS:]:
-                self._unlink(old)
+                names = [e.name for e in it]
+            records = sorted((n for n in names if n.endswith(f".{RECORD}")), key=self._mtime, reverse=True)
+            kept = {n[:-len(RECORD)] for n in records[:KEEP_RECORDS]}
+            for old in names:
+                if old.endswith((f".{RECORD}", f".{TEXTS}")) and old[:old.rindex(".") + 1] not in kept:
+                    self._unlink(old)
         except OSError:  # a record not kept only costs the next run its reuse
             pass
 
