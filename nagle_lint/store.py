@@ -10,29 +10,52 @@ digest: see `cache.file_digests`), what the first
 phase made of it (read or not, skipped by the byte scan or lowered, its
 problem), and what decided whether a skipped file mattered to the others:
 what each later round wanted (`project.Wanted`) and which skipped files
-offered something to it; and the run's result.  The next run compares each file's digests with the record's.
+offered something to it; and the run's result.  Beside the record, the
+texts of the files the first round lowered (source text, never a pickle:
+what is kept is data a run lints anyway).  The next run compares each
+file's digests with the record's.
 
-A changed, added or removed file is taken without a full run only when
-the byte scan skips it, before and after, and it offered nothing to any
-later round, before and after (checked against the record's rounds): then
-no other file's model, no later round and no finding can change; only that
-file's problem and the count of files read can.  Any other change (a file
-with a model, a settings change, many files) is a full run, which records
-again.  A record is trusted as the cache's entries are, and anything
-unexpected in it (damage, a forgery, another layout) means a full run."""
+A changed file is taken without a full run in two cases; any other change
+is a full run, which records again:
+- the byte scan skips it, before and after (or it was added or removed),
+  and it offered nothing to any later round, before and after (checked
+  against the record's rounds): then no other file's model, no later round
+  and no finding can change; only that file's problem and the count of
+  files read can;
+- the first round lowered it, no later round read it again (for what the
+  first left out: `Wanted.again`), its settings are the same, and its new
+  text lowers to exactly what its kept text lowers to (the same model,
+  suppressions, syntax errors, choice of functions and problem): a comment
+  or a blank line added at its end, an edit in a function left out.  Every
+  later phase reads the files only through those, so the run's result is
+  the record's.
+A change to a file's model (what other files see of it), an added or
+removed file with a model, a change of settings, or many files changed
+are full runs: taking them incrementally (as the language server's
+`lsp.index.Index.update` does) needs every file's model and the
+project's cross-file facts at hand, and on a big tree loading them and
+bringing them up to date costs a good part of a cold run (see
+benchmarks/README.md).
+
+A record is trusted as the cache's entries are, and anything unexpected in
+it (damage, a forgery, another layout) means a full run; a kept text is
+used only where its digest is the record's digest of the file.  Nothing
+loaded from the cache is code or becomes objects other than the JSON's
+and the text's: at worst a forged record replays a forged result, as a
+forged cache entry would."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from .cache import _digest, tool
+from .cache import _digest, _hasher, tool
 
 TYPE_CHECKING = False  # typing's own, without importing typing
 if TYPE_CHECKING:
     from .cache import Cache
     from .report import Result
 
-LAYOUT = 1  # bump whenever the record's layout changes
+LAYOUT = 2  # bump whenever the record's layout changes
 MANY = 20  # above one file in this many changed (and at least 8), a full run costs about as much
 
 
@@ -65,6 +88,8 @@ class Store:
         self.trace = Trace()
         self._last: dict | None = None  # the last run's record, once read
         self._record: dict | None = None  # this run's, when replayed from the last one
+        self._blob: bytes | None = None  # the texts kept beside the last record, once read
+        self._texts: dict[str, bytes] = {}  # path -> its text, where it differs from the last record's
 
     def _read(self) -> dict | None:
         if self._last is None:
@@ -102,18 +127,28 @@ class Store:
         if len(changed) > max(8, len(new) // MANY):
             return None
         offered = set(data["offered"])
-        for path in changed:
-            if path in old and (not old[path][3] or path in offered):
-                return None  # it was lowered, or offered something to a later round: other files may change with it
         rounds = [_wanted(w) for w in data["rounds"]]
-        fresh = {}
+        again = set().union(*(w.again for w in rounds))  # lowered again by a later round, for what the first left out
+        lowered = {p for p in changed if p in old and old[p][2] and not old[p][3]}
         for path in changed:
-            if path in new:
+            if path in lowered:
+                if path not in new or new[path][1] != old[path][1] or path in again:
+                    return None  # gone, its settings changed, or a later round read it again
+            elif path in old and (not old[path][3] or path in offered):
+                return None  # unread, or offered something to a later round: other files may change with it
+        same, fresh = {}, {}  # lowered files that lower as before; files the byte scan skips
+        for path in changed:
+            if path in lowered:
+                found = self._same_lowering(path, data, old[path][0], new[path][0], settings)
+                if found is None:
+                    return None
+                same[path], self._texts[path] = found
+            elif path in new:
                 verdict = _first_round(path, settings)
                 if verdict is None or verdict[1] and _offers(path, rounds):
                     return None
                 fresh[path] = verdict
-        gone = set(changed)
+        gone = set(changed) - lowered  # (a file lowering as before keeps its problems, and its count)
         stored = data["result"]
         files = stored["files"] - sum(bool(old[p][2]) for p in gone if p in old) + sum(v[0] for v in fresh.values())
         problems = sorted([(p, m) for p, m in stored["problems"] if p not in gone]
@@ -122,7 +157,7 @@ class Store:
             return None
         result = Result([from_data(f) for f in stored["findings"]], files, problems)
         record = dict(data, files={p: v for p, v in old.items() if p not in gone})
-        record["files"].update({p: [*new[p], *v] for p, v in fresh.items()})
+        record["files"].update({p: [*new[p], *v] for p, v in (fresh | same).items()})
         for path, entry in record["files"].items():  # the signatures as this run found them
             entry[5:] = [self.signatures.get(path)]
         self._record = record
@@ -132,7 +167,7 @@ class Store:
         """Record this run (its result before the paths that could not be found are added)."""
         from .findings import to_data
 
-        record = self._record
+        record, texts = self._record, None
         if record is None:
             trace = self.trace
             if set(trace.first) != set(self.digests):
@@ -140,9 +175,66 @@ class Store:
             record = {"name": self.name, "files": {p: [*self.digests[p], *trace.first[p], self.signatures.get(p)]
                                                    for p in sorted(trace.first)},
                       "rounds": [_wanted_data(w) for w in trace.rounds], "offered": sorted(trace.offered)}
+            texts = self._lowered_texts()
+        elif self._texts:  # the texts of the files that lower as before, as they are now
+            texts = {p: self._texts.get(p) or self._text(record, p) for p in record["texts"]}
+        if texts is not None:
+            record["texts"], offset, parts = {}, 0, []
+            for path in sorted(texts):
+                record["texts"][path] = [offset, len(texts[path])]
+                offset += len(texts[path])
+                parts.append(texts[path])
+            texts = b"".join(parts)
         record["result"] = {"files": result.files, "problems": [list(p) for p in result.problems],
                             "findings": [to_data(f) for f in result.findings]}
-        self.cache.store_record(self.name, record)
+        self.cache.store_record(self.name, record, texts)
+
+    def _lowered_texts(self) -> dict[str, bytes]:
+        """path -> the text of each file this (full) run lowered first, read
+        again (it is in the page cache) and kept where it is still what the
+        run read."""
+        from .runner import _read_bytes
+
+        texts = {}
+        for path, (read, skipped, _) in self.trace.first.items():
+            if read and not skipped:
+                text = _read_bytes(path, 0)[0]
+                if text is not None and _content_digest(text) == self.digests[path][0]:
+                    texts[path] = text
+        return texts
+
+    def _text(self, record: dict, path: str) -> bytes:
+        """The text of `path` kept beside the last record (b"" where there is none)."""
+        if self._blob is None:
+            self._blob = self.cache.load_texts(self.name) or b""
+        start, size = record["texts"].get(path, (0, 0))
+        return self._blob[start:start + size] if isinstance(start, int) and isinstance(size, int) else b""
+
+    def _same_lowering(self, path: str, data: dict, before: str, now: str, settings):
+        """((read, skipped, problem), its text) where the changed file
+        (content digest `now`) lowers as its text kept beside the record
+        (digest `before`) lowered: the same model, suppressions, syntax
+        errors, choice and problem; else None."""
+        from .runner import _read_bytes, read_file
+
+        old, text = self._text(data, path), _read_bytes(path, 0)[0]
+        if text is None or _content_digest(old) != before or _content_digest(text) != now:
+            return None  # no text kept (or damaged), or the file changed again since it was digested
+        was, problem_was = read_file(path, settings, old)
+        prepared, problem = read_file(path, settings, text)
+        if was is None or was.model is None or prepared is None or (
+                (was.model, was.marks, was.errors, was.choice, problem_was)
+                != (prepared.model, prepared.marks, prepared.errors, prepared.choice, problem)):
+            return None
+        return (True, False, problem), text
+
+
+def _content_digest(text: bytes) -> str:
+    """The digest `cache.file_digests` finds for a file of this text."""
+    h = _hasher()
+    h.update(f"{len(text)}\0".encode())
+    h.update(text)
+    return h.hexdigest()
 
 
 def _first_round(path: str, settings):

@@ -129,6 +129,154 @@ def test_a_settings_change_is_a_full_run(project, capsys):
     assert [p["path"] for p in incremental[1]["problems"]] == ["./client.c", "./proto.c"]
 
 
+JOINED_CLIENT = """/* Calls the helpers of proto.c on a TCP socket made here, then reads. */
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+void send_header(int fd, const char *verb);
+void send_body(int fd, const char *body);
+
+int request(const struct sockaddr_in *sa, const char *body, char *out, int len)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    if (fd < 0 || connect(fd, (const struct sockaddr *)sa, sizeof *sa) < 0)
+        return -1;
+    send_header(fd, "PUT ");
+    send_body(fd, body);
+    int n = (int)read(fd, out, len);
+    close(fd);
+    return n;
+}
+"""
+# Both helpers write: both are lowered by the first round, and no later round reads the file again.
+JOINED_PROTO = """/* Protocol helpers, each writing one piece. */
+#include <string.h>
+#include <unistd.h>
+
+void send_header(int fd, const char *verb)
+{
+    write(fd, verb, strlen(verb));
+}
+
+void send_body(int fd, const char *body)
+{
+    write(fd, body, strlen(body));
+}
+"""
+SPLIT = [("./client.c", 16, "NGL001")]
+
+
+@pytest.fixture
+def joined(tmp_path, monkeypatch):
+    """client.c calls proto.c's helpers, which the first round lowers (and no later one again)."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "client.c").write_text(JOINED_CLIENT)
+    (tree / "proto.c").write_text(JOINED_PROTO)
+    monkeypatch.chdir(tree)
+    monkeypatch.delenv("NAGLE_LINT_CACHE_DIR", raising=False)
+    return tree
+
+
+def counting_full_runs(monkeypatch) -> list:
+    calls: list = []
+    full = runner._run
+    monkeypatch.setattr(runner, "_run", lambda *args: calls.append(1) or full(*args))
+    return calls
+
+
+def test_an_edit_that_keeps_a_lowered_files_model_analyses_no_other_file(joined, capsys, monkeypatch):
+    assert findings(lint(capsys, ".")[1]) == SPLIT
+    proto = joined / "proto.c"
+    for n in range(2):  # each time against the text the last run kept
+        proto.write_text(JOINED_PROTO + f"/* protocol version {n} */\n")
+        expected = cold(capsys)
+        with monkeypatch.context() as m:
+            no_full_run(m)
+            assert lint(capsys, ".") == expected
+    assert findings(expected[1]) == SPLIT
+
+
+def test_an_edit_that_changes_a_lowered_files_model_is_a_full_run_as_cold(joined, capsys, monkeypatch):
+    """send_header() no longer writes: the finding in client.c goes, and comes back with the write."""
+    lint(capsys, ".")
+    calls = counting_full_runs(monkeypatch)
+    proto = joined / "proto.c"
+    proto.write_text(JOINED_PROTO.replace("write(fd, verb, strlen(verb));", "(void)fd; (void)verb;"))
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == []
+    proto.write_text(JOINED_PROTO + "/* the write is back */\n")
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == SPLIT
+    assert calls == [1, 1, 1, 1]  # each run and each cold one
+
+
+def test_a_lowered_file_a_later_round_reads_again_is_a_full_run(project, capsys, monkeypatch):
+    """proto.c's read_reply() is left without a body by the first round
+    (it cannot start a finding) and lowered when client.c turns out to call
+    it: an edit there changes no first-round model, but the finding."""
+    proto = project / "proto.c"
+    assert findings(lint(capsys, ".")[1]) == [("./client.c", 17, "NGL001")]
+    proto.write_text(proto.read_text().replace("read(fd, buf, len)", "read(0, buf, len)"))  # reads another file
+    calls = counting_full_runs(monkeypatch)
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == []
+    assert calls == [1, 1]
+
+
+def texts_of(tree: Path) -> Path:
+    (found,) = (tree / CACHE).glob("*.texts")
+    return found
+
+
+@pytest.mark.parametrize("how", ["forged", "cut short", "where not numbers", "gone"])
+def test_damaged_kept_texts_are_a_full_run(joined, capsys, monkeypatch, how):
+    """The texts kept beside the record are taken only where their digests
+    are the record's: here they are made to say that proto.c lowered as it
+    does after the edit (which would replay a finding that is gone)."""
+    lint(capsys, ".")
+    edited = JOINED_PROTO.replace("write(fd, verb, strlen(verb));", "(void)fd; (void)verb;")
+    (record,) = records(joined)
+    texts = texts_of(joined)
+    data = json.loads(record.read_text())
+    if how == "forged":
+        texts.write_text(edited)
+        data["texts"] = {"./proto.c": [0, len(edited)]}
+    elif how == "cut short":
+        texts.write_bytes(texts.read_bytes()[:-1])
+    elif how == "where not numbers":
+        data["texts"] = {"./proto.c": ["0", None]}
+    else:
+        texts.unlink()
+    record.write_text(json.dumps(data))
+    for entry in (joined / CACHE).glob("*.json"):
+        entry.unlink()
+    (joined / "proto.c").write_text(edited)
+    calls = counting_full_runs(monkeypatch)
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == []
+    assert calls == [1, 1]
+
+
+def test_kept_texts_that_are_a_link_are_not_followed(joined, tmp_path, capsys):
+    lint(capsys, ".")
+    texts = texts_of(joined)
+    outside = tmp_path / "outside.c"
+    outside.write_bytes(texts.read_bytes())
+    texts.unlink()
+    texts.symlink_to(outside)
+    for entry in (joined / CACHE).glob("*.json"):
+        entry.unlink()
+    (joined / "proto.c").write_text(JOINED_PROTO + "/* edited */\n")
+    before = outside.read_text()
+    code = main(["--format", "json", "."])
+    out, err = capsys.readouterr()
+    assert code == 1 and findings(json.loads(out)) == SPLIT
+    assert "is ignored" in err and outside.read_text() == before
+
+
 def records(tree: Path) -> list[Path]:
     return sorted((tree / CACHE).glob("*.files"))
 
