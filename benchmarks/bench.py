@@ -1217,16 +1217,18 @@ class OneFileChanged:
     with its own cache, where one file is touched, or edited (a comment line appended, new each
     time, so that no run finds that content cached), before each run."""
 
-    def __init__(self, target: Path, changed: str | None, env: dict, config: Path | None):
+    def __init__(self, target: Path, changed: list[str], env: dict, config: Path | None):
+        """`changed`: the --changed-file paths; the tree's is the first that is one of its files."""
+        mine = [c for c in changed if (target / c).is_file()]
+        if changed and not mine:
+            sys.exit(f"bench: --changed-file: none of {', '.join(changed)} is a file of {target}")
         self.temp = Path(tempfile.mkdtemp(prefix="nagle-bench-changed-"))
         self.root = self.temp / target.name
         shutil.copytree(target, self.root, symlinks=True, ignore=shutil.ignore_patterns(".nagle_lint_cache"))
         if config is not None and target not in config.parents:  # the settings of a folder above the tree, kept
             shutil.copy(config, self.temp / config.name)
-        self.rel = changed or middle_source_file(self.root)
+        self.rel = mine[0] if mine else middle_source_file(self.root)
         self.file = self.root / self.rel
-        if not self.file.is_file():
-            sys.exit(f"bench: --changed-file {changed}: not a file of {target}")
         self.original = self.file.read_bytes()
         self.edits = 0
         self.env = {**env, "NAGLE_LINT_CACHE_DIR": str(self.temp / "cache")}
@@ -1500,9 +1502,9 @@ def main(argv=None) -> int:
     ap.add_argument("--one-file", metavar="PATH",
                     help="file for the one-file table (default: a small Python file with a finding from the first corpus)")
     ap.add_argument("--no-one-file", action="store_true", help="skip the one-file table")
-    ap.add_argument("--changed-file", metavar="PATH",
-                    help=f"the file the '{CHANGED}' rows touch and edit, relative to each --tree (default: the middle"
-                         " source file by path)")
+    ap.add_argument("--changed-file", metavar="PATH", action="append", default=[],
+                    help=f"the file the '{CHANGED}' rows touch and edit, relative to the --tree (repeatable: each tree"
+                         " takes the first that is one of its files; default: the middle source file by path)")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per tool and corpus; the median is shown (default: 3)")
     ap.add_argument("--skip-warmup", action="store_true",
                     help="no untimed first run (except the one that fills nagle-lint's cache); saves time with slow peers")
