@@ -122,7 +122,10 @@ def parse_size(value) -> int:
         raise ValueError(value)
     if number < 0 or (isinstance(number, float) and _UNITS[unit] == 1):
         raise ValueError(value)  # no negative sizes, no fractions of a byte
-    return round(number * _UNITS[unit])
+    size = number * _UNITS[unit]
+    if size == float("inf"):
+        raise ValueError(value)  # too big for a float: no whole number of bytes
+    return round(size)
 
 
 def _option(parse, key: str):
@@ -142,7 +145,10 @@ def parse_timeout(value) -> float:
     """Seconds from a non-negative, finite number (0: no limit); ValueError otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueError(value)
-    seconds = float(value)
+    try:
+        seconds = float(value)
+    except OverflowError:  # an integer too big for a float
+        raise ValueError(value) from None
     if not 0 <= seconds < float("inf"):  # NaN compares false too
         raise ValueError(value)
     return seconds

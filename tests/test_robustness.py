@@ -779,6 +779,9 @@ BAD_LIMITS = [
     ("timeout = true", "timeout"),
     ("timeout = inf", "timeout"),
     ("timeout = nan", "timeout"),
+    # Too big for a float: a clear error, not an OverflowError.
+    ("timeout = 1" + "0" * 400, "timeout"),
+    ('max-file-size = "' + "9" * 300 + '.5GB"', "max-file-size"),
 ]
 
 
@@ -790,7 +793,7 @@ def one_line_error(code, out, err) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("body, key", BAD_LIMITS, ids=[b for b, _ in BAD_LIMITS])
+@pytest.mark.parametrize("body, key", BAD_LIMITS, ids=[b[:40] for b, _ in BAD_LIMITS])
 def test_bad_limit_settings(capsys, isolated, body, key):
     write(isolated, "split.py", SPLIT)
     (isolated / ".nagle-lint.toml").write_text(body + "\n", encoding="utf-8")
@@ -801,8 +804,9 @@ def test_bad_limit_settings(capsys, isolated, body, key):
 @pytest.mark.parametrize("argv", [
     ["--max-file-size", "-1"], ["--max-file-size", "lots"], ["--max-file-size", "1.5"], ["--max-file-size", ""],
     ["--timeout", "-0.5"], ["--timeout", "soon"], ["--timeout", "inf"], ["--timeout", "nan"],
+    ["--timeout", "1" + "0" * 400], ["--max-file-size", "1" + "0" * 400 + ".5MB"],
     ["--jobs", "0"], ["--jobs", "-3"], ["--jobs", "two"],
-], ids=" ".join)
+], ids=lambda argv: " ".join(argv)[:40])
 def test_bad_option_values(capsys, isolated, argv):
     write(isolated, "split.py", SPLIT)
     line = one_line_error(*lint(capsys, *argv, "split.py"))
