@@ -183,6 +183,83 @@ def _top(node, root):
     return node
 
 
+class _Lines:
+    """How an edit of whole lines moves the others: the lines up to `before`
+    stay, those from `first_after` on (counted now) moved by `shift`, and
+    those between are the edit's."""
+
+    __slots__ = ("before", "first_after", "shift")
+
+    def __init__(self, old: bytes, data: bytes, start: int, old_end: int, new_end: int):
+        start = data.rfind(b"\n", 0, start) + 1  # in whole lines
+        rest = data.find(b"\n", new_end)
+        tail = (rest + 1 if rest >= 0 else len(data)) - new_end
+        self.before = data.count(b"\n", 0, start)
+        self.first_after = data.count(b"\n", 0, new_end + tail) + 1
+        self.shift = self.first_after - 1 - old.count(b"\n", 0, old_end + tail)
+
+    def new(self, line: int) -> int | None:
+        """The line now of the earlier text's `line` (None: the edit changed it)."""
+        return line if line <= self.before else line + self.shift if line + self.shift >= self.first_after else None
+
+    def old(self, line: int) -> int | None:
+        """The earlier text's line of `line` now (None: the edit changed it)."""
+        return line if line <= self.before else line - self.shift if line >= self.first_after else None
+
+    def edited(self, first: int, last: int) -> bool:
+        """Whether the lines `first`..`last` (now) hold the edit's, or lines on both sides of it."""
+        return not (last <= self.before or first >= self.first_after)
+
+
+def _lines_moved(earlier: Earlier, unit, facts) -> _Lines | None:
+    """How the edit from the earlier text to the `unit`'s moves its lines,
+    where the edit leaves the file-wide things as they were (see the
+    module's doc); else None."""
+    old, data = earlier.data, unit.src.data
+    if old is None or earlier.tree is None or facts is None or earlier.facts != facts or \
+            {fn.qualname for fn in earlier.functions} != unit.function_names:
+        return None
+    start, same_end = _common(old, data)
+    new_end, old_end = len(data) - same_end, len(old) - same_end
+    if old != data:
+        # The edit lies inside one top-level definition, before and after:
+        # the top-level code and the other definitions are the same.
+        now, then = _holding(unit.tree.root_node, start, new_end), _holding(earlier.tree.root_node, start, old_end)
+        if now is None or then is None or now.start_byte != then.start_byte or now.type != then.type:
+            return None
+    return _Lines(old, data, start, old_end, new_end)
+
+
+def _groups(unit, found) -> list[list[int]]:
+    """The functions of `found` (by index) that are taken together or not at
+    all: those of one top-level definition, and a class's with its base
+    classes' of the file (a subclass's methods see what its bases' methods
+    set on their fields)."""
+    top = {}  # top-level name -> the name of its group
+    for cls, bases in unit.bases.items():
+        names = {top.get(n, n) for n in [cls.split(".", 1)[0], *(b.split(".", 1)[0] for b in bases)]}
+        group = min(names)
+        top.update({n: group for n, g in list(top.items()) if g in names} | dict.fromkeys(names, group))
+    groups: dict[str, list[int]] = {}
+    for i, (q, node, _) in enumerate(found):
+        if not n_is_root(q):
+            name = q.split(".", 1)[0]
+            groups.setdefault(top.get(name, name), []).append(i)
+    return list(groups.values())
+
+
+def _span(unit, node) -> tuple[int, int]:
+    """The first and last lines of `node`'s top-level definition, with the
+    comments just above it (see `Unit.comment_near`)."""
+    top = _top(node, unit.tree.root_node)
+    first, last = top.start_point[0] + 1, top.end_point[0] + 1
+    while True:
+        above = next((n for n in (first - 1, first - 2) if n in unit.comment_lines), None)
+        if above is None:
+            return first, last
+        first = above
+
+
 def unchanged(earlier: Earlier, unit, found, relevant, facts) -> dict:
     """Index in `found` -> (the function taken from the `earlier` lowering,
     the syntax errors lowering it resolved), for
@@ -190,68 +267,25 @@ def unchanged(earlier: Earlier, unit, found, relevant, facts) -> dict:
     `earlier.data` to the `unit`'s text leaves as they were (see the
     module's doc); `facts`: the text facts of the `unit`, whose tree is its
     text parsed whole (None where it was parsed in parts: none is taken)."""
-    old, data, tree = earlier.data, unit.src.data, unit.tree
     earlier.taken, earlier.line_of = {}, None
-    if old is None or earlier.tree is None or facts is None or earlier.facts != facts or \
-            {fn.qualname for fn in earlier.functions} != unit.function_names:
+    lines = _lines_moved(earlier, unit, facts)
+    if lines is None:
         return {}
-    start, same_end = _common(old, data)
-    new_end, old_end = len(data) - same_end, len(old) - same_end
-    if old != data:
-        # The edit lies inside one top-level definition, before and after:
-        # the top-level code and the other definitions are the same.
-        now, then = _holding(tree.root_node, start, new_end), _holding(earlier.tree.root_node, start, old_end)
-        if now is None or then is None or now.start_byte != then.start_byte or now.type != then.type:
-            return {}
-    # In whole lines: the lines before the edit are where they were, those
-    # after it (the same in both texts) moved by `shift`.
-    start = data.rfind(b"\n", 0, start) + 1
-    rest = data.find(b"\n", new_end)
-    tail = (rest + 1 if rest >= 0 else len(data)) - new_end
-    before = data.count(b"\n", 0, start)
-    first_after = data.count(b"\n", 0, new_end + tail) + 1
-    shift = first_after - 1 - old.count(b"\n", 0, old_end + tail)
-
-    def new_line(line: int):
-        return line if line <= before else line + shift if line + shift >= first_after else None
-
-    def old_line(line: int):
-        return line if line <= before else line - shift if line >= first_after else None
-
-    earlier.line_of = new_line
-    # A subclass's methods see what its base classes' methods set on their
-    # fields: a class and its base classes of the file are taken together.
-    top = {}  # top-level name -> the name of its group
-    for cls, bases in unit.bases.items():
-        names = {top.get(n, n) for n in [cls.split(".", 1)[0], *(b.split(".", 1)[0] for b in bases)]}
-        group = min(names)
-        top.update({n: group for n, g in list(top.items()) if g in names} | dict.fromkeys(names, group))
-    groups: dict[str, list[int]] = {}  # group -> its functions worth lowering (by index in found)
-    for i, (q, node, _) in enumerate(found):
-        if not n_is_root(q):
-            name = q.split(".", 1)[0]
-            groups.setdefault(top.get(name, name), []).append(i)
+    earlier.line_of = lines.new
     by_place = {(fn.qualname, fn.site.line, fn.site.col): fn for fn in earlier.functions if fn.body}
     kept = {}
-    for members in groups.values():
+    for members in _groups(unit, found):
         taken = {}
         for i in members:
             q, node, _ = found[i]
             if q not in relevant:
                 continue
-            top = _top(node, tree.root_node)
-            first, last = top.start_point[0] + 1, top.end_point[0] + 1
-            while True:  # and the comments just above it (see `Unit.comment_near`)
-                above = next((n for n in (first - 1, first - 2) if n in unit.comment_lines), None)
-                if above is None:
-                    break
-                first = above
-            if not (last <= before or first >= first_after):  # the edit's lines, or lines on both sides of it
+            if lines.edited(*_span(unit, node)):
                 break
             site = unit.src.site(node)
-            fn = by_place.get((q, old_line(site.line), site.col))
+            fn = by_place.get((q, lines.old(site.line), site.col))
             try:
-                moved = _moved(fn, new_line) if fn is not None else None
+                moved = _moved(fn, lines.new) if fn is not None else None
             except _Unmovable:
                 moved = None
             if moved is None:
