@@ -296,3 +296,34 @@ def test_fix_with_diff_base_fixes_only_the_changed_lines(tmp_path, capsys, monke
     status, out, err = lint(tmp_path, capsys, "--fix", "--unsafe-fixes", "--diff-base", "HEAD", "client.py")
     text = src.read_text()
     assert status == 0 and "sock.sendall(HEAD + text)" in text and "sock.sendall(BODY)" in text
+
+
+CHECKED_C = b"""#include <sys/socket.h>
+#include <unistd.h>
+
+int put(const char *a, const char *b, char *r) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (write(fd, a, 4) != 4)
+        return -1;
+    if (write(fd, b, 8) != 8)
+        return -1;
+    read(fd, r, 4);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("second, joined", [
+    (b"if (write(fd, b, 8) != 8)\n        return -1;", b"if (writev(fd, iov, 2) != (4 + 8))"),  # each against its length
+    (b"if (write(fd, b, 8) < 0)\n        return -1;", None),  # tested otherwise: no one test says what both said
+    (b"write(fd, b, 8);", None),  # one tested, one not
+])
+def test_c_writev_fix_joins_tests_only_when_alike(tmp_path, capsys, second, joined):
+    src = tmp_path / "put.c"
+    src.write_bytes(CHECKED_C.replace(b"if (write(fd, b, 8) != 8)\n        return -1;", second))
+    status, out, _ = lint(tmp_path, capsys, "--fix", "--unsafe-fixes", str(src))
+    text = src.read_bytes()
+    if joined is None:
+        assert status == 1 and "NGL001" in out and b"writev" not in text  # reported, left as it is
+    else:
+        assert status == 0 and joined in text and b"write(fd" not in text

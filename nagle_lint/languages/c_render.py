@@ -117,24 +117,11 @@ def _join(parsed: Parsed, first_site, second_site):
     first, second = _piece(parsed, first_site), _piece(parsed, second_site)
     if first is None or second is None or first.fd != second.fd:
         return None
-    between = statements_between(first.statement, second.statement)
-    # Code between may stay before the joined write where it leaves the descriptor and the first piece alone.
-    reads = names_in(parsed, first.call, ("identifier", "field_identifier"))
-    if between is None or pauses(parsed, between, parsed.catalogue.sleeps, "call_expression") \
-            or not movable(parsed, between, SIMPLE, BARRIERS, reads):
+    between = _between(parsed, first, second)
+    combined = None if between is None else _combined(parsed, first, second, f"writev({first.fd}, iov, 2)")
+    if combined is None:
         return None
-    gathered = f"writev({first.fd}, iov, 2)"
     statement = first.statement
-    if first.test is None and second.test is None:
-        combined = _replaced(parsed, statement, first.call, gathered)
-    elif first.test is not None and second.test is not None:
-        (op, length, cast, right), other = first.compared(parsed), second.compared(parsed)
-        if op != other[0] or length != other[1] or cast != other[2] or not length and right != other[3]:
-            return None
-        combined = _replaced(parsed, statement, first.test, f"{gathered} {op} " + (
-            f"{cast}({parsed.text(first.n)} + {parsed.text(second.n)})" if length else right))
-    else:
-        return None
     indent = parsed.indent(statement)
     inner = step_in(indent)
     iov = ", ".join(f"{{{_base(parsed, p.buf)}, {parsed.text(p.n)}}}" for p in (first, second))
@@ -147,6 +134,34 @@ def _join(parsed: Parsed, first_site, second_site):
     moved = f", after the {len(between)} statement{'s' if len(between) != 1 else ''} between them" if between else ""
     return Fix(f"send both pieces with one writev({first.fd}, iov, 2){moved}: a partial write or an error now "
                "concerns the whole message", UNSAFE, tuple(edits))
+
+
+def _between(parsed: Parsed, first: _Piece, second: _Piece) -> list | None:
+    """The statements between two pieces, where they may stay before the
+    joined write (they leave the descriptor and the first piece alone, and
+    do not sleep); else None."""
+    between = statements_between(first.statement, second.statement)
+    reads = names_in(parsed, first.call, ("identifier", "field_identifier"))
+    if between is None or pauses(parsed, between, parsed.catalogue.sleeps, "call_expression") \
+            or not movable(parsed, between, SIMPLE, BARRIERS, reads):
+        return None
+    return between
+
+
+def _combined(parsed: Parsed, first: _Piece, second: _Piece, gathered: str) -> str | None:
+    """The first piece's statement with its write made `gathered`: two plain
+    statements, or two `if`s that test their results alike (the test then
+    compares against the sum of the lengths); else None."""
+    statement = first.statement
+    if first.test is None and second.test is None:
+        return _replaced(parsed, statement, first.call, gathered)
+    if first.test is None or second.test is None:
+        return None
+    (op, length, cast, right), other = first.compared(parsed), second.compared(parsed)
+    if op != other[0] or length != other[1] or cast != other[2] or not length and right != other[3]:
+        return None
+    return _replaced(parsed, statement, first.test, f"{gathered} {op} " + (
+        f"{cast}({parsed.text(first.n)} + {parsed.text(second.n)})" if length else right))
 
 
 def _replaced(parsed: Parsed, statement, node, text: str) -> str:
