@@ -248,13 +248,35 @@ class Project:
         functions that send or set an option (it may call one and read after).
         Only calls that can change what is known of a connection count: those
         passing one, made on an object, or whose result is used as one."""
+        needed, again, callers, called = self._unresolved()
+        starts = {_entry_name(fn.qualname) for fn in self._bodied
+                  if id(fn) in self.sending and not n_is_root(fn.qualname)}
+        starts.update(_entry_name(q) for c in self.choices.values() for q in c.quiet_setters)
+        sends = self._with_effects((Send,))
+        option_only = starts - {_entry_name(fn.qualname) for fn in self._bodied if id(fn) in sends}
+        # A file is lowered again where a function left out calls one that
+        # starts a finding, unless it was left out for calling one that only
+        # sets an option in a file that cannot send, and still only does.
+        again.update(path for path, c in self.choices.items()
+                     if any(self.reaches(path, self.models[path].language, n)
+                            for n in (c.left_out_calls & starts) - (c.quiet_options & option_only)))
+        keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731
+        return Wanted(keep(needed), keep(starts), frozenset(again), {n: frozenset(f) for n, f in callers.items()},
+                      keep(option_only), {p: frozenset(names) for p, names in called.items() if p in again})
+
+    def _unresolved(self) -> tuple[set, set, dict, dict]:
+        """Of the calls that can change what is known of a connection: the
+        names they call that no linted file defines (`needed`, and for each
+        the folders of its `callers`), the files holding a stub one reaches
+        (lowered `again`), and the functions without a body they reach in
+        another file (`called`, by file)."""
         needed, again, callers, called = set(), set(), {}, {}
         for fn in self._bodied:
             facts = self.facts(fn)
             for ev in facts.calls:
-                if not (ev.receiver is not None or any(a is not None for a in ev.args)):
-                    if ev.result is None or not _mentioned(ev.result, facts.used):
-                        continue
+                if ev.receiver is None and not any(a is not None for a in ev.args) and \
+                        (ev.result is None or not _mentioned(ev.result, facts.used)):
+                    continue
                 target = self.resolve(fn, ev.callee)
                 if target is None:
                     name = _entry_name(ev.callee)
@@ -266,21 +288,7 @@ class Project:
                     again.add(target.path)
                 elif not target.body and target.path != fn.path:
                     called.setdefault(target.path, set()).add(target.qualname)
-        starts = {_entry_name(fn.qualname) for fn in self._bodied
-                  if id(fn) in self.sending and not n_is_root(fn.qualname)}
-        starts.update(_entry_name(q) for c in self.choices.values() for q in c.quiet_setters)
-        sends = self._with_effects((Send,))
-        senders = {_entry_name(fn.qualname) for fn in self._bodied if id(fn) in sends}
-        option_only = starts - senders
-        # A file is lowered again where a function left out calls one that
-        # starts a finding, unless it was left out for calling one that only
-        # sets an option in a file that cannot send, and still only does.
-        again.update(path for path, c in self.choices.items()
-                     if any(self.reaches(path, self.models[path].language, n)
-                            for n in (c.left_out_calls & starts) - (c.quiet_options & option_only)))
-        keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731
-        return Wanted(keep(needed), keep(starts), frozenset(again), {n: frozenset(f) for n, f in callers.items()},
-                      keep(option_only), {p: frozenset(names) for p, names in called.items() if p in again})
+        return needed, again, callers, called
 
     def definers(self, language: str, name: str) -> set[str]:
         """The linted files of a language that define `name` (a function, or a class by its methods)."""
@@ -312,36 +320,40 @@ class Project:
 
     def _pruned(self, fn: Function, stmts: tuple) -> tuple:
         kept = [p for p in (self._pruned_one(fn, s) for s in stmts) if p is not None]
-        return stmts if len(kept) == len(stmts) and all(a is b for a, b in zip(kept, stmts)) else tuple(kept)
+        return stmts if len(kept) == len(stmts) and _same(kept, stmts) else tuple(kept)
 
     def _pruned_one(self, fn: Function, s):
         """`s` with what changes nothing left out, or None when that is all of it.
         Jumps are kept (they move the state elsewhere), and so is an infinite
         loop (nothing runs after it but what breaks out)."""
-        if isinstance(s, Call):
-            targets = self.targets(fn, s.callee)
-            keeps = any(t.field_params for t in targets) and s.receiver is not None  # a constructor keeping a connection
-            return s if any(self.has_effects(t) for t in targets) or keeps else None
-        if isinstance(s, (If, Switch)):
-            branches = tuple(self._pruned(fn, b) for b in s.branches)
-            if not any(branches):
-                return None
-            return s if all(a is b for a, b in zip(branches, s.branches)) else replace(s, branches=branches)
-        if isinstance(s, Loop):
-            head, body = self._pruned(fn, s.head), self._pruned(fn, s.body)
-            if not (head or body or s.infinite):
-                return None
-            return s if head is s.head and body is s.body else replace(s, head=head, body=body)
-        if isinstance(s, Try):
-            parts = [self._pruned(fn, b) for b in (s.body, s.orelse, s.final)]
-            handlers = tuple(self._pruned(fn, h) for h in s.handlers)
-            if not (any(parts) or any(handlers)):
-                return None
-            if all(a is b for a, b in zip(parts, (s.body, s.orelse, s.final))) and \
-                    all(a is b for a, b in zip(handlers, s.handlers)):
-                return s
-            return replace(s, body=parts[0], orelse=parts[1], final=parts[2], handlers=handlers)
-        return s
+        prune = _PRUNED.get(type(s))
+        return s if prune is None else prune(self, fn, s)
+
+    def _pruned_call(self, fn: Function, s: Call):
+        targets = self.targets(fn, s.callee)
+        keeps = any(t.field_params for t in targets) and s.receiver is not None  # a constructor keeping a connection
+        return s if any(self.has_effects(t) for t in targets) or keeps else None
+
+    def _pruned_branches(self, fn: Function, s):
+        branches = tuple(self._pruned(fn, b) for b in s.branches)
+        if not any(branches):
+            return None
+        return s if _same(branches, s.branches) else replace(s, branches=branches)
+
+    def _pruned_loop(self, fn: Function, s: Loop):
+        head, body = self._pruned(fn, s.head), self._pruned(fn, s.body)
+        if not (head or body or s.infinite):
+            return None
+        return s if head is s.head and body is s.body else replace(s, head=head, body=body)
+
+    def _pruned_try(self, fn: Function, s: Try):
+        parts = tuple(self._pruned(fn, b) for b in (s.body, s.orelse, s.final))
+        handlers = tuple(self._pruned(fn, h) for h in s.handlers)
+        if not (any(parts) or any(handlers)):
+            return None
+        if _same(parts, (s.body, s.orelse, s.final)) and _same(handlers, s.handlers):
+            return s
+        return replace(s, body=parts[0], orelse=parts[1], final=parts[2], handlers=handlers)
 
     def has_effects(self, fn: Function) -> bool:
         return id(fn) in self.effective
@@ -369,3 +381,13 @@ class Project:
                         index.setdefault(ev.site, ev)
             self._events[path] = index
         return self._events[path].get(site)
+
+
+# How `Project._pruned_one` prunes each kind of statement (any other is kept as it is).
+_PRUNED = {Call: Project._pruned_call, If: Project._pruned_branches, Switch: Project._pruned_branches,
+           Loop: Project._pruned_loop, Try: Project._pruned_try}
+
+
+def _same(these, those) -> bool:
+    """Whether two sequences hold the same objects, pairwise."""
+    return all(a is b for a, b in zip(these, those))
