@@ -459,3 +459,32 @@ def test_java_events_are_the_calls_that_may_be_made_on_a_connection(call: bytes,
 def test_a_java_file_defines_a_needed_class_worth_lowering_only_with_an_event(body: bytes, worth: set):
     data = b"final class Frame {\n    " + body + b"\n}\n"
     assert scanner("java").with_events(data, {"Frame"}) == worth
+
+
+JAVA_STREAM_CLASS = b"""import java.io.*;
+class Out extends FilterOutputStream {
+    Out(OutputStream out) { super(out); }
+    void f(byte[] b, OutputStream out) throws IOException {
+        %s
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("call, sends", [
+    (b"out.write(b);", True),
+    (b"// out.write(b);", False),  # a comment
+    (b"/* out.write(b); */", False),
+    (b'String s = "out.write(b);";', False),  # a literal
+    (b"super.write(b);", False),  # the parent class's method, as written here
+    (b'String s = String.format("%d", 1);', False),  # a static method of a class the lowering knows
+    (b"System.out.println(b);", False),  # what the catalogue names no connection
+])
+def test_the_java_scan_skips_a_file_whose_writes_the_lowering_makes_no_send_of(call: bytes, sends: bool):
+    from nagle_lint.languages import frontend
+    from nagle_lint.model import Send, walk
+
+    data = JAVA_STREAM_CLASS.replace(b"%s", call)
+    model = frontend("java").lower("Out.java", data)
+    assert any(isinstance(ev, Send) for fn in model.functions for ev in walk(fn.body)) is sends
+    assert scanner("java").may_find(data) is sends

@@ -141,9 +141,15 @@ class JavaScanner(Scanner):
         # A write is a send only on what the file types as a stream, writer,
         # socket or channel (or gets from getOutputStream()): a file that
         # names none only appends to strings; nor is one made on a name the
-        # file declares only as something else (see `FileEvents`).
-        return any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) \
-            and FileEvents(self.send_calls, data, self).search(data) is not None
+        # file declares only as something else (see `FileEvents`), nor one
+        # the lowering never makes a send of (see `SendEvents`).  Most files
+        # have no write at all: comments and literals are blanked only in
+        # those that have one.
+        if not any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) \
+                or FileEvents(self.send_calls, data, self).search(data) is None:
+            return False
+        code = _CODE_NOISE.sub(_blank, data)
+        return SendEvents(self.send_calls, code, self).search(code) is not None
 
     def has_evidence(self, data: bytes) -> bool:
         if not any(w in data for w in self.evidence_words):
@@ -162,6 +168,15 @@ class JavaScanner(Scanner):
                         return True
                 at = data.find(word, end)
         return any(True for w in (b"Channel", b"ChannelHandlerContext") for _ in whole_words(data, w))
+
+
+# What is never code: comments, and string, text-block and character literals.
+_CODE_NOISE = re.compile(rb'//[^\n]*|/\*.*?\*/|"""(?:\\.|[^\\])*?"""|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def _blank(m: re.Match) -> bytes:
+    """A comment or literal as spaces (its line breaks kept): the offsets of the code around it do not move."""
+    return re.sub(rb"[^\n]", b" ", m.group())
 
 
 # Read backwards from a name: the type declaring it (maybe qualified, generic,
@@ -231,3 +246,31 @@ class FileEvents:
             return not this and name[:1].isupper() and name.decode() not in self.scan.types.known
         return all(self.scan.types.holds_no_connection(t) for t in types)
 
+
+
+# Read backwards from a call's dot: what the call is made on, as written
+# (`System.out`), where it is a name or a chain of names.
+_CHAIN_BACK = re.compile(rb"\s*((?:[A-Za-z_]\w*\s*\.\s*)*[A-Za-z_]\w*)(?![\w.])")
+
+
+class SendEvents(FileEvents):
+    """`FileEvents` of the send calls, less those the lowering never makes a
+    send of: made on `super` (a method of the class's parent, as written
+    here), on a class's name (a static method: `String.format`), or on what
+    the catalogue names no connection (`System.out`)."""
+
+    def may_be_event(self, at: int) -> bool:
+        if not super().may_be_event(at):
+            return False
+        dot = _DOT_BACK.match(self._backwards, len(self.data) - at)
+        chain = _CHAIN_BACK.match(self._backwards, dot.end())
+        if chain is None:
+            return True  # made on what a call or an expression gives
+        receiver = _SPACE.sub(b"", chain.group(1)[::-1])
+        if receiver == b"super" or receiver.decode() in self.scan.catalogue.not_tcp:
+            return False
+        # A class's name, as `FileEvents` reads it: capitalized and declared nowhere in the file.
+        return not (b"." not in receiver and receiver[:1].isupper() and not self._declared(receiver))
+
+    def _declared(self, name: bytes) -> bool:
+        return any(_DECLARED_END.match(self.data, at + len(name)) for at in whole_words(self.data, name))
