@@ -479,6 +479,7 @@ class Out extends FilterOutputStream {
     (b"super.write(b);", False),  # the parent class's method, as written here
     (b'String s = String.format("%d", 1);', False),  # a static method of a class the lowering knows
     (b"System.out.println(b);", False),  # what the catalogue names no connection
+    (b"StringBuilder sb = new StringBuilder(); sb.append(1);", False),
 ])
 def test_the_java_scan_skips_a_file_whose_writes_the_lowering_makes_no_send_of(call: bytes, sends: bool):
     from nagle_lint.languages import frontend

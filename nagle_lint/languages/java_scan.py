@@ -244,7 +244,11 @@ class FileEvents:
                     types.append(_SPACE.sub(b"", typ.group(1)[::-1]).rsplit(b".", 1)[-1].decode())
         if not types:
             return not this and name[:1].isupper() and name.decode() not in self.scan.types.known
-        return all(self.scan.types.holds_no_connection(t) for t in types)
+        return all(map(self._holds_none, types))
+
+    def _holds_none(self, typ: str) -> bool:
+        """Whether a name declared as `typ` never holds a connection."""
+        return self.scan.types.holds_no_connection(typ)
 
 
 
@@ -271,6 +275,10 @@ class SendEvents(FileEvents):
             return False
         # A class's name, as `FileEvents` reads it: capitalized and declared nowhere in the file.
         return not (b"." not in receiver and receiver[:1].isupper() and not self._declared(receiver))
+
+    def _holds_none(self, typ: str) -> bool:
+        # What the catalogue names no connection (`StringBuilder`) makes no send either.
+        return super()._holds_none(typ) or typ in self.scan.catalogue.not_tcp
 
     def _declared(self, name: bytes) -> bool:
         return any(_DECLARED_END.match(self.data, at + len(name)) for at in whole_words(self.data, name))
