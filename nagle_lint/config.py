@@ -352,10 +352,15 @@ def check_rule_ids(values, where: str) -> list[str]:
     return out
 
 
-def selected_rules(settings: Settings, path: str | None = None) -> set[str]:
-    """The rules that run on the file at `path` (None: on every file)."""
-    from .checks import CHECKS  # the rules implemented (their documents are read only where shown)
+def selected_rules(settings: Settings, path: str | None = None, among=None) -> set[str]:
+    """The rules that run on the file at `path` (None: on every file), of
+    those `among` (None: every rule implemented)."""
     from .rules import OPT_IN
+
+    if among is None:
+        from .checks import CHECKS  # the rules implemented (their documents are read only where shown)
+
+        among = CHECKS
 
     select, ignored = settings.select, settings.ignore
     if path is not None and settings.per_file_ignores:
@@ -365,10 +370,10 @@ def selected_rules(settings: Settings, path: str | None = None) -> set[str]:
         patterns = _per_file_patterns(folder, tuple(settings.per_file_ignores.items()))
         ignored = (*ignored, *(i for pattern, ids in patterns if excluded(path, [pattern]) for i in ids))
     if not select:
-        return {r for r in CHECKS if r not in OPT_IN and not _names(ignored, r)}
+        return {r for r in among if r not in OPT_IN and not _names(ignored, r)}
     # A rule that is off by default runs only when named (or selected by a
     # prefix as long as its id), or with ALL.
-    return {r for r in CHECKS if _names(select, r) and (r not in OPT_IN or r in select or "ALL" in select)
+    return {r for r in among if _names(select, r) and (r not in OPT_IN or r in select or "ALL" in select)
             and not _names(ignored, r)}
 
 

@@ -10,6 +10,10 @@ from functools import lru_cache
 HEADER_KEYS = ("id", "name", "summary", "level", "precision", "languages", "tags")
 # Rules that run only when selected by name.
 OPT_IN = {"NGL005", "NGL006", "NGL100"}
+# The rules whose findings can start from a send on a connection that a framework makes with
+# TCP_NODELAY on (Netty's channels): there no other rule finds anything (nothing stalls, and the
+# code set no option), so the byte scan counts such sends only where one of these runs.
+ON_NODELAY_BY_DESIGN = frozenset({"NGL006"})
 
 
 @dataclass(frozen=True, slots=True)

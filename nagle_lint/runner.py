@@ -461,7 +461,7 @@ def _scanned(path: str, settings: Settings, data: bytes | None, language: str | 
     data, problem = _as_text(data)
     if data is None:
         return None, (None, problem)
-    if scan and not scanner(language).may_find(data, settings.min_confidence):
+    if scan and not scanner(language).may_find(data, settings.min_confidence, _nodelay_by_design(settings, path)):
         if b"nagle-lint:" not in data:
             return None, (SKIPPED, None)
         from .noqa import parse, unknown
@@ -471,6 +471,14 @@ def _scanned(path: str, settings: Settings, data: bytes | None, language: str | 
         if "NGL100" not in selected_rules(settings, path):
             return None, (SKIPPED, unknown(parse(data)))
     return data, None
+
+
+def _nodelay_by_design(settings: Settings, path: str) -> bool:
+    """Whether a rule runs on the file that finds something in sends on a
+    connection a framework makes with TCP_NODELAY on."""
+    from .rules import ON_NODELAY_BY_DESIGN
+
+    return bool(selected_rules(settings, path, ON_NODELAY_BY_DESIGN))
 
 
 def _too_big(size: int, limit: int, more: bool = False) -> str:

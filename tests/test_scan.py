@@ -489,3 +489,38 @@ def test_the_java_scan_skips_a_file_whose_writes_the_lowering_makes_no_send_of(c
     model = frontend("java").lower("Out.java", data)
     assert any(isinstance(ev, Send) for fn in model.functions for ev in walk(fn.body)) is sends
     assert scanner("java").may_find(data) is sends
+
+
+NETTY_HANDLER = b"""import io.netty.channel.*;
+class Handler extends ChannelInboundHandlerAdapter {
+    void answer(ChannelHandlerContext ctx, Object head, Object body) {
+        ctx.write(head);
+        ctx.writeAndFlush(body);
+    }
+}
+"""
+
+
+def test_the_java_scan_counts_sends_on_a_netty_channel_only_where_a_rule_finds_something_there():
+    """Netty's channels have TCP_NODELAY on: only a rule of `ON_NODELAY_BY_DESIGN` finds anything there."""
+    from nagle_lint.languages import frontend
+    from nagle_lint.model import Send, walk
+
+    model = frontend("java").lower("Handler.java", NETTY_HANDLER)
+    sends = [(fn, ev) for fn in model.functions for ev in walk(fn.body) if isinstance(ev, Send)]
+    assert len(sends) == 2 and all(fn.conns[ev.conn].nodelay for fn, ev in sends)
+    java = scanner("java")
+    assert java.may_find(NETTY_HANDLER)
+    assert not java.may_find(NETTY_HANDLER, nodelay_by_design=False)
+    plain = NETTY_HANDLER.replace(b"io.netty", b"org.example")  # no framework: a channel of the project's own
+    assert java.may_find(plain, nodelay_by_design=False)
+
+
+def test_a_netty_file_is_linted_where_a_rule_finds_something_in_its_sends(tmp_path):
+    from nagle_lint.config import Settings
+    from nagle_lint.runner import read_file
+
+    path = tmp_path / "Handler.java"
+    path.write_bytes(NETTY_HANDLER)
+    assert read_file(str(path), Settings())[0].model is None  # skipped: no rule it runs finds anything there
+    assert read_file(str(path), Settings(select=("NGL006",)))[0].model is not None

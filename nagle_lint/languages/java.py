@@ -423,14 +423,9 @@ class JavaFrontend(Frontend):
     def types(self) -> JavaTypes:
         return JavaTypes(self.catalogue)
 
-    @cached_property
-    def framework_words(self) -> tuple[tuple[bytes, str], ...]:
-        return tuple((w.encode(), how) for w, how in self.catalogue.frameworks.items())
-
     def _framework(self, low) -> str | None:
         """How the connection objects of the framework the file uses write (see `Catalogue.frameworks`)."""
-        data = low.unit.src.data
-        return next((how for w, how in self.framework_words if data.find(w) >= 0), None)
+        return self.scan.framework_of(low.unit.src.data)
 
     @cached_property
     def option_words(self) -> tuple[str, ...]:

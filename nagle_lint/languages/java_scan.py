@@ -148,8 +148,26 @@ class JavaScanner(Scanner):
         if not any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) \
                 or FileEvents(self.send_calls, data, self).search(data) is None:
             return False
+        return self._sends(data, nodelay_by_design=True)
+
+    def sends_on_nodelay_by_design_only(self, data: bytes) -> bool:
+        # A framework's connections are the names the file declares only as
+        # its types (`ChannelHandlerContext ctx`), as the lowering tells them.
+        return self.framework_of(data) == "flush" and not self._sends(data, nodelay_by_design=False)
+
+    def _sends(self, data: bytes, nodelay_by_design: bool) -> bool:
         code = _CODE_NOISE.sub(_blank, data)
-        return SendEvents(self.send_calls, code, self).search(code) is not None
+        return SendEvents(self.send_calls, code, self, nodelay_by_design).search(code) is not None
+
+    def framework_of(self, data: bytes) -> str | None:
+        """How the connections of the framework the file uses write: "flush"
+        (they buffer until a flush, with TCP_NODELAY on), "send", or None
+        (see `Catalogue.frameworks`)."""
+        return next((how for w, how in self.frameworks if data.find(w) >= 0), None)
+
+    @cached_property
+    def frameworks(self) -> tuple[tuple[bytes, str], ...]:
+        return tuple((w.encode(), how) for w, how in self.catalogue.frameworks.items())
 
     def has_evidence(self, data: bytes) -> bool:
         if not any(w in data for w in self.evidence_words):
@@ -261,7 +279,14 @@ class SendEvents(FileEvents):
     """`FileEvents` of the send calls, less those the lowering never makes a
     send of: made on `super` (a method of the class's parent, as written
     here), on a class's name (a static method: `String.format`), or on what
-    the catalogue names no connection (`System.out`)."""
+    the catalogue names no connection (`System.out`); and, without
+    `nodelay_by_design`, those made on a name declared only as a framework's
+    connection (`ChannelHandlerContext ctx`) in a file whose framework's
+    connections have TCP_NODELAY on."""
+
+    def __init__(self, pattern, data: bytes, scan: JavaScanner, nodelay_by_design: bool = True):
+        super().__init__(pattern, data, scan)
+        self.nodelay_by_design = nodelay_by_design or scan.framework_of(data) != "flush"
 
     def may_be_event(self, at: int) -> bool:
         if not super().may_be_event(at):
@@ -278,7 +303,8 @@ class SendEvents(FileEvents):
 
     def _holds_none(self, typ: str) -> bool:
         # What the catalogue names no connection (`StringBuilder`) makes no send either.
-        return super()._holds_none(typ) or typ in self.scan.catalogue.not_tcp
+        return super()._holds_none(typ) or typ in self.scan.catalogue.not_tcp \
+            or not self.nodelay_by_design and typ in self.scan.catalogue.framework_types
 
     def _declared(self, name: bytes) -> bool:
         return any(_DECLARED_END.match(self.data, at + len(name)) for at in whole_words(self.data, name))

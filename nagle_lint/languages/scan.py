@@ -469,16 +469,27 @@ class Scanner:
         on a connection of at least `min_confidence`, in the file itself)."""
         return bool(self.send_calls.search(data))
 
-    def may_find(self, data: bytes, min_confidence: str = "medium") -> bool:
+    def may_find(self, data: bytes, min_confidence: str = "medium", nodelay_by_design: bool = True) -> bool:
+        """Whether a finding may start in the file.  `nodelay_by_design`:
+        whether a rule runs that finds something in sends on a connection a
+        framework makes with TCP_NODELAY on (see `rules.ON_NODELAY_BY_DESIGN`)."""
         if any(w in data for w in self.nodelay_words) and (self.nodelay_setter is None or self.nodelay_setter in data):
             return True
         if not self.sends_in(data, min_confidence):
+            return False
+        if not nodelay_by_design and self.sends_on_nodelay_by_design_only(data):
             return False
         if min_confidence == "low" or self.has_evidence(data):
             return True
         # Else only a name can make a connection medium-sure: the name of
         # what a send is made on.
         return any(_socket_like_cached(t) for t in set(self.send_targets(data)))
+
+    def sends_on_nodelay_by_design_only(self, data: bytes) -> bool:
+        """Whether every send of the file (where `sends_in` found one) is made
+        on a connection a framework makes with TCP_NODELAY on, as far as the
+        bytes tell (a language that cannot tell answers False)."""
+        return False
 
     def send_targets(self, data: bytes):
         """What each send call is made on: the receiver (read backwards from
