@@ -1191,6 +1191,10 @@ def build_tools(args, env: dict, cache_dir: Path) -> list[Tool]:
     else:  # no cache option: a plain run, after removing any cache folder
         tools.append(Tool("nagle-lint cold", base, count_nagle,
                           prepare=lambda: shutil.rmtree(cache_dir, ignore_errors=True)))
+    for src in args.compare:  # the same command, with the other source tree's package first on the path
+        other = {**env, "PYTHONPATH": os.pathsep.join([str(Path(src).resolve()), env.get("PYTHONPATH", "")])}
+        tools.append(Tool(f"nagle-lint cold ({Path(src).resolve().name})", base + ["--no-cache"], count_nagle,
+                          env=other))
     tools.append(Tool("read every file", [py, "-c", READ_EVERY_FILE],
                       tail=[",".join(sorted(SKIP_DIRS)), ",".join(SOURCE_EXTENSIONS)]))
     tools.append(Tool("python start-up", [py, "-c", "pass"], target=False))
@@ -1204,7 +1208,8 @@ def build_tools(args, env: dict, cache_dir: Path) -> list[Tool]:
         tools.append(Tool("ast-grep", [args.astgrep_exe, "scan", "-c", str(PEERS / "sgconfig.yml"), "--json=compact"],
                           count_astgrep, ok_codes=(0, 1)))
     if args.only:
-        wanted = {w.strip() for w in args.only.split(",")} | {"nagle-lint cold"}
+        wanted = {w.strip() for w in args.only.split(",")} | {"nagle-lint cold"} \
+            | {t.name for t in tools if t.name.startswith("nagle-lint cold (")}  # the --compare rows
         tools = [t for t in tools if t.name in wanted]
     return tools
 
@@ -1515,6 +1520,9 @@ def main(argv=None) -> int:
     ap.add_argument("--semgrep", metavar="PATH", help="semgrep executable (default: 'semgrep' on PATH)")
     ap.add_argument("--ast-grep", dest="ast_grep", metavar="PATH", help="ast-grep executable (default: 'ast-grep' on PATH)")
     ap.add_argument("--no-peers", action="store_true", help="do not run semgrep or ast-grep")
+    ap.add_argument("--compare", action="append", default=[], metavar="SRC",
+                    help="another nagle-lint source tree (an earlier commit's, say), run cold in the same rounds as "
+                         "its own row, 'nagle-lint cold (SRC's folder name)' (repeatable)")
     ap.add_argument("--only", metavar="NAMES", help="comma-separated row names to run ('nagle-lint cold' always runs)")
     ap.add_argument("--no-memory-sampling", action="store_true",
                     help="do not poll /proc for memory (then peak memory is ru_maxrss, an upper bound)")
