@@ -14,7 +14,10 @@ client (pygls's) talking to the server over stdio, as an editor does.
   server's peak memory (VmHWM) once it is built; beside it, in turns with
   it (the same load on the machine), the cold command line on the same
   tree (`nagle-lint --no-cache -q --exit-zero .`), which the index is to
-  take no longer than.
+  take no longer than.  Beside each time, the CPU time it took (the
+  process and the workers it forked), which the load does not change, and
+  for the server the part of it spent starting (until it answers
+  `initialize`: mostly importing the protocol library).
 
 It needs the server extra (`pip install '.[server]'`).  It is a tool to run
 by hand, not a test."""
@@ -82,6 +85,7 @@ async def start(root: Path) -> Client:
     await client.initialize_async(types.InitializeParams(
         capabilities=types.ClientCapabilities(),
         workspace_folders=[types.WorkspaceFolder(from_fs_path(str(root)), root.name)]))
+    client.started = time.perf_counter()  # the server has answered `initialize`
     client.initialized(types.InitializedParams())
     return client
 
@@ -99,11 +103,13 @@ async def next_publish(client: Client, uri: str, timeout: float = 120.0):
             return at, params
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU time a process has used (user and system), from /proc."""
+def cpu_seconds(pid: int, workers: bool = False) -> float:
+    """The CPU time a process has used (user and system), from /proc;
+    `workers`: with that of the children it has waited for (the index's
+    forked workers)."""
     with open(f"/proc/{pid}/stat") as fh:
         fields = fh.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(int(f) for f in fields[11:15 if workers else 13]) / os.sysconf("SC_CLK_TCK")
 
 
 async def edit_latency(lines: int, edits: int) -> tuple[float, int, float]:
@@ -157,30 +163,43 @@ def peak_memory_mb(pid: int) -> float:
     return float("nan")
 
 
-async def index_time(tree: Path) -> tuple[float, float]:
+async def index_time(tree: Path) -> tuple[float, float, float, float, float]:
     """Seconds to build the index of `tree` (until the diagnostics of a file
-    opened right after `initialized`), and the server's peak memory in MB."""
+    opened right after `initialized`), the server's CPU seconds by then (its
+    workers' too), the seconds and CPU seconds it took to answer
+    `initialize`, and its peak memory in MB."""
     files = sorted(p for p in tree.rglob("*") if p.suffix in (".py", ".java", ".c", ".h") and p.is_file())
     opened = files[0]
     started = time.perf_counter()
     client = await start(tree)
+    start_cpu = cpu_seconds(client._server.pid)
     uri = from_fs_path(str(opened))
     client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
         uri=uri, language_id="java", version=1, text=opened.read_text(errors="replace"))))
     at, _ = await next_publish(client, uri, timeout=600)
+    cpu = cpu_seconds(client._server.pid, workers=True)
     memory = peak_memory_mb(client._server.pid)
     await stop(client)
-    return at - started, memory
+    return at - started, cpu, client.started - started, start_cpu, memory
 
 
-def cold_run(tree: Path) -> float:
-    """Seconds the command line takes on the tree without its cache."""
+def cold_run(tree: Path) -> tuple[float, float]:
+    """Seconds the command line takes on the tree without its cache, and its
+    CPU seconds (its workers' too)."""
+    import resource
     import subprocess
 
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run([sys.executable, "-m", "nagle_lint", "--no-cache", "-q", "--exit-zero", "."], cwd=tree, check=True,
                    stdout=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def each(values: list[float]) -> str:
+    return ", ".join(f"{v:.2f}" for v in values)
 
 
 async def main():
@@ -190,23 +209,33 @@ async def main():
     parser.add_argument("--rounds", type=int, default=3, help="index builds and cold runs, in turns (default 3)")
     args = parser.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     for lines in (1500, 200) if args.edits else ():
         median, real, cpu = await edit_latency(lines, args.edits)
         print(f"didChange -> publishDiagnostics, {real}-line file: median {median:.1f} ms over {args.edits} edits; "
               f"server CPU {cpu:.1f} ms per edit")
     if args.tree:
         tree = args.tree.resolve()
-        builds, colds, memories = [], [], []
+        builds, build_cpus, starts, start_cpus, memories, colds, cold_cpus = [], [], [], [], [], [], []
         for _ in range(args.rounds):
-            colds.append(cold_run(tree))
-            seconds, memory = await index_time(tree)
+            seconds, cpu = cold_run(tree)
+            colds.append(seconds)
+            cold_cpus.append(cpu)
+            seconds, cpu, start_seconds, start_cpu, memory = await index_time(tree)
             builds.append(seconds)
+            build_cpus.append(cpu)
+            starts.append(start_seconds)
+            start_cpus.append(start_cpu)
             memories.append(memory)
-        print(f"index of {args.tree}: median {statistics.median(builds):.2f} s over {args.rounds} builds "
-              f"(start to the first file's diagnostics; each {', '.join(f'{b:.2f}' for b in builds)}); "
+        median = statistics.median
+        print(f"index of {args.tree}: median {median(builds):.2f} s over {args.rounds} builds "
+              f"(start to the first file's diagnostics; each {each(builds)}), CPU {median(build_cpus):.2f} s "
+              f"(each {each(build_cpus)}); of which starting the server (to its answer to initialize) "
+              f"{median(starts):.2f} s, CPU {median(start_cpus):.2f} s; "
               f"server peak memory {max(memories):.0f} MB at most")
-        print(f"cold command line on {args.tree}: median {statistics.median(colds):.2f} s "
-              f"(each {', '.join(f'{c:.2f}' for c in colds)})")
+        print(f"cold command line on {args.tree}: median {median(colds):.2f} s (each {each(colds)}), "
+              f"CPU {median(cold_cpus):.2f} s (each {each(cold_cpus)})")
+    print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":
