@@ -8,7 +8,7 @@ from functools import cached_property
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
 from .python_catalogue import PYTHON
-from .python_scan import class_end, class_statements
+from .python_scan import class_end, class_statements, definition_at
 from ..model import ONE, SMALL, UNKNOWN, Bind, lineage
 
 
@@ -274,7 +274,7 @@ class PythonFrontend(Frontend):
             return by_callee(low, node, dotted, args, kwargs)
         if receiver in ("self", "cls") and low.cls and (own := _method_of(low.unit, low.cls, meth)):
             _eval_all(low, [], kwargs)
-            return low.local_call(own, args, node)
+            return self._local_call(low, node, own, args)
         library = self._library_of(low, receiver, meth)
         if library is not None:
             return self._library_call(low, node, library, obj, meth, args, kwargs)
@@ -421,13 +421,18 @@ class PythonFrontend(Frontend):
         _eval_all(low, [], kwargs)
         for candidate in (f"{low.qualname}.{name}", name):
             if candidate in low.unit.function_names and candidate != "<module>":
-                if candidate in self._generators(low.unit):  # its body runs only when iterated or sent to
-                    _eval_all(low, args, {})
-                    return NOT_CONN
-                return low.local_call(candidate, args, node)
+                return self._local_call(low, node, candidate, args)
         if name[:1].isupper():  # a class, by convention: its __init__ may live in another linted file
             return low.construct(name, args, node, _method_of(low.unit, name, "__init__") or f"{name}.__init__")
         return low.outside_call(name, args, node)
+
+    def _local_call(self, low, node, qualname, args):
+        """A call of a function of the file; a generator's body runs only when
+        it is iterated or sent to, and its send() is no socket's."""
+        if qualname in self._generators(low.unit):
+            _eval_all(low, args, {})
+            return NOT_CONN
+        return low.local_call(qualname, args, node)
 
     def _create(self, low, name, args, kwargs):
         _eval_all(low, args, kwargs)
@@ -450,8 +455,9 @@ class PythonFrontend(Frontend):
         """The file's generator functions (a `yield` in their text), worked out once."""
         if unit.generators is None:
             data = unit.src.data
-            spans = self.scan.functions_of(data) or ()
-            unit.generators = {q for q, a, b, _ in spans if _YIELD.search(data, a, b)}
+            unit.generators = {q for m in _YIELD.finditer(data)
+                               if b"#" not in data[data.rfind(b"\n", 0, m.start()) + 1:m.start()]  # not a comment's
+                               and (q := definition_at(data, m.start())) is not None}
         return unit.generators
 
     @cached_property

@@ -76,6 +76,18 @@ def _enclosing_spans(data: bytes, positions):
             yield above[0], _definition_below(data, line, above[1])
 
 
+def definition_at(data: bytes, pos: int) -> str | None:
+    """The qualified name (`Class.method`, `outer.inner`) of the definition
+    whose text holds `pos`, as the frontend names its functions; None at
+    module level."""
+    names, line = [], data.rfind(b"\n", 0, pos) + 1
+    indent = _width(_INDENT.match(data, line, pos).group())
+    while (above := _definition_above(data, line, indent)) is not None:
+        line, indent = above
+        names.append(_DEF_NAME.match(data, line).group(1).decode("utf-8", "replace"))
+    return ".".join(reversed(names)) or None
+
+
 def _definition_line(data: bytes, line: int) -> int | None:
     """The indentation width of the definition the line at `line` starts, if it starts one."""
     m = _DEF_LINE.match(data, line)
