@@ -9,8 +9,6 @@ from .base import NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Front
 from .c_catalogue import C
 from ..model import ONE, SMALL, UNKNOWN, ConnInfo
 
-# A descriptor's send or read: (connection, buffer, byte count).
-COUNT_ARGUMENT = 2
 # An event loop that the file fills with TCP connections hands them back as these.
 POLLERS = re.compile(rb"\b(?:epoll_ctl|FD_SET|kevent|EV_SET)\b|struct\s+pollfd")
 # A send's result compared as a failure: below zero, -1, not the length asked, below it;
@@ -450,17 +448,22 @@ class CFrontend(Frontend):
                 low.conns[h.key] = ConnInfo(info.name, False, "high", info.origin)
         return h
 
-    # A socket's own sends take flags after their count (send, sendto) or message (sendmsg).
-
     def _send(self, low: Lowering, node, name: str, args):
         h = self._descriptor(low, name, args)
         if h is None:
             return None
-        cat = self.catalogue
-        flags = args[COUNT_ARGUMENT + 1] if name in cat.socket_only and len(args) > COUNT_ARGUMENT + 1 else None
-        size = _size(low, args[COUNT_ARGUMENT]) if COUNT_ARGUMENT < len(args) else UNKNOWN
-        low.send(h, node, size, more=_more(flags, cat))
+        low.send(h, node, self._count(low, name, args), more=_more(self._flags(name, args), self.catalogue))
         return Sent(h.key)
+
+    def _count(self, low: Lowering, name: str, args) -> str:
+        """The size a send's or read's byte count says, where the catalogue tells which argument it is."""
+        at = self.catalogue.count_argument.get(name)
+        return _size(low, args[at]) if at is not None and at < len(args) else UNKNOWN
+
+    def _flags(self, name: str, args):
+        """A socket send's flags, where the catalogue says it takes them."""
+        at, given_with = self.catalogue.flags_argument.get(name, (None, None))
+        return args[at] if at is not None and len(args) >= given_with else None
 
     def _send_file(self, low: Lowering, node, name: str, args):
         h = self._descriptor(low, name, args)
@@ -473,14 +476,13 @@ class CFrontend(Frontend):
         h = self._descriptor(low, name, args)
         if h is None:
             return None
-        flags = args[2] if name in self.catalogue.socket_only and len(args) > 2 else None
-        low.send(h, node, UNKNOWN, gather=True, more=_more(flags, self.catalogue))
+        low.send(h, node, UNKNOWN, gather=True, more=_more(self._flags(name, args), self.catalogue))
         return Sent(h.key)
 
     def _read(self, low: Lowering, node, name: str, args):
         h = self._descriptor(low, name, args)
         if h is not None:
-            low.recv(h, node, _size(low, args[COUNT_ARGUMENT]) if COUNT_ARGUMENT < len(args) else UNKNOWN)
+            low.recv(h, node, self._count(low, name, args))
         return None
 
     def _gather_read(self, low: Lowering, node, name: str, args):

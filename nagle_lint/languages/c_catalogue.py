@@ -1,8 +1,7 @@
 """What C's calls do to TCP connections: BSD sockets, stdio streams over
 sockets, OpenSSL and GnuTLS (see `catalogue.Catalogue` for what each field
 means).  The frontend (`c.py`) lowers from it and the byte scan (`c_scan.py`)
-derives its words from it.  A descriptor's send or read takes (connection,
-buffer, byte count); a gather takes the connection first."""
+derives its words from it."""
 
 from __future__ import annotations
 
@@ -20,6 +19,12 @@ C = Catalogue(
     # stdio puts the stream last, but for the printf and scanf families
     connection_argument={"fwrite": 3, "fwrite_unlocked": 3, "fputs": 1, "fputs_unlocked": 1, "fputc": 1, "putc": 1,
                          "fgets": 2, "fread": 3, "getline": 2, "getdelim": 3},
+    # a descriptor's or a session's send or read: (connection, buffer, byte count)
+    count_argument={name: 2 for name in ("write", "send", "sendto", "SSL_write", "BIO_write", "gnutls_record_send",
+                                         "read", "recv", "recvfrom", "SSL_read", "SSL_peek", "BIO_read",
+                                         "gnutls_record_recv")},
+    # a socket's own sends: after the count (send, sendto), or after a gathering send's message
+    flags_argument={"send": (3, 4), "sendto": (3, 4), "sendmsg": (2, 3)},
     flushes={"fflush"},
     closes={"close"},
     stream_closes={"fclose"},

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from ..fixes import DROP_MORE, JOIN, SAFE, UNCORK, UNSAFE, Edit, Fix
-from .c import COUNT_ARGUMENT
 from .render import Parsed, after, movable, next_statement, names_in, pauses, statements_between, step_in, without_flag
 
 UIO = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*<sys/uio\.h>", re.MULTILINE)
@@ -37,11 +36,8 @@ def _call(parsed: Parsed, site):
 
 
 def _flags_at(cat, name: str) -> int | None:
-    """Where a socket's own send takes its flags: after the count (send, sendto), or after the
-    message of a gathering send (sendmsg)."""
-    if name not in cat.socket_only:
-        return None
-    return COUNT_ARGUMENT + 1 if name in cat.sends else 2 if name in cat.gather_sends else None
+    """Where a socket's own send takes its flags (see the catalogue's `flags_argument`)."""
+    return cat.flags_argument.get(name, (None,))[0]
 
 
 def _drop_more(parsed: Parsed, site, *_):
@@ -103,8 +99,9 @@ def _piece(parsed: Parsed, site):
     if found is None:
         return None
     call, name, args = found
-    flags = _flags_at(parsed.catalogue, name)  # a socket's own send: its flags must be none
-    if name not in parsed.catalogue.joinable_sends or len(args) != (COUNT_ARGUMENT + 1 if flags is None else flags + 1) \
+    cat = parsed.catalogue
+    flags, count = _flags_at(cat, name), cat.count_argument.get(name)  # a socket's own send: its flags must be none
+    if name not in cat.joinable_sends or count is None or len(args) != (count + 1 if flags is None else flags + 1) \
             or flags is not None and parsed.text(args[flags]) != "0":
         return None
     try:

@@ -96,6 +96,13 @@ class Catalogue:
       connection_argument  call -> the index of its connection among its
                      arguments, where that is not the first
                      (`fputs(text, stream)`).
+      count_argument call -> the index of the argument that says how many
+                     bytes it sends or reads (`recv(1)`, C's
+                     `send(fd, buf, 1, 0)`).
+      flags_argument call -> (index, arguments): its flags (`MSG_MORE`) are
+                     the argument of that index when it is given at least
+                     that many arguments (Python's `sendto(data, flags,
+                     address)` takes them only before an address).
     Endpoints:
       tcp_makers     create an endpoint that is TCP unless its arguments
                      name a family or type of `no_nagle_words`.
@@ -192,6 +199,8 @@ class Catalogue:
     socket_only: frozenset[str] = frozenset()
     addressed: frozenset[str] = frozenset()
     connection_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    count_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    flags_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
     tcp_makers: frozenset[str] = frozenset()
     plain_tcp_words: frozenset[str] = frozenset()
     no_nagle_words: frozenset[str] = frozenset()

@@ -353,22 +353,23 @@ class PythonFrontend(Frontend):
         return table
 
     def _send(self, low, node, h, meth, args, kwargs):
-        flags = kwargs.get("flags")
-        if meth in self.catalogue.sends and (len(args) > 2 or (len(args) > 1 and meth != "sendto")):
-            flags = args[1]  # send(data, flags), sendall(data, flags), sendto(data, flags, address)
-        low.send(h, node, _size(args[0], low) if args else UNKNOWN, more=self._more(flags))
+        low.send(h, node, _size(args[0], low) if args else UNKNOWN, more=self._more(self._flags(meth, args, kwargs)))
 
-    def _gather_send(self, low, node, h, meth, args, kwargs):  # sendmsg(buffers, ancdata, flags)
-        low.send(h, node, UNKNOWN, gather=True, more=self._more(args[2] if len(args) > 2 else None))
+    def _gather_send(self, low, node, h, meth, args, kwargs):
+        low.send(h, node, UNKNOWN, gather=True, more=self._more(self._flags(meth, args, kwargs)))
+
+    def _flags(self, meth, args, kwargs):
+        """A socket send's flags: where the catalogue says it takes them, or as a keyword."""
+        at, given_with = self.catalogue.flags_argument.get(meth, (None, None))
+        return args[at] if at is not None and len(args) >= given_with else kwargs.get("flags")
 
     def _file_send(self, low, node, h, meth, args, kwargs):
         low.send(h, node, UNKNOWN)
 
     def _read(self, low, node, h, meth, args, kwargs):
-        size = UNKNOWN
-        if meth in ("recv", "recvfrom", "read") and args and args[0].type == "integer":  # a byte count first
-            size = count_size(int_literal(text(args[0])))
-        low.recv(h, node, size)
+        at = self.catalogue.count_argument.get(meth)
+        count = args[at] if at is not None and at < len(args) else None
+        low.recv(h, node, count_size(int_literal(text(count))) if count is not None and count.type == "integer" else UNKNOWN)
 
     def _handshake(self, low, node, h, meth, args, kwargs):
         low.recv(h, node)

@@ -36,6 +36,8 @@ PYTHON = Catalogue(
     shutdowns={"shutdown"},
     accepts={"accept"},
     handshakes={"wrap_socket", "do_handshake"},  # wrap_socket: unless do_handshake_on_connect=False
+    count_argument={"recv": 0, "recvfrom": 0, "read": 0},
+    flags_argument={"send": (1, 2), "sendall": (1, 2), "sendto": (1, 3), "sendmsg": (2, 3)},
     socket_only={"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"},
     # socket.socket(), socket.create_connection(), ... or the same names imported from the module
     tcp_makers={"socket", "create_connection", "create_server", "fromfd"},

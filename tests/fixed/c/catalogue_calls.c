@@ -125,6 +125,16 @@ ssize_t unaddressed(int h, const char *head, size_t n, const char *body, size_t 
     return read(h, reply, 64);
 }
 
+ssize_t sent_reply(int h, const char *head, size_t n, const char *body, size_t m, char *reply)
+{
+    // catalogue: socket_only.send
+    {
+        struct iovec iov[2] = {{(void *)head, n}, {(void *)body, m}};
+        writev(h, iov, 2);
+    } // expect: NGL001
+    return read(h, reply, 64);
+}
+
 ssize_t unaddressed_reply(int h, const char *head, size_t n, const char *body, size_t m, char *reply)
 {
     {
