@@ -269,6 +269,13 @@ class PythonFrontend(Frontend):
         if meth in cat.not_tcp and _module_like(low, receiver):
             _eval_all(low, args, kwargs)
             return NOT_CONN
+        if obj.type == "call" and text(obj.child_by_field_name("function")) == "super" and low.cls:
+            # super().meth(...), super(Cls, self).meth(...): the first base class of the file's that has it
+            inherited = next((f"{c}.{meth}" for c in lineage(low.unit.bases, low.cls)[1:]
+                              if f"{c}.{meth}" in low.unit.function_names), None)
+            if inherited is not None:
+                _eval_all(low, [], kwargs)
+                return self._local_call(low, node, inherited, args)
         by_callee = self._callees.get(dotted)
         if by_callee is not None:
             return by_callee(low, node, dotted, args, kwargs)
