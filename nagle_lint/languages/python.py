@@ -38,7 +38,9 @@ class PythonFrontend(Frontend):
 
     def functions(self, root):
         yield "<module>", root, None
-        yield from self._defs(root, "", None)
+        found = list(self._defs(root, "", None))
+        yield from found
+        yield from _inherited(found)
 
     def _defs(self, node, prefix, cls):
         for child in node.named_children:
@@ -558,6 +560,43 @@ _STATEMENTS = {
 # Definitions (lowered on their own), and statements without events.
 _INERT = PythonFrontend.skip_types | {"pass_statement", "import_statement", "import_from_statement", "comment",
                                       "future_import_statement"}
+
+
+def _inherited(found):
+    """The methods a class of the file inherits from its base classes in the
+    file, lowered again as the class's own (`Sub.write_buffer`) where the class
+    overrides a method they call on self: in the subclass, `self.write(...)`
+    in a base class's method is the subclass's write (a socket's send where
+    the base class only fills a buffer)."""
+    methods: dict[str, dict] = {}  # class -> method name -> its node
+    holders = {}  # class -> its class_definition node
+    for q, node, cls in found:
+        if cls is not None and q.startswith(cls + ".") and "." not in q[len(cls) + 1:]:
+            methods.setdefault(cls, {})[q[len(cls) + 1:]] = node
+            holder = node.parent
+            while holder is not None and holder.type != "class_definition":
+                holder = holder.parent
+            holders.setdefault(cls, holder)
+    by_name = {c.rsplit(".", 1)[-1]: c for c in methods}
+    bases = {c: [by_name[b] for b in _base_names(h) if b in by_name and by_name[b] != c]
+             for c, h in holders.items() if h is not None}
+    for cls, own in methods.items():
+        inherited: dict[str, object] = {}
+        for base in lineage(bases, cls)[1:]:
+            for name, node in methods.get(base, {}).items():
+                if name not in own:
+                    inherited.setdefault(name, node)
+        overridden = [name for name in own if any(name in methods.get(b, {}) for b in lineage(bases, cls)[1:])]
+        calls = re.compile(r"\bself\.(?:%s)\s*\(" % "|".join(map(re.escape, overridden))) if overridden else None
+        if calls is not None and any(calls.search(text(node)) for node in inherited.values()):
+            yield from ((f"{cls}.{name}", node, cls) for name, node in inherited.items())
+
+
+def _base_names(class_node):
+    """The names of a class statement's base classes, as written (a dotted one by its last name)."""
+    supers = class_node.child_by_field_name("superclasses")
+    return [text(b).rsplit(".", 1)[-1] for b in supers.named_children if b.type in ("identifier", "attribute")] \
+        if supers is not None else []
 
 
 def _names(spec: str):
