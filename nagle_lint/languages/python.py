@@ -396,6 +396,7 @@ class PythonFrontend(Frontend):
         opt = text(args[1]) if len(args) >= 3 else ""
         option = next((what for word, what in self.catalogue.options.items() if word in opt), None)
         if option:
+            _class_default(low, args[2])
             low.set_option(h, option, args[2], node)
         else:  # setsockopt(*opt), setsockopt(level, name, value): a row of an option table
             low.option_table(h, args[1] if len(args) >= 3 else None)
@@ -560,6 +561,30 @@ _STATEMENTS = {
 # Definitions (lowered on their own), and statements without events.
 _INERT = PythonFrontend.skip_types | {"pass_statement", "import_statement", "import_from_statement", "comment",
                                       "future_import_statement"}
+
+
+def _class_default(low, value) -> None:
+    """`self.tcp_nodelay` as an option's value, where the class (or a base
+    class of the file) says `tcp_nodelay = 1` and no method assigns it: the
+    code's own default, not a user's choice (a subclass may change it, but
+    every connection has it unless one does). Known so, the value is judged
+    as the literal it is."""
+    if value is None or value.type != "attribute" or low.cls is None or low.env.get(compact(value)) is not None:
+        return
+    receiver, name = text(value.child_by_field_name("object")), text(value.child_by_field_name("attribute"))
+    if receiver not in ("self", "cls"):
+        return
+    data, lineage_of = low.unit.src.data, lineage(low.unit.bases, low.cls)
+    heads = (re.search(rb"(?m)^[ \t]*class[ \t]+%s\b" % re.escape(c.rsplit(".", 1)[-1].encode()), data) for c in lineage_of)
+    spans = [(m.start(), class_end(data, m.start())) for m in heads if m is not None]
+    assigned = re.compile(rb"\b(?:self|cls)\.%s[ \t]*=(?!=)" % re.escape(name.encode()))
+    if any(assigned.search(data, a, b) for a, b in spans):
+        return
+    default = re.compile(rb"\n[ \t]+%s[ \t]*=[ \t]*(True|False|\d+)[ \t]*(?:#[^\n]*)?(?=\n)" % re.escape(name.encode()))
+    found = next((m for a, b in spans if (m := default.search(data, a, b))), None)
+    if found is not None:
+        literal = found.group(1)
+        low.env[compact(value)] = Const(literal == b"True" or literal.isdigit() and int(literal) != 0)
 
 
 def _inherited(found):
