@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
@@ -227,7 +227,8 @@ class PythonFrontend(Frontend):
             return Const(text(node))
         if t == "assignment":
             right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
-            v = low.expr(right)
+            v = self._bound(low, right) if right is not None and right.type == "attribute" else None
+            v = low.expr(right) if v is None else v
             if right is not None:
                 if v is None and right.type == "identifier" and left.type == "attribute":
                     low.field_alias(compact(left), text(right))
@@ -245,6 +246,24 @@ class PythonFrontend(Frontend):
         if t == "boolean_operator":
             return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
         return None
+
+    def _bound(self, low: Lowering, node):
+        """`self.sock.sendall` taken as a value (`self._write = self.sock.sendall`):
+        the connection's method, to be called later by the name it is kept in."""
+        meth = text(node.child_by_field_name("attribute"))
+        if meth not in self._events or meth in self.catalogue.option_setters:
+            return None
+        obj = node.child_by_field_name("object")
+        if meth in self.on_connection:  # as `_on_connection` takes the call's receiver
+            h = low.conn_for(obj, "medium" if meth in self.catalogue.socket_only else "low")
+        else:
+            h = low.expr(obj)
+        return _Bound(h, meth) if isinstance(h, Handle) else None
+
+    def _call_bound(self, low, node, bound, args, kwargs):
+        """A call of a connection's method kept in a name or a field."""
+        _eval_all(low, args, kwargs)
+        self._events[bound.meth](low, node, bound.handle, bound.meth, args, kwargs)
 
     def call(self, low: Lowering, node):
         func = node.child_by_field_name("function")
@@ -271,6 +290,8 @@ class PythonFrontend(Frontend):
         if meth in cat.not_tcp and _module_like(low, receiver):
             _eval_all(low, args, kwargs)
             return NOT_CONN
+        if isinstance(bound := low.env.get(dotted), _Bound):  # self._write(...) after self._write = sock.sendall
+            return self._call_bound(low, node, bound, args, kwargs)
         if obj.type == "call" and text(obj.child_by_field_name("function")) == "super" and low.cls:
             # super().meth(...), super(Cls, self).meth(...): the first base class of the file's that has it
             inherited = next((f"{c}.{meth}" for c in lineage(low.unit.bases, low.cls)[1:]
@@ -415,6 +436,8 @@ class PythonFrontend(Frontend):
         return Pair((Handle(key), Handle(key)))
 
     def _plain_call(self, low, node, name, args, kwargs):
+        if isinstance(bound := low.env.get(name), _Bound):  # write(...) after write = sock.sendall
+            return self._call_bound(low, node, bound, args, kwargs)
         if name == "open_connection":
             return self._open_stream(low, node, args, kwargs)
         cat = self.catalogue
@@ -538,6 +561,14 @@ class PythonFrontend(Frontend):
         from .python_render import render
 
         return render(self, data, proposals)
+
+
+@dataclass(frozen=True)
+class _Bound:
+    """A connection's method taken as a value: calling it is that method's call on the connection."""
+
+    handle: Handle
+    meth: str
 
 
 # Statement node type -> its lowering; any other statement is lowered for the

@@ -272,7 +272,31 @@ class PythonScanner(Scanner):
         return found
 
     def events_in(self, data: bytes):
-        return self.stream_events if any(w in data for w in self.stream_words) else self.events
+        events = self.stream_events if any(w in data for w in self.stream_words) else self.events
+        # A name or field a connection's send or read is kept in (`self._write =
+        # self.sock.sendall`): calling it is that event, and keeping it sets a field.
+        kept = self._kept(data)
+        return events.extended(_kept_use(kept)) if kept else events
+
+    def starts_in(self, data: bytes):
+        sends = {name for name, method in self._kept(data).items() if method in self.send_methods}
+        return self.sends_or_options.extended(_kept_use(sends)) if sends else self.sends_or_options
+
+    def _kept(self, data: bytes) -> dict[bytes, bytes]:
+        """Name -> the method of a connection kept in it (`self._write = self.sock.sendall`)."""
+        return {m.group(1): m.group(2) for m in self.kept_events.finditer(data)} if b"=" in data else {}
+
+    @cached_property
+    def kept_events(self):
+        """`name = x.sendall` (or `self.name = ...`): group 1 the name, group 2 the method."""
+        c = self.catalogue
+        methods = _names(c.all_sends | c.reads | c.stream_writes | c.stream_reads)
+        return re.compile(rb"([A-Za-z_]\w*)[ \t]*=[ \t]*[A-Za-z_][\w.]*\.(" + b"|".join(methods) + rb")" + _TAKEN)
+
+    @cached_property
+    def send_methods(self) -> frozenset[bytes]:
+        c = self.catalogue
+        return frozenset(n.encode() for n in c.all_sends | c.stream_writes)
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         first = self.send_calls.search(data)
@@ -317,6 +341,17 @@ def _names(names, tail: bytes = b"") -> list[bytes]:
     return [re.escape(n.encode()) + tail for n in sorted(names)]
 
 
+# A method taken as a value where no call follows (`self._write = sock.sendall`,
+# `callback=sock.send,`): it is called later by the name it is kept in.
+_TAKEN = rb"[ \t]*[\r\n#,)\]]"
+
+
+def _kept_use(names) -> bytes:
+    """A call of one of the names a connection's method is kept in, or the keeping."""
+    return rb"\b(?:" + b"|".join(re.escape(n) for n in sorted(names)) + rb")[ \t]*(?:\(|=(?!=))"
+
+
 def _method(alternatives) -> bytes:
-    """A call of a method one of the `alternatives` (regexes) names."""
-    return rb"\.(?:" + b"|".join(alternatives) + b")" + _OPEN
+    """A call of a method one of the `alternatives` (regexes) names, or the
+    method taken as a value."""
+    return rb"\.(?:" + b"|".join(alternatives) + b")(?:" + _OPEN + b"|" + _TAKEN + b")"
