@@ -38,8 +38,8 @@ class ConfigError(Exception):
 class Settings:
     """A run's settings: read-only (`replace` gives a changed copy).  Written
     out rather than a dataclass: a run that replays its stored results loads
-    no dataclasses, whose import costs such a run on one file a fifth more
-    CPU time (benchmarks/README.md)."""
+    no dataclasses, whose import makes such a run on one file execute a third
+    more instructions (benchmarks/README.md)."""
 
     def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
                  per_file_ignores: dict | None = None, fail_on: str = "warning", min_confidence: str = "medium",

@@ -14,8 +14,14 @@ from typing import Union
 
 from .site import Site
 
+# A record of the model (and of the analyses made from it) is a value: compared
+# and hashed by its fields, never changed once made (`dataclasses.replace` makes
+# a changed copy).  It is not declared frozen: the methods a frozen dataclass
+# generates cost a run on one file a tenth of its instructions (benchmarks/README.md).
+record = dataclass(slots=True, unsafe_hash=True)
 
-@dataclass(frozen=True, slots=True)
+
+@record
 class ConnInfo:
     """What is known about one connection key.
 
@@ -42,7 +48,7 @@ SMALL = "small"  # a short constant
 UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Send:
     """Data handed to the connection.
 
@@ -63,13 +69,13 @@ class Send:
     partial: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Flush:
     conn: str
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Recv:
     """A blocking read on the connection; `size` is how much it asks for,
     when the code says (ONE or SMALL: an acknowledgement, a status code)."""
@@ -79,7 +85,7 @@ class Recv:
     size: str = UNKNOWN
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Push:
     """shutdown(SHUT_WR), shutdownOutput(), close(): held data leaves at once."""
 
@@ -87,7 +93,7 @@ class Push:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pause:
     """Time passes (a sleep at least as long as the peer's delayed ACK):
     what was sent before has been acknowledged, on every connection."""
@@ -95,7 +101,7 @@ class Pause:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Failed:
     """The branch taken because a send on `conn` failed (`if (send(...) < 0)`):
     the connection is broken, and what was sent before waits for nothing."""
@@ -104,7 +110,7 @@ class Failed:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SetOption:
     """A socket option change.  `option` is "nodelay" or "cork" (TCP_CORK and
     TCP_NOPUSH); `value` is True/False, or None when it cannot be told;
@@ -128,7 +134,7 @@ class SetOption:
     interactive: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Bind:
     """The key now names a new connection (assignment from socket()/accept())."""
 
@@ -136,7 +142,7 @@ class Bind:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Call:
     """A call to a function that may be defined in a linted file.
     `args[i]` is the connection key passed as parameter i, or None;
@@ -162,7 +168,7 @@ class Call:
 # --- structure --------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class If:
     """Alternatives; when not `exhaustive`, control may also skip them all."""
 
@@ -171,7 +177,7 @@ class If:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Switch:
     """Like `If`, but a `Break` inside leaves the switch, not a loop."""
 
@@ -180,7 +186,7 @@ class Switch:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Loop:
     """Every loop.  `head` runs before each iteration (a while condition);
     `body_first` for do-while.  `infinite` loops leave only by break/return.
@@ -198,7 +204,7 @@ class Loop:
     polled: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Try:
     body: tuple["Stmt", ...]
     handlers: tuple[tuple["Stmt", ...], ...]
@@ -207,19 +213,19 @@ class Try:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Return:
     site: Site
     value: str | None = None  # the connection key returned (a factory), if any
     raised: bool = False  # an exception raised: an error path, not the function's end (no caller goes on)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Break:
     site: Site
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Continue:
     site: Site
 

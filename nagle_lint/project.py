@@ -9,19 +9,20 @@ hides a finding.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property
 
 from .languages import frontend
 from .languages.choice import Choice
 from .languages.scan import n_is_root
-from .model import Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send, SetOption, Switch, Try, walk
+from .model import (Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send, SetOption, Switch, Try,
+                    record, walk)
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
 _NO_CHOICE = Choice()  # a file parsed whole, every function lowered
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Wanted:
     """What makes a file the byte scan skipped matter after all: it names a
     function other files call but none defines (`needed`: it may define it),

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..model import (
-    lineage, walk,
+    lineage, record, walk,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
@@ -81,7 +81,7 @@ EMPTY = ConnState()
 State = dict  # conn key -> frozenset[ConnState]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SplitRead:
     """Two separate sends, then a blocking read, on one connection."""
 
@@ -93,7 +93,7 @@ class SplitRead:
     nodelay: Point | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SplitAtExit:
     """A function nobody in the file calls ends right after two separate sends."""
 
@@ -109,7 +109,7 @@ class SplitAtExit:
     nodelay: Point | None = None  # where TCP_NODELAY was turned on
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HeldData:
     """Data still corked (or behind MSG_MORE) at a read or at the function's end."""
 
@@ -142,7 +142,7 @@ class _Flow:
     returns: list[State] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Frame:
     fn: Function
     keys: dict  # this function's connection keys -> the root function's keys

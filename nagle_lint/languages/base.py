@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ..model import (
-    blocks, lineage, walk,
+    blocks, lineage, record, walk,
     ONE, SMALL, UNKNOWN,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
@@ -25,7 +25,7 @@ from .scan import Scanner, n_is_root, socket_like, whole_words
 # --- abstract values --------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Handle:
     """An expression that reaches connection `key`: the socket itself, or a
     stream over it.  `buffered` writes wait for a flush; `autoflush` streams
@@ -37,19 +37,19 @@ class Handle:
     library: str | None = None  # the library object (see `catalogue.Library`) whose methods it answers
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Const:
     value: object
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pair:
     """A tuple such as accept()'s (conn, addr)."""
 
     items: tuple
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Sent:
     """The result of a send on connection `conn` (`n = send(fd, ...)`): a
     count, not a connection; testing it for failure (`if (n < 0)`) is
@@ -58,7 +58,7 @@ class Sent:
     conn: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fresh:
     """A connection just made (socket(), accept(), new Socket()); it takes the
     name it is assigned to."""
@@ -77,7 +77,7 @@ class Returned:
     emitted: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Obj:
     """An object of a class that may be defined in a linted file; `init` is the
     constructor call still to be made once the object has a name."""
