@@ -325,167 +325,119 @@ class Frontend:
         `budget.notes`: checks and workers handle its model without
         running out of stack.  When the `budget` is spent,
         the walk is stopped where it is and a TimeoutError raised."""
-        import threading
+        # A walk that cannot be stopped (stuck in the parser's native code)
+        # keeps its parser: the next file gets one of its own.
+        return _in_thread(lambda: self._lower(path, data, names, needed, own, before, option_only, budget, earlier),
+                          budget, stuck=lambda: self.__dict__.pop("parser", None))
+
+    def _lower(self, path: str, data: bytes, names: frozenset, needed: frozenset, own: bool,
+               before: tuple[FileModel, Choice] | None, option_only: frozenset, budget: Budget | None,
+               earlier: Earlier | None) -> tuple[FileModel, Choice]:
+        """`lower_choosing`'s work, in the thread it runs in."""
+        trees, found, chosen, unparsed, reused = partial(self, data, names, needed, own, before, option_only, budget)
+        lowered = frozenset(chosen.worth) if trees is not None else None
+        whole = trees is None  # parsed whole (not in parts)
+        if trees is None:
+            trees = [self.parse(data, budget=budget, old=edited_tree(earlier, data) if earlier is not None else None)]
+            found = list(self.functions(trees[0].root_node))
+            chosen = choose(self.scan, [(q, n.start_byte, n.end_byte, c) for q, n, c in found],
+                            data, names, needed, own, option_only)
+        relevant = chosen.worth
+        unit = Unit(self, Source(data), trees[0], path)
+        unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed} | {fn.qualname for _, fn in reused}
+        kept = unchanged(earlier, unit, found, relevant, self.text_facts(unit) if whole else None) \
+            if earlier is not None else {}
+        functions, resolved = self._lower_functions(unit, found, relevant, kept, budget)
+        functions = self._in_file_order(unit, functions, found, reused, unparsed, relevant)
+        # Where some functions were parsed on their own, the ranges parsed
+        # together hold the errors of their stitching too: count only in functions.
+        errors = _count_errors(trees[0].root_node) if len(trees) == 1 else \
+            sum(_count_errors(n) for _, n, _ in found)
+        errors = max(0, errors - unit.errors_resolved)
+        if earlier is not None:
+            earlier.remember(data, trees[0] if whole else None, functions, self.text_facts(unit), {
+                (fn.qualname, fn.site.line, fn.site.col): resolved[i] for i, fn in enumerate(functions) if i in resolved
+            } if whole else None)
+        return (FileModel(path, self.name, functions, errors, dict(self.idioms), self.read_paths(data, functions),
+                          unit.bases),
+                Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
+                       chosen.quiet_options))
+
+    def _in_file_order(self, unit: "Unit", functions: list[Function], found: list, reused: list, unparsed: list,
+                       relevant) -> list[Function]:
+        """All the file's functions in the order of the file, as a parse of
+        them all would find them: those lowered (`functions`, of `found`),
+        those taken from an earlier round (`reused`), stubs of those not
+        parsed (`unparsed`); each marked where it is a callback."""
+        if reused:
+            at = [n.start_byte for _, n, _ in found] + [start for start, _ in reused]
+            functions = [fn for _, fn in sorted(zip(at, functions + [fn for _, fn in reused]), key=lambda p: p[0])]
+        functions = functions + [unit.stub(q, node) for q, node in unparsed]
+        values = _names_as_values(unit.src.data, {_short(q) for q in relevant if not n_is_root(q)})
+        for i, fn in enumerate(functions):
+            callback = self.is_callback(fn.qualname) or _short(fn.qualname) in values
+            if fn.callback != callback:  # a copy: a function taken from `before` is that model's too
+                functions[i] = replace(fn, callback=callback)
+        return functions
+
+    def _lower_functions(self, unit: "Unit", found: list, relevant, kept: dict,
+                         budget: Budget | None) -> tuple[list[Function], dict[int, int]]:
+        """The model of each function of `found`: lowered where `relevant`
+        (unless taken from `kept`, see `edited.unchanged`), else a stub; and
+        index in `found` -> the syntax errors its lowering resolved (see
+        `Unit.errors_resolved`)."""
+        resolved: dict[int, int] = {}
+        too_deep: dict[str, int] = {}  # qualname -> its line
+
+        def lower(i: int) -> Function:
+            was = unit.errors_resolved
+            try:
+                return self._lower_one(unit, *found[i], budget, too_deep)
+            finally:
+                resolved[i] = resolved.get(i, 0) + unit.errors_resolved - was
+
+        for i, (_, count) in kept.items():
+            resolved[i] = count
+            unit.errors_resolved += count
+        functions, fields_seen = [], []  # a method's class's fields as its first lowering saw them
+        for i, (q, n, c) in enumerate(found):
+            fields_seen.append(self.fields_seen(unit, c) if c is not None and q in relevant else None)
+            functions.append(kept[i][0] if i in kept else lower(i) if q in relevant else unit.stub(q, n))
+        if unit.class_env:
+            # A field set in one method (connect(), __init__) is used in the
+            # others: lower again, now that the fields are known, the
+            # methods whose class's fields have changed since they were
+            # lowered (the others would be lowered from the same input
+            # again), and the functions nested in those.
+            again: set[str] = set()
+            for i, (q, n, c) in enumerate(found):
+                if q in relevant and i not in kept and (c is not None and self.fields_seen(unit, c) != fields_seen[i]
+                                                        or q.rsplit(".", 1)[0] in again):
+                    again.add(q)
+                    functions[i] = lower(i)
+        if too_deep and budget is not None:
+            named = ", ".join(f"{q} (line {line})" for q, line in sorted(too_deep.items(), key=lambda i: i[1])[:3])
+            more = f" and {len(too_deep) - 3} more" if len(too_deep) > 3 else ""
+            budget.notes.append(f"nested too deeply to analyse (over {MAX_DEPTH} levels): {named}{more}; "
+                                "the rest of the file was analysed")
+        return functions, resolved
+
+    def _lower_one(self, unit: "Unit", q: str, node, cls: str | None, budget: Budget | None,
+                   too_deep: dict[str, int]) -> Function:
+        """One function's model; where it nests deeper than MAX_DEPTH, kept
+        with an empty body and named in `too_deep`."""
         import time
 
-        deadline = budget.deadline if budget is not None else None
-        max_depth = 100
-
-        def depth_of(body) -> int:
-            deepest, stack = 0, [(body, 1)]
-            while stack:
-                stmts, depth = stack.pop()
-                for s in stmts:
-                    inner = blocks(s)
-                    if inner:
-                        deepest = max(deepest, depth)
-                        stack.extend((b, depth + 1) for b in inner)
-            return deepest
-
-        def work() -> FileModel:
-            trees, found, chosen, unparsed, reused = partial(self, data, names, needed, own, before, option_only, budget)
-            lowered = frozenset(chosen.worth) if trees is not None else None
-            whole = trees is None  # parsed whole (not in parts)
-            if trees is None:
-                trees = [self.parse(data, budget=budget, old=edited_tree(earlier, data) if earlier is not None else None)]
-                found = list(self.functions(trees[0].root_node))
-                chosen = choose(self.scan, [(q, n.start_byte, n.end_byte, c) for q, n, c in found],
-                                        data, names, needed, own, option_only)
-            relevant = chosen.worth
-            unit = Unit(self, Source(data), trees[0], path)
-            unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed} | {fn.qualname for _, fn in reused}
-            kept = unchanged(earlier, unit, found, relevant, self.text_facts(unit) if whole else None) \
-                if earlier is not None else {}
-            too_deep: dict[str, int] = {}
-
-            resolved = {}  # index in found -> the syntax errors its lowering resolved (see `Unit.errors_resolved`)
-
-            def lower_one(i):
-                q, n, c = found[i]
-                if deadline is not None and time.monotonic() > deadline:
-                    raise TimeoutError(f"took longer than the time budget ({budget.timeout:g} s a file, see timeout)")
-                was = unit.errors_resolved
-                try:
-                    fn = unit.lower_function(q, n, c)
-                    if depth_of(fn.body) <= max_depth:
-                        return fn
-                except RecursionError:
-                    pass
-                finally:
-                    resolved[i] = resolved.get(i, 0) + unit.errors_resolved - was
-                too_deep[q] = n.start_point[0] + 1
-                return Function(q, unit.src.site(n), (), (), {}, self.is_callback(q))
-
-            for i, (_, count) in kept.items():
-                resolved[i] = count
-                unit.errors_resolved += count
-            functions, fields_seen = [], []  # a method's class's fields as its first lowering saw them
-            for i, (q, n, c) in enumerate(found):
-                fields_seen.append(self.fields_seen(unit, c) if c is not None and q in relevant else None)
-                functions.append(kept[i][0] if i in kept else lower_one(i) if q in relevant else unit.stub(q, n))
-            if unit.class_env:
-                # A field set in one method (connect(), __init__) is used in the
-                # others: lower again, now that the fields are known, the
-                # methods whose class's fields have changed since they were
-                # lowered (the others would be lowered from the same input
-                # again), and the functions nested in those.
-                again: set[str] = set()
-                for i, (q, n, c) in enumerate(found):
-                    if q in relevant and i not in kept and (c is not None and self.fields_seen(unit, c) != fields_seen[i]
-                                          or q.rsplit(".", 1)[0] in again):
-                        again.add(q)
-                        functions[i] = lower_one(i)
-            if reused:  # in the order of the file, as a parse of them all would find them
-                at = [n.start_byte for _, n, _ in found] + [start for start, _ in reused]
-                functions = [fn for _, fn in sorted(zip(at, functions + [fn for _, fn in reused]), key=lambda p: p[0])]
-            functions += [unit.stub(q, node) for q, node in unparsed]
-            values = _names_as_values(data, {_short(q) for q in relevant if not n_is_root(q)})
-            for i, fn in enumerate(functions):
-                callback = self.is_callback(fn.qualname) or _short(fn.qualname) in values
-                if fn.callback != callback:  # a copy: a function taken from `before` is that model's too
-                    functions[i] = replace(fn, callback=callback)
-            if too_deep and budget is not None:
-                named = ", ".join(f"{q} (line {line})" for q, line in sorted(too_deep.items(), key=lambda i: i[1])[:3])
-                more = f" and {len(too_deep) - 3} more" if len(too_deep) > 3 else ""
-                budget.notes.append(f"nested too deeply to analyse (over {max_depth} levels): {named}{more}; "
-                                    "the rest of the file was analysed")
-            # Where some functions were parsed on their own, the ranges parsed
-            # together hold the errors of their stitching too: count only in functions.
-            errors = _count_errors(trees[0].root_node) if len(trees) == 1 else \
-                sum(_count_errors(n) for _, n, _ in found)
-            errors = max(0, errors - unit.errors_resolved)
-            if earlier is not None:
-                earlier.remember(data, trees[0] if whole else None, functions, self.text_facts(unit), {
-                    (fn.qualname, fn.site.line, fn.site.col): resolved[i] for i, fn in enumerate(functions) if i in resolved
-                } if whole else None)
-            return (FileModel(path, self.name, functions, errors, dict(self.idioms), self.read_paths(data, functions),
-                               unit.bases),
-                    Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
-                           chosen.quiet_options))
-
-        outcome: list = []
-        lock = threading.Lock()
-
-        def run() -> None:
-            try:
-                try:
-                    answer = (True, work())
-                except BaseException as e:  # handed to the caller's thread
-                    answer = (False, e)
-                with lock:
-                    outcome.append(answer)
-            except BaseException:  # the stop request arrived as the work ended
-                if not outcome:
-                    outcome.append((False, TimeoutError()))
-
-        old = threading.stack_size()
+        if budget is not None and budget.deadline is not None and time.monotonic() > budget.deadline:
+            raise _over_budget(budget)
         try:
-            threading.stack_size(64 << 20)  # room for the recursion limit's worth of frames, and tree-sitter's own
-        except (ValueError, RuntimeError):  # pragma: no cover - a platform that cannot size threads
+            fn = unit.lower_function(q, node, cls)
+            if _depth(fn.body) <= MAX_DEPTH:
+                return fn
+        except RecursionError:
             pass
-        try:
-            worker = threading.Thread(target=run, name="nagle-lint-lower", daemon=True)
-            worker.start()
-        except RuntimeError:  # pragma: no cover - no thread to be had: do the work here, unstoppable
-            worker = None
-            run()
-        finally:
-            threading.stack_size(old)
-        if worker is not None:
-            worker.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
-        if worker is not None and worker.is_alive():
-            # The budget is spent inside one function's walk: stop the walk
-            # there, with a TimeoutError raised in its thread; raised again
-            # while the thread goes on, as a callback that runs meanwhile (a
-            # garbage collector's, a weak reference's) may swallow it; a stop
-            # swallowed so is not reported as that callback's error.
-            give_up = time.monotonic() + 1.0
-            hook = sys.unraisablehook
-            sys.unraisablehook = _quiet_stops(hook, worker)
-            try:
-                while worker.is_alive() and time.monotonic() < give_up:
-                    with lock:
-                        if not outcome:
-                            try:
-                                import ctypes
-
-                                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
-                                                                           ctypes.py_object(TimeoutError))
-                            except (ImportError, AttributeError):  # pragma: no cover - not CPython
-                                pass
-                    worker.join(0.05)
-            finally:
-                if getattr(sys.unraisablehook, "stopped", None) is worker:  # not replaced meanwhile
-                    sys.unraisablehook = hook
-            if worker.is_alive():  # pragma: no cover - stuck in native code: leave it, with a parser of its own
-                self.__dict__.pop("parser", None)
-                outcome.append((False, TimeoutError()))
-        ok, value = outcome[0]
-        if not ok:
-            if isinstance(value, TimeoutError) and not str(value) and budget is not None:
-                raise TimeoutError(f"took longer than the time budget ({budget.timeout:g} s a file, see timeout)")
-            raise value
-        return value
+        too_deep[q] = node.start_point[0] + 1
+        return Function(q, unit.src.site(node), (), (), {}, self.is_callback(q))
 
     def text_facts(self, unit: "Unit") -> tuple:
         """What lowering a function reads from anywhere in its file's text (its
@@ -608,6 +560,100 @@ def _quiet_stops(hook, thread):
 
     quiet.stopped = thread
     return quiet
+
+
+# A function nested deeper than this (statements or expressions) is kept with an empty body.
+MAX_DEPTH = 100
+
+
+def _depth(body) -> int:
+    """How deep the statements of `body` nest."""
+    deepest, stack = 0, [(body, 1)]
+    while stack:
+        stmts, depth = stack.pop()
+        for s in stmts:
+            inner = blocks(s)
+            if inner:
+                deepest = max(deepest, depth)
+                stack.extend((b, depth + 1) for b in inner)
+    return deepest
+
+
+def _over_budget(budget: Budget) -> TimeoutError:
+    return TimeoutError(f"took longer than the time budget ({budget.timeout:g} s a file, see timeout)")
+
+
+def _in_thread(work, budget: Budget | None, stuck):
+    """What `work()` returns (or raises), run in a thread of its own with a
+    big stack, stopped with a TimeoutError when the `budget` is spent;
+    `stuck()` is called where the thread cannot be stopped."""
+    import threading
+    import time
+
+    deadline = budget.deadline if budget is not None else None
+    outcome: list = []
+    lock = threading.Lock()
+
+    def run() -> None:
+        try:
+            try:
+                answer = (True, work())
+            except BaseException as e:  # handed to the caller's thread
+                answer = (False, e)
+            with lock:
+                outcome.append(answer)
+        except BaseException:  # the stop request arrived as the work ended
+            if not outcome:
+                outcome.append((False, TimeoutError()))
+
+    old = threading.stack_size()
+    try:
+        threading.stack_size(64 << 20)  # room for the recursion limit's worth of frames, and tree-sitter's own
+    except (ValueError, RuntimeError):  # pragma: no cover - a platform that cannot size threads
+        pass
+    try:
+        worker = threading.Thread(target=run, name="nagle-lint-lower", daemon=True)
+        worker.start()
+    except RuntimeError:  # pragma: no cover - no thread to be had: do the work here, unstoppable
+        worker = None
+        run()
+    finally:
+        threading.stack_size(old)
+    if worker is not None:
+        worker.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+    if worker is not None and worker.is_alive():
+        # The budget is spent inside one function's walk: stop the walk
+        # there, with a TimeoutError raised in its thread; raised again
+        # while the thread goes on, as a callback that runs meanwhile (a
+        # garbage collector's, a weak reference's) may swallow it; a stop
+        # swallowed so is not reported as that callback's error.
+        give_up = time.monotonic() + 1.0
+        hook = sys.unraisablehook
+        sys.unraisablehook = _quiet_stops(hook, worker)
+        try:
+            while worker.is_alive() and time.monotonic() < give_up:
+                with lock:
+                    if not outcome:
+                        try:
+                            import ctypes
+
+                            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
+                                                                       ctypes.py_object(TimeoutError))
+                        except (ImportError, AttributeError):  # pragma: no cover - not CPython
+                            pass
+                worker.join(0.05)
+        finally:
+            if getattr(sys.unraisablehook, "stopped", None) is worker:  # not replaced meanwhile
+                sys.unraisablehook = hook
+        if worker.is_alive():  # pragma: no cover - stuck in native code: leave it
+            stuck()
+            outcome.append((False, TimeoutError()))
+    ok, value = outcome[0]
+    if not ok:
+        if isinstance(value, TimeoutError) and not str(value) and budget is not None:
+            raise _over_budget(budget)
+        raise value
+    return value
 
 
 def _count_errors(root) -> int:
