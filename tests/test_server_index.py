@@ -260,3 +260,23 @@ def test_typing_in_buffers_gives_what_a_cold_index_of_the_same_buffers_gives(tmp
         shown.add(tuple(_key(ix.findings(client) + ix.findings(local))))
     assert len(shown) >= 5  # the edits made and unmade findings
     assert any(reused) and None in reused  # the runs of functions the edits left alone were taken over, not all
+
+
+def test_the_files_an_edit_reaches_are_found_resolving_each_call_once(tmp_path, monkeypatch):
+    """Finding the files an edit reaches resolves each call of the other
+    files once (in the project now and in the one before), not once more
+    for each round in which the search takes in a file."""
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "c" / "helpers_project", tree / "helpers_project")
+    shutil.copytree(FIXTURES / "python", tree / "python")
+    ix = Index(str(tree), Settings(), jobs=1)
+    ix.build()
+    proto, client = str(tree / "helpers_project" / "proto.c"), str(tree / "helpers_project" / "client.c")
+    calls = sum(len(ix.project.facts(fn).calls) for p, prep in ix.prepared.items() if p != proto
+                for fn in prep.model.functions if fn.body)
+    assert calls > len(ix.project.facts(next(fn for fn in ix.prepared[client].model.functions if fn.body)).calls)
+    resolved = []
+    real = type(ix.project).resolve
+    monkeypatch.setattr(type(ix.project), "resolve", lambda project, *args: (resolved.append(args), real(project, *args))[1])
+    assert ix._dependents({proto}, ix.project) == {proto, client}
+    assert len(resolved) == 2 * calls

@@ -208,20 +208,30 @@ class Index:
         """`paths` and the files with a call that reaches into one of them,
         directly or through other files, in the project `before` the change
         or in this one, or that resolves otherwise now: their analysis uses
-        what the changed files' functions do."""
-        calls = [(p, fn, call.callee) for p, prep in self.prepared.items() if p not in paths
-                 for fn in prep.model.functions if fn.body for call in self.project.facts(fn).calls]
-        found, grew = set(paths), True
-        while grew:
-            grew = False
-            for p, fn, callee in calls:
-                if p in found:
+        what the changed files' functions do.  Each call is resolved once:
+        the files are then followed from callee to caller."""
+        found = set(paths)
+        callers: dict[str, set[str]] = {}  # a file -> the files with a call into it, now or before
+        for p, prep in self.prepared.items():
+            if p in paths:
+                continue
+            for fn in prep.model.functions:
+                if not fn.body:
                     continue
-                now = self.project.resolve(fn, callee)
-                then = before.resolve(fn, callee) if before is not None and fn.path in before.models else None
-                if now is not then or any(t is not None and t.path in found for t in (now, then)):
+                for call in self.project.facts(fn).calls:
+                    now = self.project.resolve(fn, call.callee)
+                    then = before.resolve(fn, call.callee) if before is not None and fn.path in before.models else None
+                    if now is not then:
+                        found.add(p)
+                    for target in (now, then):
+                        if target is not None:
+                            callers.setdefault(target.path, set()).add(p)
+        todo = list(found)
+        while todo:
+            for p in callers.get(todo.pop(), ()):
+                if p not in found:
                     found.add(p)
-                    grew = True
+                    todo.append(p)
         return found
 
     def _settle(self) -> set[str]:
