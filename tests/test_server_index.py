@@ -280,3 +280,23 @@ def test_the_files_an_edit_reaches_are_found_resolving_each_call_once(tmp_path, 
     monkeypatch.setattr(type(ix.project), "resolve", lambda project, *args: (resolved.append(args), real(project, *args))[1])
     assert ix._dependents({proto}, ix.project) == {proto, client}
     assert len(resolved) == 2 * calls
+
+
+def test_an_index_holds_no_reference_cycles(tmp_path):
+    """The server keeps what a build made out of the collector's reach
+    (gc.freeze): what of it edits let go is then freed only because the
+    index holds no reference cycles."""
+    import gc
+
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "c" / "helpers_project", tree / "helpers_project")
+    shutil.copytree(FIXTURES / "python", tree / "python")
+    ix = Index(str(tree), Settings(), jobs=1)
+    ix.build()
+    for path in sorted(ix.prepared)[:4]:
+        text = Path(path).read_bytes()
+        ix.update(path, text + b"\n")
+        ix.update(path, text)
+    gc.collect()
+    del ix
+    assert gc.collect() == 0
