@@ -4,7 +4,7 @@ Its words and patterns are derived from the Java catalogue."""
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .java_catalogue import JAVA, JavaTypes, is_type
 from .scan import OPTION_WORDS, WORD_BYTES, Scanner, whole_words
@@ -148,16 +148,15 @@ class JavaScanner(Scanner):
         if not any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) \
                 or FileEvents(self.send_calls, data, self).search(data) is None:
             return False
-        return self._sends(data, nodelay_by_design=True)
+        return bool(self._send_kinds(data))
 
     def sends_on_nodelay_by_design_only(self, data: bytes) -> bool:
-        # A framework's connections are the names the file declares only as
-        # its types (`ChannelHandlerContext ctx`), as the lowering tells them.
-        return self.framework_of(data) == "flush" and not self._sends(data, nodelay_by_design=False)
+        return self._send_kinds(data) == {True}
 
-    def _sends(self, data: bytes, nodelay_by_design: bool) -> bool:
-        code = _CODE_NOISE.sub(_blank, data)
-        return SendEvents(self.send_calls, code, self, nodelay_by_design).search(code) is not None
+    @lru_cache(maxsize=1)  # asked twice of a file: whether it sends, and whether only on a framework's connections
+    def _send_kinds(self, data: bytes) -> frozenset[bool]:
+        """See `SendEvents.kinds`."""
+        return SendEvents(self.send_calls, _CODE_NOISE.sub(_blank, data), self).kinds()
 
     def framework_of(self, data: bytes) -> str | None:
         """How the connections of the framework the file uses write: "flush"
@@ -193,8 +192,8 @@ _CODE_NOISE = re.compile(rb'//[^\n]*|/\*.*?\*/|"""(?:\\.|[^\\])*?"""|"(?:\\.|[^"
 
 
 def _blank(m: re.Match) -> bytes:
-    """A comment or literal as spaces (its line breaks kept): the offsets of the code around it do not move."""
-    return re.sub(rb"[^\n]", b" ", m.group())
+    """A comment or literal as spaces: the offsets of the code around it do not move."""
+    return b" " * (m.end() - m.start())
 
 
 # Read backwards from a name: the type declaring it (maybe qualified, generic,
@@ -224,6 +223,7 @@ class FileEvents:
         self.pattern, self.data, self.scan = pattern, data, scan
         self._backwards: bytes | None = None
         self._typed_away: dict[tuple[bytes, bool], bool] = {}
+        self._types: dict[bytes, list[str]] = {}
 
     def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
         for m in self.pattern.finditer(data, pos, len(data) if endpos is None else endpos):
@@ -254,12 +254,7 @@ class FileEvents:
     def _typed_away_(self, name: bytes, this: bool) -> bool:
         if name in (b"this", b"super"):
             return False
-        types = []
-        for at in whole_words(self.data, name):
-            if _DECLARED_END.match(self.data, at + len(name)):
-                typ = _TYPE_BACK.match(self._backwards, len(self.data) - at)
-                if typ is not None and typ.group(1)[::-1] not in _NOT_TYPES:
-                    types.append(_SPACE.sub(b"", typ.group(1)[::-1]).rsplit(b".", 1)[-1].decode())
+        types = self.types_of(name)
         if not types:
             return not this and name[:1].isupper() and name.decode() not in self.scan.types.known
         return all(map(self._holds_none, types))
@@ -267,6 +262,18 @@ class FileEvents:
     def _holds_none(self, typ: str) -> bool:
         """Whether a name declared as `typ` never holds a connection."""
         return self.scan.types.holds_no_connection(typ)
+
+    def types_of(self, name: bytes) -> list[str]:
+        """The types of every declaration of `name` in the file (their simple names)."""
+        types = self._types.get(name)
+        if types is None:
+            types = self._types[name] = []
+            for at in whole_words(self.data, name):
+                if _DECLARED_END.match(self.data, at + len(name)):
+                    typ = _TYPE_BACK.match(self._backwards, len(self.data) - at)
+                    if typ is not None and typ.group(1)[::-1] not in _NOT_TYPES:
+                        types.append(_SPACE.sub(b"", typ.group(1)[::-1]).rsplit(b".", 1)[-1].decode())
+        return types
 
 
 
@@ -279,32 +286,49 @@ class SendEvents(FileEvents):
     """`FileEvents` of the send calls, less those the lowering never makes a
     send of: made on `super` (a method of the class's parent, as written
     here), on a class's name (a static method: `String.format`), or on what
-    the catalogue names no connection (`System.out`); and, without
-    `nodelay_by_design`, those made on a name declared only as a framework's
-    connection (`ChannelHandlerContext ctx`) in a file whose framework's
-    connections have TCP_NODELAY on."""
+    the catalogue names no connection (`System.out`, `StringBuilder sb`)."""
 
-    def __init__(self, pattern, data: bytes, scan: JavaScanner, nodelay_by_design: bool = True):
+    def __init__(self, pattern, data: bytes, scan: JavaScanner):
         super().__init__(pattern, data, scan)
-        self.nodelay_by_design = nodelay_by_design or scan.framework_of(data) != "flush"
+        self.framework_nodelay = scan.framework_of(data) == "flush"
 
-    def may_be_event(self, at: int) -> bool:
-        if not super().may_be_event(at):
-            return False
+    def kinds(self) -> frozenset[bool]:
+        """Of the sends the lowering may make of the file's calls: True for
+        one made on a name declared only as a framework's connection, in a
+        file whose framework's connections have TCP_NODELAY on
+        (`ChannelHandlerContext ctx`, as the lowering tells them); False for
+        any other (the first ends the search)."""
+        found = set()
+        for m in self.pattern.finditer(self.data):
+            kind = self.kind(m.start() + 1)  # the name, after its `.`
+            if kind is not None:
+                found.add(kind)
+                if not kind:
+                    break
+        return frozenset(found)
+
+    def kind(self, at: int) -> bool | None:
+        """The kind (see `kinds`) of the send whose name starts at `at`; None where it is none."""
+        if not self.may_be_event(at):
+            return None
         dot = _DOT_BACK.match(self._backwards, len(self.data) - at)
         chain = _CHAIN_BACK.match(self._backwards, dot.end())
         if chain is None:
-            return True  # made on what a call or an expression gives
+            return False  # made on what a call or an expression gives
         receiver = _SPACE.sub(b"", chain.group(1)[::-1])
         if receiver == b"super" or receiver.decode() in self.scan.catalogue.not_tcp:
+            return None
+        if b"." not in receiver and receiver[:1].isupper() and not self._declared(receiver):
+            return None  # a class's name (a static method), as `FileEvents` reads one
+        name = receiver.removeprefix(b"this.")
+        if not self.framework_nodelay or b"." in name:
             return False
-        # A class's name, as `FileEvents` reads it: capitalized and declared nowhere in the file.
-        return not (b"." not in receiver and receiver[:1].isupper() and not self._declared(receiver))
+        types, frameworks = self.types_of(name), self.scan.catalogue.framework_types
+        return bool(types) and all(t in frameworks or self._holds_none(t) for t in types)
 
     def _holds_none(self, typ: str) -> bool:
         # What the catalogue names no connection (`StringBuilder`) makes no send either.
-        return super()._holds_none(typ) or typ in self.scan.catalogue.not_tcp \
-            or not self.nodelay_by_design and typ in self.scan.catalogue.framework_types
+        return super()._holds_none(typ) or typ in self.scan.catalogue.not_tcp
 
     def _declared(self, name: bytes) -> bool:
         return any(_DECLARED_END.match(self.data, at + len(name)) for at in whole_words(self.data, name))
