@@ -480,6 +480,10 @@ class Out extends FilterOutputStream {
     (b'String s = String.format("%d", 1);', False),  # a static method of a class the lowering knows
     (b"System.out.println(b);", False),  # what the catalogue names no connection
     (b"StringBuilder sb = new StringBuilder(); sb.append(1);", False),
+    (b"make(out).write(b);", False),  # what a method gives is no connection the lowering knows
+    (b"out.getClass().getName().concat(b.toString()).format(\"\");", False),
+    (b"new DataOutputStream(out).write(b);", True),  # what `new` makes may be
+    (b"((OutputStream) out).write(b);", True),
 ])
 def test_the_java_scan_skips_a_file_whose_writes_the_lowering_makes_no_send_of(call: bytes, sends: bool):
     from nagle_lint.languages import frontend

@@ -87,6 +87,11 @@ class JavaScanner(Scanner):
         return re.compile(_calls(_escaped(names), rb"\b") + rb"|new\s+\w*(?:" + b"|".join(_escaped(endings)) + rb")")
 
     @cached_property
+    def method_wrappers(self) -> frozenset[str]:
+        """The methods that give a stream over the connection they are called on, or the connection."""
+        return frozenset(w for w in self.catalogue.wrappers if not is_type(w))
+
+    @cached_property
     def types(self) -> JavaTypes:
         return JavaTypes(self.catalogue)
 
@@ -277,6 +282,13 @@ class FileEvents:
 
 
 
+# Read backwards from a call's dot: the `)` ending what it is made on, the
+# parentheses inside, and the name before the `(` that matches it.
+_CLOSE_BACK = re.compile(rb"\s*\)")
+_PARENS = re.compile(rb"[()]")
+_NAME_BACK = re.compile(rb"\s*(\w+)")
+_NEW_BACK = re.compile(rb"(?:\s*\.\s*\w+)*\s+wen(?!\w)")  # `new` and a package before a class's name
+
 # Read backwards from a call's dot: what the call is made on, as written
 # (`System.out`), where it is a name or a chain of names.
 _CHAIN_BACK = re.compile(rb"\s*((?:[A-Za-z_]\w*\s*\.\s*)*[A-Za-z_]\w*)(?![\w.])")
@@ -314,7 +326,7 @@ class SendEvents(FileEvents):
         dot = _DOT_BACK.match(self._backwards, len(self.data) - at)
         chain = _CHAIN_BACK.match(self._backwards, dot.end())
         if chain is None:
-            return False  # made on what a call or an expression gives
+            return self._on_call(dot.end())
         receiver = _SPACE.sub(b"", chain.group(1)[::-1])
         if receiver == b"super" or receiver.decode() in self.scan.catalogue.not_tcp:
             return None
@@ -325,6 +337,26 @@ class SendEvents(FileEvents):
             return False
         types, frameworks = self.types_of(name), self.scan.catalogue.framework_types
         return bool(types) and all(t in frameworks or self._holds_none(t) for t in types)
+
+    def _on_call(self, back: int) -> bool | None:
+        """The kind of a send made on what the expression ending `back`
+        bytes from the end of the file gives: none where it is a call of a
+        method other than those giving a connection's stream or the
+        connection (`getOutputStream()`, `channel()`: a method's result,
+        `Unpooled.buffer()`, is no connection the lowering knows)."""
+        backwards = self._backwards
+        close = _CLOSE_BACK.match(backwards, back)
+        if close is None:
+            return False  # an array's element, a literal...
+        depth, at = 0, close.end() - 1
+        for paren in _PARENS.finditer(backwards, at):
+            depth += 1 if paren.group() == b")" else -1
+            if depth == 0:
+                name = _NAME_BACK.match(backwards, paren.end())
+                if name is None or _NEW_BACK.match(backwards, name.end()):
+                    return False  # a parenthesized expression, a cast, or what `new` makes
+                return False if name.group(1)[::-1].decode() in self.scan.method_wrappers else None
+        return False
 
     def _holds_none(self, typ: str) -> bool:
         # What the catalogue names no connection (`StringBuilder`) makes no send either.
