@@ -11,8 +11,9 @@ HEADER_KEYS = ("id", "name", "summary", "level", "precision", "languages", "tags
 # Rules that run only when selected by name.
 OPT_IN = {"NGL005", "NGL006", "NGL100"}
 # The rules whose findings can start from a send on a connection that a framework makes with
-# TCP_NODELAY on (Netty's channels): there no other rule finds anything (nothing stalls, and the
-# code set no option), so the byte scan counts such sends only where one of these runs.
+# TCP_NODELAY on and buffers until a flush (Netty 4's channels): there no other rule finds anything
+# (nothing stalls, no option was set by the code, no small write leaves on its own), so the byte
+# scan counts such sends only where one of these runs.
 ON_NODELAY_BY_DESIGN = frozenset({"NGL006"})
 
 

@@ -472,7 +472,8 @@ class Scanner:
     def may_find(self, data: bytes, min_confidence: str = "medium", nodelay_by_design: bool = True) -> bool:
         """Whether a finding may start in the file.  `nodelay_by_design`:
         whether a rule runs that finds something in sends on a connection a
-        framework makes with TCP_NODELAY on (see `rules.ON_NODELAY_BY_DESIGN`)."""
+        framework makes with TCP_NODELAY on and buffers until a flush (see
+        `rules.ON_NODELAY_BY_DESIGN`)."""
         if any(w in data for w in self.nodelay_words) and (self.nodelay_setter is None or self.nodelay_setter in data):
             return True
         if not self.sends_in(data, min_confidence):
@@ -487,8 +488,9 @@ class Scanner:
 
     def sends_on_nodelay_by_design_only(self, data: bytes) -> bool:
         """Whether every send of the file (where `sends_in` found one) is made
-        on a connection a framework makes with TCP_NODELAY on, as far as the
-        bytes tell (a language that cannot tell answers False)."""
+        on a connection a framework makes with TCP_NODELAY on and buffers
+        until a flush, as far as the bytes tell (a language that cannot tell
+        answers False)."""
         return False
 
     def send_targets(self, data: bytes):
