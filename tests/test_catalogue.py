@@ -42,35 +42,19 @@ def _named(language: str) -> dict[str, list[Path]]:
 # down as `todo-expect:` is for findings; an entry leaves it when a fixture
 # names it.
 UNTESTED = {"java": {
-    "closes": "close",
-    "socket_only": "accept getInputStream getOutputStream shutdownOutput",
-    "tcp_makers": "AsynchronousSocketChannel.open SSLSocket ServerSocket SocketChannel.open createSocket",
-    "not_tcp": ("ByteArrayInputStream CharArrayWriter DatagramPacket DatagramSocket FileInputStream "
-               "FileOutputStream FileReader FileWriter MulticastSocket PipedInputStream PipedOutputStream "
-               "RandomAccessFile StringBuffer StringBuilder StringReader StringWriter createMock "
-               "createNiceMock createStrictMock niceMock spy strictMock"),
+    "socket_only": "getInputStream",
     "wrappers": "BufferedInputStream FilterOutputStream channel socket",
     "stream_types": ("BufferedInputStream BufferedOutputStream BufferedReader BufferedWriter DataInputStream "
                "DataOutputStream FilterOutputStream InputStreamReader ObjectInputStream ObjectOutputStream "
                "OutputStreamWriter PrintStream PrintWriter Reader Scanner Writer"),
-    "framework_types": "Channel ChannelOutboundInvoker",
     "supertypes": ("AbstractSelectableChannel Appendable AsynchronousByteChannel AsynchronousChannel "
                "AutoCloseable ByteChannel Channel Closeable DataInput Flushable GatheringByteChannel "
                "InterruptibleChannel NetworkChannel ObjectInput ObjectOutput ReadableByteChannel "
                "ScatteringByteChannel SelectableChannel SocketImpl WritableByteChannel"),
     "library_types": ("ArrayList Arrays ByteBuffer Channels Collections Executors HashMap InetAddress "
                "InetSocketAddress Integer List Long Map Math Object Objects Optional SSLContext "
-               "SelectionKey Selector ServerSocketChannel Set StandardCharsets StandardSocketOptions "
+               "SelectionKey Selector Set StandardCharsets StandardSocketOptions "
                "String System Thread TimeUnit"),
-    "mock_libraries": "BDDMockito EasyMock PowerMockito",
-    "fake_prefixes": "Dummy Mock",
-    "option_setters": "option setSocketOption",
-    "one_writes": "writeBoolean writeChar",
-    "small_writes": "writeDouble writeFloat writeInt writeLong writeShort",
-    "autoflush_writes": "format printf",
-    "sleeps": ("Thread.sleep TimeUnit.MICROSECONDS.sleep TimeUnit.MILLISECONDS.sleep "
-               "TimeUnit.MINUTES.sleep TimeUnit.NANOSECONDS.sleep"),
-    "callbacks": "channelRead0 messageReceived",
 }}
 
 

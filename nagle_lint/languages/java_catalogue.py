@@ -30,10 +30,9 @@ JAVA = Catalogue(
     shutdowns={"shutdownOutput"},
     accepts={"accept"},
     # What these are called on is a connection, whatever it was known as.
-    socket_only={"getOutputStream", "getInputStream", "accept", "shutdownOutput"},
+    socket_only={"getOutputStream", "getInputStream", "accept"},
     # `new Socket(..)`, a static opener (`SocketChannel.open(..)`), a factory's method.
-    tcp_makers={"Socket", "SSLSocket", "ServerSocket", "SocketChannel.open", "AsynchronousSocketChannel.open",
-                "createSocket"},
+    tcp_makers={"Socket", "ServerSocket", "SocketChannel.open", "AsynchronousSocketChannel.open", "createSocket"},
     socket_types={"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket",
                   "SSLServerSocket"},
     stream_types={
@@ -59,10 +58,12 @@ JAVA = Catalogue(
         "getOutputStream": False, "getInputStream": False, "socket": False, "channel": None,
         "getChannel": None,
     },
+    # What writes to no network, where a stream may wrap it or be declared for it (files, pipes,
+    # memory).  What is only read (a FileInputStream), or is never a stream (a DatagramSocket, a
+    # StringBuilder), makes no finding either way, so it needs no entry.
     not_tcp={
-        "DatagramSocket", "MulticastSocket", "DatagramPacket", "ByteArrayOutputStream", "ByteArrayInputStream",
-        "FileOutputStream", "FileInputStream", "FileWriter", "FileReader", "RandomAccessFile", "StringWriter",
-        "StringReader", "CharArrayWriter", "StringBuilder", "StringBuffer", "PipedOutputStream", "PipedInputStream",
+        "ByteArrayOutputStream", "FileOutputStream", "FileWriter", "StringWriter", "CharArrayWriter",
+        "PipedOutputStream",
         # The console.
         "System.out", "System.err",
         # Tests: what a mocking library makes (`mock(Socket.class)`, `Mockito.spy(..)`) stands in
@@ -85,7 +86,7 @@ JAVA = Catalogue(
     },
     # setTcpNoDelay(on), or a setter given the option (`setOption(StandardSocketOptions.TCP_NODELAY, on)`,
     # Netty's `option(ChannelOption.TCP_NODELAY, on)`) on a socket, a bootstrap or a config object.
-    option_setters={"setTcpNoDelay", "setOption", "option", "childOption", "setSocketOption"},
+    option_setters={"setTcpNoDelay", "setOption", "option", "childOption"},
     options={"TCP_NODELAY": "nodelay", "setTcpNoDelay": "nodelay"},
     # Thread.sleep counts milliseconds; TimeUnit.X.sleep(n) the units of X.
     sleeps={"Thread.sleep": 1e-3, "TimeUnit.MINUTES.sleep": 60.0, "TimeUnit.SECONDS.sleep": 1.0,
