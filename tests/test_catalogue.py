@@ -40,21 +40,23 @@ def _named(language: str) -> dict[str, list[Path]]:
 
 # The entries no fixture shows the need of yet, by field: a known gap, written
 # down as `todo-expect:` is for findings; an entry leaves it when a fixture
-# names it.
+# names it.  Java's that stay, and why no fixture can:
+# - its library types only keep a call on a JDK class (`String.format`) from
+#   being looked up among the project's own methods: no finding changes unless
+#   a project declares a class of the same name (ServerSocketChannel, whose
+#   accept() gives a connection, is tested);
+# - a read alone is no finding: the readers among its not-TCP types only keep
+#   a file's or memory's reads out of the model;
+# - Flushable's one call is flush(), and a message's writes reach the
+#   connection under another declared type: a fixture would flush each piece
+#   through a second field.
 UNTESTED = {"java": {
-    "socket_only": "getInputStream",
-    "wrappers": "BufferedInputStream FilterOutputStream channel socket",
-    "stream_types": ("BufferedInputStream BufferedOutputStream BufferedReader BufferedWriter DataInputStream "
-               "DataOutputStream FilterOutputStream InputStreamReader ObjectInputStream ObjectOutputStream "
-               "OutputStreamWriter PrintStream PrintWriter Reader Scanner Writer"),
-    "supertypes": ("AbstractSelectableChannel Appendable AsynchronousByteChannel AsynchronousChannel "
-               "AutoCloseable ByteChannel Channel Closeable DataInput Flushable GatheringByteChannel "
-               "InterruptibleChannel NetworkChannel ObjectInput ObjectOutput ReadableByteChannel "
-               "ScatteringByteChannel SelectableChannel SocketImpl WritableByteChannel"),
-    "library_types": ("ArrayList Arrays ByteBuffer Channels Collections Executors HashMap InetAddress "
-               "InetSocketAddress Integer List Long Map Math Object Objects Optional SSLContext "
-               "SelectionKey Selector Set StandardCharsets StandardSocketOptions "
-               "String System Thread TimeUnit"),
+    "not_tcp": "ByteArrayInputStream FileInputStream FileReader PipedInputStream StringReader",
+    "supertypes": "Flushable",
+    "library_types": ("ArrayList Arrays ByteBuffer Channels Collections DatagramPacket DatagramSocket Executors "
+                      "HashMap InetAddress InetSocketAddress Integer List Long Map Math MulticastSocket Object "
+                      "Objects Optional RandomAccessFile SSLContext SelectionKey Selector Set StandardCharsets "
+                      "StandardSocketOptions String StringBuffer StringBuilder System Thread TimeUnit"),
 }}
 
 

@@ -58,12 +58,12 @@ JAVA = Catalogue(
         "getOutputStream": False, "getInputStream": False, "socket": False, "channel": None,
         "getChannel": None,
     },
-    # What writes to no network, where a stream may wrap it or be declared for it (files, pipes,
-    # memory).  What is only read (a FileInputStream), or is never a stream (a DatagramSocket, a
-    # StringBuilder), makes no finding either way, so it needs no entry.
+    # Streams over files, pipes and memory, which a stream may wrap or be declared for.
     not_tcp={
         "ByteArrayOutputStream", "FileOutputStream", "FileWriter", "StringWriter", "CharArrayWriter",
         "PipedOutputStream",
+        # Only read: they keep a file's reads out of the model (a read alone is no finding).
+        "ByteArrayInputStream", "FileInputStream", "FileReader", "StringReader", "PipedInputStream",
         # The console.
         "System.out", "System.err",
         # Tests: what a mocking library makes (`mock(Socket.class)`, `Mockito.spy(..)`) stands in
@@ -72,17 +72,22 @@ JAVA = Catalogue(
     },
     mock_libraries={"Mockito", "EasyMock", "PowerMockito", "BDDMockito"},
     fake_prefixes=("Fake", "Mock", "Stub", "Dummy"),
+    # (java.nio.channels.Channel shares its simple name with Netty's, in framework_types.)
     supertypes={
         "Closeable", "AutoCloseable", "Flushable", "Appendable", "DataOutput", "DataInput", "ObjectOutput",
-        "ObjectInput", "Channel", "WritableByteChannel", "ReadableByteChannel", "ByteChannel", "GatheringByteChannel",
+        "ObjectInput", "WritableByteChannel", "ReadableByteChannel", "ByteChannel", "GatheringByteChannel",
         "ScatteringByteChannel", "NetworkChannel", "SelectableChannel", "AbstractSelectableChannel",
-        "InterruptibleChannel", "AsynchronousByteChannel", "AsynchronousChannel", "SocketImpl",
+        "InterruptibleChannel", "AsynchronousByteChannel", "AsynchronousChannel",
     },
     library_types={
         "String", "Object", "Integer", "Long", "System", "Math", "Arrays", "List", "Map", "Set", "ArrayList",
         "HashMap", "ByteBuffer", "StandardCharsets", "Thread", "Objects", "Collections", "Optional",
         "InetSocketAddress", "InetAddress", "SSLSocketFactory", "SSLContext", "Selector", "SelectionKey",
         "ServerSocketChannel", "Channels", "StandardSocketOptions", "TimeUnit", "Executors",
+        # Never a stream: a datagram socket sends packets (no Nagle), a file opened for random
+        # access and a string builder write no network.
+        "DatagramSocket", "MulticastSocket", "DatagramPacket", "RandomAccessFile", "StringBuilder",
+        "StringBuffer",
     },
     # setTcpNoDelay(on), or a setter given the option (`setOption(StandardSocketOptions.TCP_NODELAY, on)`,
     # Netty's `option(ChannelOption.TCP_NODELAY, on)`) on a socket, a bootstrap or a config object.
