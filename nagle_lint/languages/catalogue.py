@@ -152,6 +152,13 @@ class Catalogue:
       one_writes     stream writes whose payload is one element (a byte,
                      a character).
       small_writes   stream writes whose payload is a few bytes (an int).
+      element_writes stream writes given one scalar (`write(int)`: a byte,
+                     a character) write that one element.
+      counted_writes stream writes given (buffer, offset, count): write ->
+                     the index of the count; a count of 1 is one element.
+      one_reads      stream reads that read one element when given no
+                     argument (`read()`, `readByte()`).
+      small_reads    stream reads of a few bytes (`readInt()`).
       autoflush_writes  stream writes that flush a stream made to flush
                      by itself (`println` on an autoflush `PrintWriter`).
       flushing_writes  stream writes that flush after writing.
@@ -223,6 +230,10 @@ class Catalogue:
     more_flags: frozenset[str] = frozenset()
     one_writes: frozenset[str] = frozenset()
     small_writes: frozenset[str] = frozenset()
+    element_writes: frozenset[str] = frozenset()
+    counted_writes: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    one_reads: frozenset[str] = frozenset()
+    small_reads: frozenset[str] = frozenset()
     autoflush_writes: frozenset[str] = frozenset()
     flushing_writes: frozenset[str] = frozenset()
     line_writes: frozenset[str] = frozenset()

@@ -375,12 +375,8 @@ class JavaFrontend(Frontend):
             if name in cat.flushing_writes or (h.autoflush and name in cat.autoflush_writes):
                 low.flush(h, node)
         elif name in cat.stream_reads:
-            size = UNKNOWN
-            if name in ("read", "readByte", "readUnsignedByte", "readBoolean") and not args:
-                size = ONE
-            elif name in ("readInt", "readShort", "readLong", "readChar", "readUnsignedShort"):
-                size = SMALL
-            low.recv(h, node, size)
+            low.recv(h, node, ONE if name in cat.one_reads and not args else SMALL if name in cat.small_reads
+                     else UNKNOWN)
         elif name in cat.flushes:
             low.flush(h, node)
         elif name in cat.closes:
@@ -471,9 +467,11 @@ class JavaFrontend(Frontend):
             return ONE
         if name in self.catalogue.small_writes:
             return SMALL
-        if name == "write" and len(args) == 3 and compact(args[2]) == "1":
+        count = self.catalogue.counted_writes.get(name)
+        if count is not None and len(args) == count + 1 and compact(args[count]) == "1":
             return ONE
-        if name == "write" and len(args) == 1:
+        if name in self.catalogue.element_writes and len(args) == 1:
+            # One scalar: a character, a number, an element of an array, or a name declared as one.
             a = args[0]
             if a.type in ("array_access", "character_literal", "decimal_integer_literal", "hex_integer_literal"):
                 return ONE

@@ -22,6 +22,10 @@ JAVA = Catalogue(
                   "hasNextLine", "hasNextInt"},
     one_writes={"writeByte", "writeChar", "writeBoolean"},
     small_writes={"writeInt", "writeLong", "writeShort", "writeDouble", "writeFloat"},
+    element_writes={"write"},  # OutputStream.write(int b), Writer.write(int c)
+    counted_writes={"write": 2},  # write(byte[] b, int off, int len)
+    one_reads={"read", "readByte", "readUnsignedByte", "readBoolean"},
+    small_reads={"readInt", "readShort", "readLong", "readChar", "readUnsignedShort"},
     autoflush_writes={"println", "printf", "format"},
     flushing_writes={"writeAndFlush"},  # Netty's
     line_writes={"println"},
