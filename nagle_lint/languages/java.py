@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, seconds, text
@@ -17,6 +18,19 @@ def _base_type(t: str) -> str:
 
 
 _GENERICS = re.compile(r"<.*>")
+
+
+@dataclass(frozen=True, slots=True)
+class _Invocation:
+    """A method call being lowered: `obj.name(args)`, obj None for a bare name, receiver it as written."""
+    node: object
+    obj: object
+    name: str
+    args: list
+    receiver: str
+
+
+_NOT_THIS = object()  # what a step of JavaFrontend.INVOCATIONS returns for a call it does not take
 
 
 class JavaFrontend(Frontend):
@@ -157,58 +171,59 @@ class JavaFrontend(Frontend):
     # -- statements --------------------------------------------------------
 
     def statement(self, low: Lowering, node) -> None:
-        t = node.type
-        if t in ("block", "labeled_statement", "synchronized_statement", "program", "static_initializer",
-                 "constructor_body", "switch_block_statement_group"):
-            for c in node.named_children:
-                if c.type == "parenthesized_expression":
-                    low.expr(c)
-                else:
-                    low.stmt(c)
-        elif t == "local_variable_declaration":
-            self._declare(low, node)
-        elif t == "expression_statement":
-            low.evaluate(node.named_children)
-        elif t == "if_statement":
-            branches, cur = [], node
-            while cur is not None and cur.type == "if_statement":
-                branches.append((cur.child_by_field_name("condition"), cur.child_by_field_name("consequence")))
-                cur = cur.child_by_field_name("alternative")
-            if cur is not None:
-                branches.append((None, cur))
-            low.if_chain(node, branches)
-        elif t == "while_statement":
-            cond = node.child_by_field_name("condition")
-            low.loop(node, (cond,), node.child_by_field_name("body"), infinite=compact(cond) == "(true)")
-        elif t == "do_statement":
-            cond = node.child_by_field_name("condition")
-            low.loop(node, (cond,), node.child_by_field_name("body"), body_first=True, infinite=compact(cond) == "(true)")
-        elif t == "for_statement":
-            cond = node.child_by_field_name("condition")
-            inits = node.children_by_field_name("init")
-            for i in inits:
-                if i.type == "local_variable_declaration":
-                    self._declare(low, i)
-            low.loop(node, (cond,) if cond is not None else (), node.child_by_field_name("body"),
-                     infinite=cond is None, before=[i for i in inits if i.type != "local_variable_declaration"],
-                     update=node.children_by_field_name("update"))
-        elif t == "enhanced_for_statement":
-            name = node.child_by_field_name("name")
-            low.types[text(name)] = text(node.child_by_field_name("type"))
-            low.loop(node, body=node.child_by_field_name("body"), before=(node.child_by_field_name("value"),),
-                     targets=(name,))
-        elif t in ("try_statement", "try_with_resources_statement"):
-            self._try(low, node)
-        elif t in ("switch_expression", "switch_statement"):
-            self._switch(low, node)
-        elif t == "return_statement" or t == "throw_statement":
-            low.jump("return", node, node.named_children[0] if node.named_children else None)
-        elif t in ("break_statement", "continue_statement"):
-            low.jump(t.split("_")[0], node)
-        elif t in ("line_comment", "block_comment", "local_class_declaration"):
-            return
-        else:
-            low.evaluate(node.named_children)
+        self.STATEMENTS.get(node.type, JavaFrontend._evaluated)(self, low, node)
+
+    def _evaluated(self, low, node):
+        low.evaluate(node.named_children)
+
+    def _ignored(self, low, node):
+        pass
+
+    def _block(self, low, node):
+        for c in node.named_children:
+            if c.type == "parenthesized_expression":
+                low.expr(c)
+            else:
+                low.stmt(c)
+
+    def _if(self, low, node):
+        branches, cur = [], node
+        while cur is not None and cur.type == "if_statement":
+            branches.append((cur.child_by_field_name("condition"), cur.child_by_field_name("consequence")))
+            cur = cur.child_by_field_name("alternative")
+        if cur is not None:
+            branches.append((None, cur))
+        low.if_chain(node, branches)
+
+    def _while(self, low, node):
+        cond = node.child_by_field_name("condition")
+        low.loop(node, (cond,), node.child_by_field_name("body"), infinite=compact(cond) == "(true)")
+
+    def _do(self, low, node):
+        cond = node.child_by_field_name("condition")
+        low.loop(node, (cond,), node.child_by_field_name("body"), body_first=True, infinite=compact(cond) == "(true)")
+
+    def _for(self, low, node):
+        cond = node.child_by_field_name("condition")
+        inits = node.children_by_field_name("init")
+        for i in inits:
+            if i.type == "local_variable_declaration":
+                self._declare(low, i)
+        low.loop(node, (cond,) if cond is not None else (), node.child_by_field_name("body"),
+                 infinite=cond is None, before=[i for i in inits if i.type != "local_variable_declaration"],
+                 update=node.children_by_field_name("update"))
+
+    def _for_each(self, low, node):
+        name = node.child_by_field_name("name")
+        low.types[text(name)] = text(node.child_by_field_name("type"))
+        low.loop(node, body=node.child_by_field_name("body"), before=(node.child_by_field_name("value"),),
+                 targets=(name,))
+
+    def _return(self, low, node):
+        low.jump("return", node, node.named_children[0] if node.named_children else None)
+
+    def _break(self, low, node):
+        low.jump(node.type.split("_")[0], node)
 
     def _declare(self, low, node):
         typ = text(node.child_by_field_name("type"))
@@ -260,130 +275,236 @@ class JavaFrontend(Frontend):
             cases.append([c for c in group.named_children if c.type != "switch_label"])
         low.switch(node, cases, exhaustive, fallthrough=not rules)
 
+    # node type -> how the statement is lowered (any other: its expressions, in order)
+    STATEMENTS = {
+        **dict.fromkeys(("block", "labeled_statement", "synchronized_statement", "program", "static_initializer",
+                         "constructor_body", "switch_block_statement_group"), _block),
+        "local_variable_declaration": _declare,
+        "if_statement": _if,
+        "while_statement": _while,
+        "do_statement": _do,
+        "for_statement": _for,
+        "enhanced_for_statement": _for_each,
+        **dict.fromkeys(("try_statement", "try_with_resources_statement"), _try),
+        **dict.fromkeys(("switch_expression", "switch_statement"), _switch),
+        **dict.fromkeys(("return_statement", "throw_statement"), _return),
+        **dict.fromkeys(("break_statement", "continue_statement"), _break),
+        **dict.fromkeys(("line_comment", "block_comment", "local_class_declaration"), _ignored),
+    }
+
     # -- expressions -------------------------------------------------------
 
     def value(self, low: Lowering, node):
-        t = node.type
-        if t == "field_access" and compact(node) in self.catalogue.not_tcp:
+        handler = self.VALUES.get(node.type)
+        return handler(self, low, node) if handler is not None else None
+
+    def _name(self, low, node):
+        """A variable, a field or `this`: what it holds, or what its declared type makes it."""
+        if node.type == "field_access" and compact(node) in self.catalogue.not_tcp:
             return NOT_CONN  # the console (System.out)
-        if t in ("identifier", "field_access", "this"):
-            key = self.key(low, node)
+        key = self.key(low, node)
+        v = low.env.get(key)
+        if v is None and key.startswith("this.") and key[5:] in getattr(low, "fields", {}):
+            self._typed(low, key, _base_type(low.fields[key[5:]]), "field")
             v = low.env.get(key)
-            if v is None and key.startswith("this.") and key[5:] in getattr(low, "fields", {}):
-                self._typed(low, key, _base_type(low.fields[key[5:]]), "field")
-                v = low.env.get(key)
-            if v is None and t == "identifier" and self._name_typed(low, key):
-                self._typed(low, key, _base_type(low.types[key]), "unknown")
-                v = low.env.get(key)
-            return v
-        if t in ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal"):
-            n = int_literal(text(node).replace("_", ""))
-            return Const(n) if n is not None else None
-        if t in ("true", "false"):
-            return Const(t == "true")
-        if t in ("string_literal", "character_literal"):
-            return Const(text(node))
-        if t == "assignment_expression":
-            v = low.expr(node.child_by_field_name("right"))
-            if text(node.child_by_field_name("operator")) == "=":
-                low.bind_target(node.child_by_field_name("left"), v)
-            return NO_VALUE if v is None else v
-        if t == "array_creation_expression":
-            low.expr(node.child_by_field_name("value"))
-            return NOT_CONN
-        if t == "ternary_expression":
-            return low.alternatives(node, node.child_by_field_name("condition"),
-                                    (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")))
-        if t == "binary_expression" and node.child_by_field_name("operator").type in ("&&", "||"):
+        if v is None and node.type == "identifier" and self._name_typed(low, key):
+            self._typed(low, key, _base_type(low.types[key]), "unknown")
+            v = low.env.get(key)
+        return v
+
+    def _integer(self, low, node):
+        n = int_literal(text(node).replace("_", ""))
+        return Const(n) if n is not None else None
+
+    def _boolean(self, low, node):
+        return Const(node.type == "true")
+
+    def _text(self, low, node):
+        return Const(text(node))
+
+    def _assignment(self, low, node):
+        v = low.expr(node.child_by_field_name("right"))
+        if text(node.child_by_field_name("operator")) == "=":
+            low.bind_target(node.child_by_field_name("left"), v)
+        return NO_VALUE if v is None else v
+
+    def _array(self, low, node):
+        low.expr(node.child_by_field_name("value"))
+        return NOT_CONN
+
+    def _ternary(self, low, node):
+        return low.alternatives(node, node.child_by_field_name("condition"),
+                                (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")))
+
+    def _binary(self, low, node):
+        if node.child_by_field_name("operator").type in ("&&", "||"):
             return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
         return None
+
+    # node type -> its value (any other: none, its parts lowered in order)
+    VALUES = {
+        **dict.fromkeys(("identifier", "field_access", "this"), _name),
+        **dict.fromkeys(("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal",
+                         "binary_integer_literal"), _integer),
+        **dict.fromkeys(("true", "false"), _boolean),
+        **dict.fromkeys(("string_literal", "character_literal"), _text),
+        "assignment_expression": _assignment,
+        "array_creation_expression": _array,
+        "ternary_expression": _ternary,
+        "binary_expression": _binary,
+    }
 
     def call(self, low: Lowering, node):
         args = low.args(node.child_by_field_name("arguments"))
         if node.type == "object_creation_expression":
             return self._new(low, node, _base_type(text(node.child_by_field_name("type"))), args)
-        cat = self.catalogue
         obj = node.child_by_field_name("object")
-        name = text(node.child_by_field_name("name"))
-        if name in cat.option_setters and (
-                name in cat.options or (args and any(o in text(args[0]) for o in self.option_words))):
-            # An option set on a socket, or on a bootstrap/config object in a call chain.
-            h = (low.conn_for(obj, "medium") if obj is not None else low.conn_for_this()) or low.options_holder(obj)
-            low.evaluate(args)
-            low.set_option(h, "nodelay", args[-1] if args else None, node.child_by_field_name("name"))
-            return None
-        if (obj is None or obj.type == "this") and low.cls:
-            # A method of the class, or by its bare name one of a class around it.
-            classes = (low.cls,) if obj is not None else _enclosing(low.cls)
-            own = next((f"{c}.{name}" for c in classes if f"{c}.{name}" in low.unit.function_names), None)
-            if own is not None:
-                return low.local_call(own, args, node)
-        receiver = compact(obj) if obj is not None else ""
-        if name in cat.not_tcp and not is_type(name) and (obj is None or receiver in cat.mock_libraries) \
-                or self.types.is_fake(_base_type(low.types.get(receiver, ""))):
-            # A test's stand-in, and what its methods give: no connection.
-            low.evaluate(args)
-            return NOT_CONN
-        sleep = cat.sleeps.get(f"{receiver}.{name}")
-        if sleep is not None:
-            low.evaluate(args)
-            return low.pause(node, seconds(args[0] if args else None, sleep))
-        declared = _base_type(low.types.get(receiver, ""))
-        target = low.env.get(receiver)
-        if obj is not None and obj.type == "identifier" and (
-                isinstance(target, Obj) or (declared[:1].isupper() and declared not in self.types.known)):
-            # A method of a class that may be defined in a linted file, on that object.
-            return low.outside_call(f"{target.cls if isinstance(target, Obj) else declared}.{name}", args, node, receiver)
-        if obj is not None and obj.type == "identifier" and receiver[:1].isupper() and receiver not in low.types \
-                and receiver not in low.env and receiver not in self.types.known:
-            return low.outside_call(f"{receiver}.{name}", args, node)  # a static method
-        if f"{receiver}.{name}" in cat.tcp_makers:
-            low.evaluate(args)
-            return Fresh(False, "high") if any("UNIX" in text(a) for a in args) else Fresh(True, "high")
-        if name in cat.tcp_makers and not is_type(name):
-            low.expr(obj)
-            low.evaluate(args)
-            return Fresh(True, "high")
-        if name in self.connection_calls and not self._field_of_no_connection(low, obj):
-            h = low.conn_for(obj, "low") if obj is not None and _is_known(low, obj) else None
-            if h is None and obj is not None and name in cat.socket_only:
-                h = low.conn_for(obj, "low")
-        else:
-            h = None
+        c = _Invocation(node, obj, text(node.child_by_field_name("name")), args,
+                        compact(obj) if obj is not None else "")
+        for what in self.INVOCATIONS:
+            value = what(self, low, c)
+            if value is not _NOT_THIS:
+                return value
+        return self._on_connection(low, c)
+
+    # What a method call may be, in order (see INVOCATIONS): each returns the
+    # call's value, or _NOT_THIS for the next to try.
+
+    def _option(self, low, c):
+        """An option set on a socket, or on a bootstrap/config object in a call chain."""
+        cat = self.catalogue
+        if c.name not in cat.option_setters or not (
+                c.name in cat.options or (c.args and any(o in text(c.args[0]) for o in self.option_words))):
+            return _NOT_THIS
+        h = (low.conn_for(c.obj, "medium") if c.obj is not None else low.conn_for_this()) or low.options_holder(c.obj)
+        low.evaluate(c.args)
+        low.set_option(h, "nodelay", c.args[-1] if c.args else None, c.node.child_by_field_name("name"))
+        return None
+
+    def _own_method(self, low, c):
+        """A method of the class, or by its bare name one of a class around it."""
+        if (c.obj is not None and c.obj.type != "this") or not low.cls:
+            return _NOT_THIS
+        classes = (low.cls,) if c.obj is not None else _enclosing(low.cls)
+        own = next((f"{k}.{c.name}" for k in classes if f"{k}.{c.name}" in low.unit.function_names), None)
+        return low.local_call(own, c.args, c.node) if own is not None else _NOT_THIS
+
+    def _stand_in(self, low, c):
+        """A test's stand-in, and what its methods give: no connection."""
+        cat = self.catalogue
+        if not (c.name in cat.not_tcp and not is_type(c.name) and (c.obj is None or c.receiver in cat.mock_libraries)
+                or self.types.is_fake(_base_type(low.types.get(c.receiver, "")))):
+            return _NOT_THIS
+        low.evaluate(c.args)
+        return NOT_CONN
+
+    def _sleep(self, low, c):
+        unit = self.catalogue.sleeps.get(f"{c.receiver}.{c.name}")
+        if unit is None:
+            return _NOT_THIS
+        low.evaluate(c.args)
+        return low.pause(c.node, seconds(c.args[0] if c.args else None, unit))
+
+    def _project_method(self, low, c):
+        """A method of a class that may be defined in a linted file, on that object."""
+        if c.obj is None or c.obj.type != "identifier":
+            return _NOT_THIS
+        declared = _base_type(low.types.get(c.receiver, ""))
+        target = low.env.get(c.receiver)
+        if isinstance(target, Obj):
+            return low.outside_call(f"{target.cls}.{c.name}", c.args, c.node, c.receiver)
+        if declared[:1].isupper() and declared not in self.types.known:
+            return low.outside_call(f"{declared}.{c.name}", c.args, c.node, c.receiver)
+        return _NOT_THIS
+
+    def _static_method(self, low, c):
+        """A static method of a class that may be defined in a linted file."""
+        r = c.receiver
+        if c.obj is None or c.obj.type != "identifier" or not r[:1].isupper() or r in low.types or r in low.env \
+                or r in self.types.known:
+            return _NOT_THIS
+        return low.outside_call(f"{r}.{c.name}", c.args, c.node)
+
+    def _static_maker(self, low, c):
+        """A static opener of a connection (`SocketChannel.open(..)`)."""
+        if f"{c.receiver}.{c.name}" not in self.catalogue.tcp_makers:
+            return _NOT_THIS
+        low.evaluate(c.args)
+        return Fresh(False, "high") if any("UNIX" in text(a) for a in c.args) else Fresh(True, "high")
+
+    def _factory_maker(self, low, c):
+        """A factory's method that makes a connection (`factory.createSocket(..)`)."""
+        if c.name not in self.catalogue.tcp_makers or is_type(c.name):
+            return _NOT_THIS
+        low.expr(c.obj)
+        low.evaluate(c.args)
+        return Fresh(True, "high")
+
+    def _on_connection(self, low, c):
+        """An event on the connection the call is made on (see `connection_events`), or nothing."""
+        h = self._connection(low, c)
+        if h is not None:
+            return self.connection_events[c.name](self, low, h, c)
+        low.evaluate(c.args)
+        # What no connection gives (a mock's stream) is none either.
+        stand_in = c.obj is not None and c.obj.type in ("identifier", "field_access") \
+            and low.env.get(self.key(low, c.obj)) is NOT_CONN
+        return NOT_CONN if (c.name in self.method_wrappers or c.name in self.catalogue.accepts) and stand_in else None
+
+    INVOCATIONS = (_option, _own_method, _stand_in, _sleep, _project_method, _static_method, _static_maker,
+                   _factory_maker)
+
+    def _connection(self, low, c):
+        """The connection a call of `connection_events` is made on, or None (its object lowered)."""
+        obj = c.obj
+        if c.name not in self.connection_events or self._field_of_no_connection(low, obj):
             if obj is not None:
                 low.expr(obj)
-        if h is None:
-            low.evaluate(args)
-            # What no connection gives (a mock's stream) is none either.
-            stand_in = obj is not None and obj.type in ("identifier", "field_access") \
-                and low.env.get(self.key(low, obj)) is NOT_CONN
-            return NOT_CONN if (name in self.method_wrappers or name in cat.accepts) and stand_in else None
-        if name in self.method_wrappers:
-            # The connection's own stream (unbuffered), or the connection itself.
-            return h if self.method_wrappers[name] is None else Handle(h.key)
-        if name in cat.accepts:
-            info = low.conns.get(h.key)
-            return Fresh(True if info is None or info.tcp is not False else False, "high" if info and info.tcp else "medium")
+            return None
+        h = low.conn_for(obj, "low") if obj is not None and _is_known(low, obj) else None
+        if h is None and obj is not None and c.name in self.catalogue.socket_only:
+            h = low.conn_for(obj, "low")
+        return h
+
+    # What a call does to the connection it is made on.
+
+    def _view(self, low, h, c):
+        """The connection's own stream (unbuffered), or the connection itself."""
+        return h if self.method_wrappers[c.name] is None else Handle(h.key)
+
+    def _accepted(self, low, h, c):
+        info = low.conns.get(h.key)
+        return Fresh(True if info is None or info.tcp is not False else False, "high" if info and info.tcp else "medium")
+
+    def _write(self, low, h, c):
+        cat, args, node = self.catalogue, c.args, c.node
         low.evaluate(args)
-        if name in cat.stream_writes:
-            gather = bool(args) and ((args[0].type == "array_creation_expression"
-                                      and _base_type(text(args[0].child_by_field_name("type"))) == "ByteBuffer")
-                                     or _base_type(low.types.get(text(args[0]), "")) == "ByteBuffer[]")
-            if name in cat.line_writes and args and not h.buffered:
-                low.send(h, node.child_by_field_name("arguments"), UNKNOWN)  # the text; the separator follows
-            low.send(h, node, self._size(low, name, args), gather=gather)
-            if name in cat.flushing_writes or (h.autoflush and name in cat.autoflush_writes):
-                low.flush(h, node)
-        elif name in cat.stream_reads:
-            low.recv(h, node, ONE if name in cat.one_reads and not args else SMALL if name in cat.small_reads
-                     else UNKNOWN)
-        elif name in cat.flushes:
+        gather = bool(args) and ((args[0].type == "array_creation_expression"
+                                  and _base_type(text(args[0].child_by_field_name("type"))) == "ByteBuffer")
+                                 or _base_type(low.types.get(text(args[0]), "")) == "ByteBuffer[]")
+        if c.name in cat.line_writes and args and not h.buffered:
+            low.send(h, node.child_by_field_name("arguments"), UNKNOWN)  # the text; the separator follows
+        low.send(h, node, self._size(low, c.name, args), gather=gather)
+        if c.name in cat.flushing_writes or (h.autoflush and c.name in cat.autoflush_writes):
             low.flush(h, node)
-        elif name in cat.closes:
-            low.close(h, node)
-        elif name in cat.shutdowns:
-            low.push(h, node)
-        return None
+
+    def _read(self, low, h, c):
+        cat = self.catalogue
+        low.evaluate(c.args)
+        low.recv(h, c.node, ONE if c.name in cat.one_reads and not c.args else SMALL if c.name in cat.small_reads
+                 else UNKNOWN)
+
+    def _flush(self, low, h, c):
+        low.evaluate(c.args)
+        low.flush(h, c.node)
+
+    def _close(self, low, h, c):
+        low.evaluate(c.args)
+        low.close(h, c.node)
+
+    def _push(self, low, h, c):
+        low.evaluate(c.args)
+        low.push(h, c.node)
 
     def _new(self, low, node, typ, args):
         cat, wrappers = self.catalogue, self.types.wrappers
@@ -429,12 +550,18 @@ class JavaFrontend(Frontend):
         return tuple(o for o in self.catalogue.options if o not in self.catalogue.option_setters)
 
     @cached_property
-    def connection_calls(self) -> frozenset[str]:
-        """The calls on (maybe) a connection the lowering makes events of, or
-        whose result is the connection (or a new one)."""
-        c = self.catalogue
-        return frozenset(c.stream_writes | c.stream_reads | c.flushes | c.closes | c.shutdowns | c.accepts
-                         | set(self.method_wrappers))
+    def connection_events(self) -> dict:
+        """Call name -> what it does to the connection it is made on (see the
+        handlers above), for the calls the lowering makes events of or whose
+        result is the connection (or a new one); where a name is in several
+        of the catalogue's fields, the later here wins."""
+        c, f = self.catalogue, JavaFrontend
+        table = {}
+        for names, handler in ((c.shutdowns, f._push), (c.closes, f._close), (c.flushes, f._flush),
+                               (c.stream_reads, f._read), (c.stream_writes, f._write), (c.accepts, f._accepted),
+                               (self.method_wrappers, f._view)):
+            table.update(dict.fromkeys(names, handler))
+        return table
 
     @cached_property
     def method_wrappers(self):

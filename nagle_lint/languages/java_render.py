@@ -37,27 +37,12 @@ def _buffer(parsed: Parsed, first_site, second_site):
     body = first[0]
     while body is not None and body.type not in METHODS:
         body = body.parent
-    if body is None:
+    uses = _uses(parsed, body, name) if body is not None else None
+    if uses is None:
         return None
-    cat = parsed.catalogue
-    uses = cat.stream_writes | cat.flushes | cat.closes  # what may be done with the stream for the fix to hold
-    created, writes = [], []
-    for node in _identifiers(body, name, parsed):
-        parent = node.parent
-        if parent.type in ("variable_declarator", "resource") and parent.child_by_field_name("name") == node:
-            created.append(parent.child_by_field_name("value"))
-        elif parent.type == "assignment_expression" and parent.child_by_field_name("left") == node:
-            created.append(parent.child_by_field_name("right"))
-        elif parent.type == "method_invocation" and parent.child_by_field_name("object") == node \
-                and parsed.text(parent.child_by_field_name("name")) in uses:
-            if parsed.text(parent.child_by_field_name("name")) in cat.stream_writes:
-                if parent.parent.type != "expression_statement" or parent.parent.parent.type != "block":
-                    return None  # a write whose statement cannot be followed by a flush
-                writes.append(parent.parent)
-        else:
-            return None  # handed elsewhere: what it writes there would wait in the buffer
+    created, writes = uses
     if len(created) != 1 or created[0] is None or created[0].type != "method_invocation" \
-            or not _raw_stream(cat, parsed.text(created[0].child_by_field_name("name"))):
+            or not _raw_stream(parsed.catalogue, parsed.text(created[0].child_by_field_name("name"))):
         return None
     value = created[0]
     edits = [Edit(value.start_byte, value.end_byte, f"new BufferedOutputStream({parsed.text(value)})")]
@@ -67,6 +52,39 @@ def _buffer(parsed: Parsed, first_site, second_site):
         edits.insert(0, _import(parsed))
     return Fix(f"buffer '{name}' (a BufferedOutputStream where it is created) and flush it after each message: "
                "data written elsewhere without a flush would wait", UNSAFE, tuple(edits))
+
+
+def _uses(parsed: Parsed, body, name: str):
+    """(the values `name` is given, its write statements) in a method's `body`,
+    or None where it is used otherwise than written, flushed or closed (handed
+    elsewhere: what it writes there would wait in the buffer) or a write's
+    statement cannot be followed by a flush."""
+    cat = parsed.catalogue
+    uses = cat.stream_writes | cat.flushes | cat.closes  # what may be done with the stream for the fix to hold
+    created, writes = [], []
+    for node in _identifiers(body, name, parsed):
+        parent = node.parent
+        given = _given(parent, node)
+        if given is not False:
+            created.append(given)
+        elif parent.type == "method_invocation" and parent.child_by_field_name("object") == node \
+                and parsed.text(parent.child_by_field_name("name")) in uses:
+            if parsed.text(parent.child_by_field_name("name")) in cat.stream_writes:
+                if parent.parent.type != "expression_statement" or parent.parent.parent.type != "block":
+                    return None
+                writes.append(parent.parent)
+        else:
+            return None
+    return created, writes
+
+
+def _given(parent, node):
+    """The value `node` (a name) is given where it is declared or assigned, else False."""
+    if parent.type in ("variable_declarator", "resource") and parent.child_by_field_name("name") == node:
+        return parent.child_by_field_name("value")
+    if parent.type == "assignment_expression" and parent.child_by_field_name("left") == node:
+        return parent.child_by_field_name("right")
+    return False
 
 
 def _raw_stream(cat, method: str) -> bool:
