@@ -481,9 +481,10 @@ class _Run:
     def try_(self, s: Try, flow: _Flow, frame: _Frame) -> None:
         st = flow.normal
         body = self.block(s.body, st, frame)
-        # An exception may leave the body anywhere; the entry and the end bound it.
-        handler_in = _join_all([st, body.normal])
-        outs = [self.block(s.orelse, body.normal, frame)] + [self.block(h, handler_in, frame) for h in s.handlers]
+        # A handler runs instead of the body's normal end: it is an
+        # alternative to the body, entered as the body was (what the body sent
+        # before it failed is the error path's, no message's first piece).
+        outs = [self.block(s.orelse, body.normal, frame)] + [self.block(h, st, frame) for h in s.handlers]
         normal = _join_all([o.normal for o in outs])
         groups = {
             "returns": body.returns + [r for o in outs for r in o.returns],

@@ -222,6 +222,9 @@ class JavaFrontend(Frontend):
     def _return(self, low, node):
         low.jump("return", node, node.named_children[0] if node.named_children else None)
 
+    def _throw(self, low, node):
+        low.jump("raise", node, node.named_children[0] if node.named_children else None)
+
     def _break(self, low, node):
         low.jump(node.type.split("_")[0], node)
 
@@ -287,7 +290,8 @@ class JavaFrontend(Frontend):
         "enhanced_for_statement": _for_each,
         **dict.fromkeys(("try_statement", "try_with_resources_statement"), _try),
         **dict.fromkeys(("switch_expression", "switch_statement"), _switch),
-        **dict.fromkeys(("return_statement", "throw_statement"), _return),
+        "return_statement": _return,
+        "throw_statement": _throw,
         **dict.fromkeys(("break_statement", "continue_statement"), _break),
         **dict.fromkeys(("line_comment", "block_comment", "local_class_declaration"), _ignored),
     }
