@@ -68,6 +68,11 @@ JAVA = Catalogue(
         "PipedOutputStream",
         # Only read: they keep a file's reads out of the model (a read alone is no finding).
         "ByteArrayInputStream", "FileInputStream", "FileReader", "StringReader", "PipedInputStream",
+        # Never a stream: a datagram socket sends packets (no Nagle); a file opened for random
+        # access and a string builder write to no network.  Their calls make no event either
+        # way; the byte scan reads no file for the writes made on them.
+        "DatagramSocket", "MulticastSocket", "DatagramPacket", "RandomAccessFile", "StringBuilder",
+        "StringBuffer",
         # The console.
         "System.out", "System.err",
         # Tests: what a mocking library makes (`mock(Socket.class)`, `Mockito.spy(..)`) stands in
@@ -88,10 +93,6 @@ JAVA = Catalogue(
         "HashMap", "ByteBuffer", "StandardCharsets", "Thread", "Objects", "Collections", "Optional",
         "InetSocketAddress", "InetAddress", "SSLSocketFactory", "SSLContext", "Selector", "SelectionKey",
         "ServerSocketChannel", "Channels", "StandardSocketOptions", "TimeUnit", "Executors",
-        # Never a stream: a datagram socket sends packets (no Nagle), a file opened for random
-        # access and a string builder write no network.
-        "DatagramSocket", "MulticastSocket", "DatagramPacket", "RandomAccessFile", "StringBuilder",
-        "StringBuffer",
     },
     # setTcpNoDelay(on), or a setter given the option (`setOption(StandardSocketOptions.TCP_NODELAY, on)`,
     # Netty's `option(ChannelOption.TCP_NODELAY, on)`) on a socket, a bootstrap or a config object.
