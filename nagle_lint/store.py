@@ -24,11 +24,14 @@ is a full run, which records again:
   files read can;
 - the first round lowered it, no later round read it again (for what the
   first left out: `Wanted.again`), its settings are the same, and its new
-  text lowers to exactly what its kept text lowers to (the same model,
+  text lowers to exactly what its last text did (the same model,
   suppressions, syntax errors, choice of functions and problem): a comment
-  or a blank line added at its end, an edit in a function left out.  Every
-  later phase reads the files only through those, so the run's result is
-  the record's.
+  added at its end (not in Python, whose module spans the file), an edit
+  in a function left out.  Every later phase reads the files only through
+  those, so the run's result is the record's.  What the last text lowered
+  to is known by lowering its text kept beside the record, or, once a
+  replay has lowered the file, by the digest of that lowering it kept
+  (`_lowering_digest`): an edited file is lowered once per edit.
 A change to a file's model (what other files see of it), an added or
 removed file with a model, a change of settings, or many files changed
 are full runs: taking them incrementally (as the language server's
@@ -90,6 +93,7 @@ class Store:
         self._record: dict | None = None  # this run's, when replayed from the last one
         self._blob: bytes | None = None  # the texts kept beside the last record, once read
         self._texts: dict[str, bytes] = {}  # path -> its text, where it differs from the last record's
+        self._lowerings: dict[str, list[str]] = {}  # path -> [content digest, digest of what it lowered to]
 
     def _read(self) -> dict | None:
         if self._last is None:
@@ -142,7 +146,11 @@ class Store:
                 found = self._same_lowering(path, data, old[path][0], new[path][0], settings)
                 if found is None:
                     return None
-                same[path], self._texts[path] = found
+                same[path], text, digest = found
+                if digest is None:
+                    self._texts[path] = text  # known by its text next time
+                else:
+                    self._lowerings[path] = [new[path][0], digest]
             elif path in new:
                 verdict = _first_round(path, settings)
                 if verdict is None or verdict[1] and _offers(path, rounds):
@@ -158,6 +166,8 @@ class Store:
         result = Result([from_data(f) for f in stored["findings"]], files, problems)
         record = dict(data, files={p: v for p, v in old.items() if p not in gone})
         record["files"].update({p: [*new[p], *v] for p, v in (fresh | same).items()})
+        record["lowerings"] = {p: v for p, v in {**data.get("lowerings", {}), **self._lowerings}.items()
+                               if p in record["files"]}
         for path, entry in record["files"].items():  # the signatures as this run found them
             entry[5:] = [self.signatures.get(path)]
         self._record = record
@@ -211,22 +221,82 @@ class Store:
         return self._blob[start:start + size] if isinstance(start, int) and isinstance(size, int) else b""
 
     def _same_lowering(self, path: str, data: dict, before: str, now: str, settings):
-        """((read, skipped, problem), its text) where the changed file
-        (content digest `now`) lowers as its text kept beside the record
-        (digest `before`) lowered: the same model, suppressions, syntax
-        errors, choice and problem; else None."""
+        """((read, skipped, problem), its text, the digest of its lowering)
+        where the changed file (content digest `now`) lowers as it did with
+        content `before`: the same model, suppressions, syntax errors,
+        choice and problem; else None.  What it lowered to is known by the
+        digest an earlier replay kept for that content (`_lowering_digest`),
+        else by lowering its text kept beside the record."""
         from .runner import _read_bytes, read_file
 
-        old, text = self._text(data, path), _read_bytes(path, 0)[0]
-        if text is None or _content_digest(old) != before or _content_digest(text) != now:
-            return None  # no text kept (or damaged), or the file changed again since it was digested
-        was, problem_was = read_file(path, settings, old)
+        text = _read_bytes(path, 0)[0]
+        if text is None or _content_digest(text) != now:
+            return None  # the file changed again since it was digested
         prepared, problem = read_file(path, settings, text)
-        if was is None or was.model is None or prepared is None or (
+        if prepared is None or prepared.model is None:
+            return None
+        digest = _lowering_digest(prepared, problem)
+        known = data.get("lowerings", {}).get(path)
+        if isinstance(known, list) and known[:1] == [before]:
+            return ((True, False, problem), text, digest) if digest is not None and [before, digest] == known else None
+        old = self._text(data, path)
+        if _content_digest(old) != before:
+            return None  # no text kept, or damaged
+        was, problem_was = read_file(path, settings, old)
+        if was is None or was.model is None or (
                 (was.model, was.marks, was.errors, was.choice, problem_was)
                 != (prepared.model, prepared.marks, prepared.errors, prepared.choice, problem)):
             return None
-        return (True, False, problem), text
+        return (True, False, problem), text, digest
+
+
+_STATE: dict[type, tuple[str, ...]] = {}  # class -> the attributes that are all of an object's state
+
+
+def _lowering_digest(prepared, problem: str | None) -> str | None:
+    """A digest of what lowering a file gave (model, suppressions, syntax
+    errors, choice, problem) that is the same in every process for the same
+    lowering (sets and dicts taken in sorted order, whatever the hash
+    seed); None where it holds an object this cannot spell out whole."""
+    try:
+        text = _spelled((prepared.model, prepared.marks, prepared.errors, prepared.choice, problem))
+    except TypeError:
+        return None
+    return _digest(text.encode("utf-8", "surrogatepass"))
+
+
+def _spelled(value) -> str:
+    """`value` spelt out so that different values are spelt differently:
+    each part is a repr or a type's name and its parts in brackets."""
+    kind = type(value)
+    if value is None or kind in (str, int, bool, float):
+        return repr(value)
+    if kind in (tuple, list):
+        return f"{kind.__name__}({','.join(map(_spelled, value))})"
+    if kind in (set, frozenset):
+        return f"set({','.join(sorted(map(_spelled, value)))})"
+    if kind is dict:
+        return f"dict({','.join(sorted(_spelled(k) + ':' + _spelled(v) for k, v in value.items()))})"
+    names = _STATE.get(kind)
+    if names is None:
+        names = _STATE[kind] = _state_of(kind)
+    return f"{kind.__module__}.{kind.__qualname__}({','.join(_spelled(getattr(value, n)) for n in names)})"
+
+
+def _state_of(kind: type) -> tuple[str, ...]:
+    """The fields of a slotted dataclass or a named tuple: all its state."""
+    from dataclasses import fields, is_dataclass
+
+    if kind.__dictoffset__ == 0:  # no attributes beyond its slots
+        if is_dataclass(kind) and {f.name for f in fields(kind)} == set(_slots(kind)):
+            return tuple(f.name for f in fields(kind))
+        if issubclass(kind, tuple) and hasattr(kind, "_fields") and not _slots(kind):
+            return kind._fields
+    raise TypeError(f"{kind.__qualname__} cannot be spelt out")
+
+
+def _slots(kind: type) -> list[str]:
+    return [name for k in kind.__mro__ for name in vars(k).get("__slots__", ())]
 
 
 def _content_digest(text: bytes) -> str:

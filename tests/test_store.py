@@ -5,8 +5,10 @@ cannot matter to other files."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -199,18 +201,37 @@ def test_an_edit_that_keeps_a_lowered_files_model_analyses_no_other_file(joined,
     assert findings(expected[1]) == SPLIT
 
 
-def test_an_edit_that_changes_a_lowered_files_model_is_a_full_run_as_cold(joined, capsys, monkeypatch):
-    """send_header() no longer writes: the finding in client.c goes, and comes back with the write."""
+@pytest.mark.parametrize("replayed_first", [False, True])
+def test_an_edit_that_changes_a_lowered_files_model_is_a_full_run_as_cold(joined, capsys, monkeypatch,
+                                                                          replayed_first):
+    """send_header() no longer writes: the finding in client.c goes, and
+    comes back with the write; compared with the text kept by the full run,
+    or (`replayed_first`) with the digest of its lowering kept by a replay."""
     lint(capsys, ".")
-    calls = counting_full_runs(monkeypatch)
     proto = joined / "proto.c"
-    proto.write_text(JOINED_PROTO.replace("write(fd, verb, strlen(verb));", "(void)fd; (void)verb;"))
+    if replayed_first:
+        proto.write_text(JOINED_PROTO + "/* v2 */\n")
+        with monkeypatch.context() as m:
+            no_full_run(m)
+            assert findings(lint(capsys, ".")[1]) == SPLIT
+    calls = counting_full_runs(monkeypatch)
+    proto.write_text(JOINED_PROTO.replace("write(fd, verb, strlen(verb));", "(void)fd; (void)verb;") + "/* v2 */\n")
     incremental = lint(capsys, ".")
     assert incremental == cold(capsys) and findings(incremental[1]) == []
     proto.write_text(JOINED_PROTO + "/* the write is back */\n")
     incremental = lint(capsys, ".")
     assert incremental == cold(capsys) and findings(incremental[1]) == SPLIT
     assert calls == [1, 1, 1, 1]  # each run and each cold one
+
+
+def test_the_digest_of_a_lowering_is_the_same_in_every_process():
+    """Its sets (the names a stub calls, ...) are spelt in sorted order, whatever the hash seed."""
+    code = ("from nagle_lint.runner import read_file; from nagle_lint.config import Settings;"
+            "from nagle_lint.store import _lowering_digest;"
+            f"print(_lowering_digest(*read_file({str(HELPERS / 'proto.c')!r}, Settings())))")
+    digests = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                              capture_output=True, text=True, check=True).stdout for seed in range(4)}
+    assert len(digests) == 1 and len(next(iter(digests)).strip()) == 64
 
 
 def test_a_lowered_file_a_later_round_reads_again_is_a_full_run(project, capsys, monkeypatch):
