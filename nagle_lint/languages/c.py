@@ -383,7 +383,7 @@ class CFrontend(Frontend):
 
     def _make_socket(self, low: Lowering, node, name: str, args):
         low.evaluate(args)
-        tcp = _socket_kind([compact(a) for a in args[:2]], self.known)
+        tcp = _socket_kind(_kind_of(name, [compact(a) for a in args], self.catalogue), self.known)
         return Fresh(tcp, "high" if tcp is not None else "medium")
 
     def _accept(self, low: Lowering, node, name: str, args):
@@ -587,6 +587,11 @@ def _socket_kind(spec: list[str], known: _Known) -> bool | None:
     return None
 
 
+def _kind_of(maker: str, args: list[str], cat) -> list[str]:
+    """A maker's family and type as written, where the catalogue says it takes them (else none)."""
+    return [args[i] if i < len(args) else "" for i in cat.kind_arguments.get(maker, ())]
+
+
 def _more(flags, cat) -> bool:
     """Whether a send's flags hold the data for more (MSG_MORE)."""
     return flags is not None and any(f in text(flags) for f in cat.more_flags)
@@ -656,7 +661,8 @@ def _made_kinds(data: bytes, known: _Known) -> dict[str, bool]:
             head = _CAST.sub(b"", data[max(0, m.start() - 200):m.start()].rstrip()).rstrip()
             assigned = head.endswith(b"=") and head[-2:-1] not in (b"=", b"!", b"<", b">")
             target = _ASSIGNED.search(head[:-1].rstrip()) if assigned else None
-            tcp = _socket_kind([b"".join(a.split()).decode("latin-1") for a in args[:2]], known) if maker in cat.tcp_makers else None
+            tcp = _socket_kind(_kind_of(maker, [b"".join(a.split()).decode("latin-1") for a in args], cat), known) \
+                if maker in cat.tcp_makers else None
         if target is not None:
             kinds.setdefault(_made_name(target.group(1).decode("latin-1")), set()).add(tcp)
     told = {name: next(iter(k)) for name, k in kinds.items() if len(k) == 1 and None not in k and name}

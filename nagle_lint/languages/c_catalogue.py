@@ -34,6 +34,7 @@ C = Catalogue(
                  "shutdown", "sendfile"},
     addressed={"sendto", "recvfrom"},
     tcp_makers={"socket"},
+    kind_arguments={"socket": (0, 1)},
     plain_tcp_words={"AF_INET", "AF_INET6", "PF_INET", "PF_INET6", "SOCK_STREAM"},
     no_nagle_words={"AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
                     "SOCK_SEQPACKET"},

@@ -106,6 +106,10 @@ class Catalogue:
     Endpoints:
       tcp_makers     create an endpoint that is TCP unless its arguments
                      name a family or type of `no_nagle_words`.
+      kind_arguments call -> (family, type): where a maker of `tcp_makers`
+                     takes the family and the type of its endpoint among its
+                     arguments (`socket(AF_INET, SOCK_STREAM)`); a maker not
+                     listed takes none (`create_connection`).
       plain_tcp_words  the words of a creation's arguments that keep it
                      plain TCP; any other upper-case word makes it unsure.
       no_nagle_words the words of a creation's arguments that make an
@@ -209,6 +213,7 @@ class Catalogue:
     count_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
     flags_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
     tcp_makers: frozenset[str] = frozenset()
+    kind_arguments: MappingProxyType = field(default_factory=lambda: _frozen({}))
     plain_tcp_words: frozenset[str] = frozenset()
     no_nagle_words: frozenset[str] = frozenset()
     not_tcp: frozenset[str] = frozenset()

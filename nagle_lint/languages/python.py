@@ -470,12 +470,14 @@ class PythonFrontend(Frontend):
 
     def _create(self, low, name, args, kwargs):
         _eval_all(low, args, kwargs)
-        if name in ("socket", "fromfd"):  # the two that take a family and a type
-            cat = self.catalogue
-            spec = " ".join(text(n) for n in list(args[:2]) + [kwargs.get("family"), kwargs.get("type")] if n is not None)
+        cat = self.catalogue
+        at = cat.kind_arguments.get(name)
+        if at is not None:  # a family and a type, as arguments or keywords
+            given = [args[i] if i < len(args) else None for i in at] + [kwargs.get("family"), kwargs.get("type")]
+            spec = " ".join(text(n) for n in given if n is not None)
             if any(f in spec for f in cat.no_nagle_words):
                 return Fresh(False, "high")
-            if name == "fromfd" or (spec and not all(w in cat.plain_tcp_words for w in _names(spec))):
+            if spec and not all(w in cat.plain_tcp_words for w in _names(spec)):
                 return Fresh(None, "medium")
         return Fresh(True, "high")
 

@@ -41,6 +41,7 @@ PYTHON = Catalogue(
     socket_only={"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"},
     # socket.socket(), socket.create_connection(), ... or the same names imported from the module
     tcp_makers={"socket", "create_connection", "create_server", "fromfd"},
+    kind_arguments={"socket": (0, 1), "fromfd": (1, 2)},  # fromfd(fd, family, type)
     plain_tcp_words={"AF_INET", "AF_INET6", "SOCK_STREAM"},
     no_nagle_words={"AF_UNIX", "AF_BLUETOOTH", "AF_NETLINK", "AF_PACKET", "AF_CAN", "SOCK_DGRAM", "SOCK_RAW"},
     # As written plain, or as a module's (`multiprocessing.Pipe`, `mock.MagicMock`): files and
