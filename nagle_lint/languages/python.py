@@ -8,7 +8,7 @@ from functools import cached_property
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
 from .python_catalogue import PYTHON
-from .python_scan import class_end, class_statements, definition_at
+from .python_scan import class_end, class_statements, generators
 from ..model import ONE, SMALL, UNKNOWN, Bind, lineage
 
 
@@ -490,10 +490,7 @@ class PythonFrontend(Frontend):
     def _generators(self, unit) -> set[str]:
         """The file's generator functions (a `yield` in their text), worked out once."""
         if unit.generators is None:
-            data = unit.src.data
-            unit.generators = {q for m in _YIELD.finditer(data)
-                               if b"#" not in data[data.rfind(b"\n", 0, m.start()) + 1:m.start()]  # not a comment's
-                               and (q := definition_at(data, m.start())) is not None}
+            unit.generators = generators(unit.src.data)
         return unit.generators
 
     @cached_property
@@ -681,7 +678,6 @@ def _stream_callbacks(unit) -> set[str]:
     return unit.stream_callbacks
 
 
-_YIELD = re.compile(rb"\byield\b")
 
 
 def _module_like(low, receiver: str) -> bool:

@@ -76,6 +76,28 @@ def _enclosing_spans(data: bytes, positions):
             yield above[0], _definition_below(data, line, above[1])
 
 
+_YIELD = re.compile(rb"yield\b")  # led by its literal: found fast
+
+
+def generators(data: bytes) -> set[str]:
+    """The qualified names of the file's generator functions: those whose own
+    text holds a `yield` (not in a comment).  Once a yield tells a function,
+    the rest of its text is passed over (a generator nested in a generator
+    is not told)."""
+    found, pos = set(), 0
+    while (m := _YIELD.search(data, pos)) is not None:
+        pos = m.end()
+        line = data.rfind(b"\n", 0, m.start()) + 1
+        if m.start() and data[m.start() - 1] in WORD_BYTES or b"#" in data[line:m.start()]:
+            continue
+        name = definition_at(data, m.start())
+        if name is not None:
+            found.add(name)
+            start, width = _definition_above(data, m.start(), _width(_INDENT.match(data, line, m.start()).group()))
+            pos = max(pos, _definition_below(data, data.find(b"\n", m.start()) + 1 or len(data), width))
+    return found
+
+
 def definition_at(data: bytes, pos: int) -> str | None:
     """The qualified name (`Class.method`, `outer.inner`) of the definition
     whose text holds `pos`, as the frontend names its functions; None at
@@ -283,15 +305,22 @@ class PythonScanner(Scanner):
         return self.sends_or_options.extended(_kept_use(sends)) if sends else self.sends_or_options
 
     def _kept(self, data: bytes) -> dict[bytes, bytes]:
-        """Name -> the method of a connection kept in it (`self._write = self.sock.sendall`)."""
-        return {m.group(1): m.group(2) for m in self.kept_events.finditer(data)} if b"=" in data else {}
+        """Name -> the method of a connection kept in it (`self._write = self.sock.sendall`):
+        the methods taken as values are found first (led by their dot: fast), then
+        the assignment their line starts with."""
+        kept = {}
+        for m in self.taken_events.finditer(data):
+            held = _KEPT_IN.fullmatch(data, data.rfind(b"\n", 0, m.start()) + 1, m.start())
+            if held is not None:
+                kept[held.group(1)] = m.group(1)
+        return kept
 
     @cached_property
-    def kept_events(self):
-        """`name = x.sendall` (or `self.name = ...`): group 1 the name, group 2 the method."""
+    def taken_events(self):
+        """A connection's send or read taken as a value (`.sendall` with no call): group 1 the method."""
         c = self.catalogue
-        methods = _names(c.all_sends | c.reads | c.stream_writes | c.stream_reads)
-        return re.compile(rb"([A-Za-z_]\w*)[ \t]*=[ \t]*[A-Za-z_][\w.]*\.(" + b"|".join(methods) + rb")" + _TAKEN)
+        return re.compile(rb"\.(" + b"|".join(_names(c.all_sends | c.reads | c.stream_writes | c.stream_reads)) + rb")"
+                          + _TAKEN)
 
     @cached_property
     def send_methods(self) -> frozenset[bytes]:
@@ -301,7 +330,7 @@ class PythonScanner(Scanner):
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         first = self.send_calls.search(data)
         if first is None:
-            return False
+            return any(method in self.send_methods for method in self._kept(data).values())
         if self.socket_sends.search(data, first.start()):
             return True
         if any(w in data for w in self.stream_words):
@@ -341,6 +370,8 @@ def _names(names, tail: bytes = b"") -> list[bytes]:
     return [re.escape(n.encode()) + tail for n in sorted(names)]
 
 
+# `name = obj.path` or `self.name = obj.path` before a method taken as a value: group 1 the name.
+_KEPT_IN = re.compile(rb"[ \t]*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)[ \t]*=[ \t]*[A-Za-z_][\w.]*")
 # A method taken as a value where no call follows (`self._write = sock.sendall`,
 # `callback=sock.send,`): it is called later by the name it is kept in.
 _TAKEN = rb"[ \t]*[\r\n#,)\]]"
@@ -352,6 +383,5 @@ def _kept_use(names) -> bytes:
 
 
 def _method(alternatives) -> bytes:
-    """A call of a method one of the `alternatives` (regexes) names, or the
-    method taken as a value."""
-    return rb"\.(?:" + b"|".join(alternatives) + b")(?:" + _OPEN + b"|" + _TAKEN + b")"
+    """A call of a method one of the `alternatives` (regexes) names."""
+    return rb"\.(?:" + b"|".join(alternatives) + b")" + _OPEN
