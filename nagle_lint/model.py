@@ -256,6 +256,13 @@ class Function:
     # keeping the connection it is given): on an object, that field is the argument.
     field_params: tuple = ()
 
+    def by_design(self, send: Send) -> bool:
+        """Whether the send is made on a connection a framework makes with
+        TCP_NODELAY on and buffers until a flush (Netty's channels): nothing
+        stalls there, nor leaves until the flush."""
+        info = self.conns.get(send.conn)
+        return send.buffered and info is not None and info.nodelay
+
 
 @dataclass(slots=True)
 class FileModel:

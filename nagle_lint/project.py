@@ -79,6 +79,16 @@ def _mentioned(key: str, used: set[str]) -> bool:
     return key in used or any(u.startswith((key + ".", key + "->", key + "[")) for u in used)
 
 
+class _SendByDesign(Send):
+    """The kind `_Facts` gives a send on a connection a framework makes with
+    TCP_NODELAY on and buffers until a flush (`Function.by_design`): a send,
+    that starts a finding only for the rules of `rules.ON_NODELAY_BY_DESIGN`."""
+
+
+def _kind(fn: Function, ev) -> type:
+    return _SendByDesign if isinstance(ev, Send) and fn.by_design(ev) else type(ev)
+
+
 class _Facts:
     """What the project asks of a function's body, found in one walk: its
     calls (in source order), the kinds of its events (`outward`: those on a
@@ -96,18 +106,20 @@ class _Facts:
                 returned.add(ev.value)
             elif fn.locals and isinstance(ev, EVENTS):
                 events.append(ev)
-            kinds.add(type(ev))
+            kinds.add(_kind(fn, ev))
         self.calls: tuple[Call, ...] = tuple(calls)
         self.kinds = frozenset(kinds)
         self.outward = self.kinds
         if fn.locals:
             hidden = fn.locals - returned  # ended with the call: nothing its callers see
             self.outward = frozenset({kind for kind in kinds if not issubclass(kind, EVENTS)}
-                                     | {type(ev) for ev in events if ev.conn not in hidden})
+                                     | {_kind(fn, ev) for ev in events if ev.conn not in hidden})
         self._used: set[str] | None = None
 
-    def has(self, events, outward: bool = False) -> bool:
-        return any(issubclass(kind, events) for kind in (self.outward if outward else self.kinds))
+    def has(self, events, outward: bool = False, by_design: bool = True) -> bool:
+        """`by_design`: whether sends on a framework's TCP_NODELAY connections count as sends."""
+        return any(issubclass(kind, events) and (by_design or kind is not _SendByDesign)
+                   for kind in (self.outward if outward else self.kinds))
 
     @property
     def used(self) -> set[str]:
@@ -117,11 +129,18 @@ class _Facts:
 
 
 class Project:
-    def __init__(self, models, earlier: Project | None = None, choices: dict[str, Choice] | None = None):
+    def __init__(self, models, earlier: Project | None = None, choices: dict[str, Choice] | None = None,
+                 nodelay_by_design=None):
         """`earlier`: the project of an earlier round, whose functions'
         facts are not found again (most functions are in both); `choices`:
-        path -> what lowering the file left out (none where not told)."""
+        path -> what lowering the file left out (none where not told);
+        `nodelay_by_design`: path -> whether a rule runs on the file that finds
+        something in sends on a connection a framework makes with TCP_NODELAY
+        on (`rules.ON_NODELAY_BY_DESIGN`); where none runs, such a send starts
+        no finding (None: one runs on every file)."""
         self.models: dict[str, FileModel] = {m.path: m for m in models}
+        self._nodelay_by_design = nodelay_by_design
+        self._by_design: dict[str, bool] = {}  # path -> what `nodelay_by_design` answers
         self.choices = {path: c for path, c in (choices or {}).items() if c is not None}
         # id -> facts of a function of this project (each entry holds its
         # function, so an id is not taken for another function's meanwhile).
@@ -230,10 +249,12 @@ class Project:
         found, names = self._called
         return (fn.path, fn.qualname) not in found and (self.models[fn.path].language, fn.qualname) not in names
 
-    def _with_effects(self, events=EVENTS) -> set[int]:
+    def _with_effects(self, events=EVENTS, starts: bool = False) -> set[int]:
         """ids of the functions with one of `events` that their callers see
-        (see `_Facts.outward`), directly or through callees."""
-        found = [id(fn) for fn in self._bodied if self.facts(fn).has(events, outward=True)]
+        (see `_Facts.outward`), directly or through callees; `starts`: only
+        the events a finding of a rule run on the function's file can start from."""
+        found = [id(fn) for fn in self._bodied
+                 if self.facts(fn).has(events, outward=True, by_design=not starts or self._by_design_in(fn.path))]
         callers = self._callers
         reached = set(found)
         while found:  # up the calls, from the functions with events
@@ -364,13 +385,23 @@ class Project:
         """ids of the functions that send or set an option, directly or
         through callees (as their callers see it): where every finding
         starts; see `may_find`."""
-        return self._with_effects((Send, SetOption))
+        return self._with_effects((Send, SetOption), starts=True)
 
     def may_find(self, fn: Function) -> bool:
         """Whether a finding can start in the function's own analysis: it
         sends or sets an option (on its local variables too), or calls one
         that does."""
-        return id(fn) in self.sending or bool(fn.body) and self.facts(fn).has((Send, SetOption))
+        return id(fn) in self.sending or bool(fn.body) and \
+            self.facts(fn).has((Send, SetOption), by_design=self._by_design_in(fn.path))
+
+    def _by_design_in(self, path: str) -> bool:
+        """Whether sends on a connection a framework makes with TCP_NODELAY on
+        start findings in the file (see `nodelay_by_design`)."""
+        if self._nodelay_by_design is None:
+            return True
+        if path not in self._by_design:
+            self._by_design[path] = bool(self._nodelay_by_design(path))
+        return self._by_design[path]
 
     def event_at(self, path: str, site):
         """The event at a site of a file (to tell a flush from a send)."""

@@ -183,7 +183,7 @@ def _later_rounds(lowered: _Lowered, settings: Settings | Resolver, workers: _Wo
     files turn out to need lowered, and the files holding a stub another
     file calls lowered again; the project of every file lowered."""
     prepared = lowered.prepared
-    project = project_of(prepared)
+    project = project_of(prepared, settings)
     facts: dict[str, tuple] = {}  # skipped file -> its byte facts, for every round (see `LaterLook`)
     for _ in range(LATER_ROUNDS):
         wanted = project.wanted()
@@ -201,7 +201,7 @@ def _later_rounds(lowered: _Lowered, settings: Settings | Resolver, workers: _Wo
         if not chosen or (len(prepared) == before and not wanted.again):
             break
         lowered.skipped = [p for p in skipped if p not in prepared]
-        project = project_of(prepared, project)
+        project = project_of(prepared, settings, project)
     return project
 
 
@@ -218,11 +218,13 @@ def _lower_chosen(lowered: _Lowered, chosen: list[str], wanted: Wanted, settings
         lowered.take(found[path])
 
 
-def project_of(prepared: dict, earlier=None):
-    """The Project of the files lowered (path -> Prepared); `earlier`: see `Project`."""
+def project_of(prepared: dict, settings: Settings | Resolver, earlier=None):
+    """The Project of the files lowered (path -> Prepared), with the rules
+    `settings` select for each; `earlier`: see `Project`."""
     from .project import Project
 
-    return Project([p.model for p in prepared.values()], earlier, {path: p.choice for path, p in prepared.items()})
+    return Project([p.model for p in prepared.values()], earlier, {path: p.choice for path, p in prepared.items()},
+                   lambda path: _nodelay_by_design(settings.of(path), path))
 
 
 def _offers(skipped: list[str], wanted: Wanted, facts: dict[str, tuple]) -> list[Offer]:
@@ -601,7 +603,8 @@ def lint_file(path: str, settings: Settings | Resolver, data: bytes | None = Non
     prepared, problem = read_file(path, settings, data, language)
     if prepared is None:
         return path, [], problem, 0
-    project = Project([prepared.model] if prepared.model else [])
+    project = Project([prepared.model] if prepared.model else [],
+                      nodelay_by_design=lambda p: _nodelay_by_design(settings, p))
     cut: list = []
     findings = check([prepared], project, _rules_for(settings), _confidence_for(settings), settings.timeout, cut)
     problem = "; ".join([problem] * bool(problem) + [message for _, message in cut]) or None

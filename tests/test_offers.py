@@ -304,3 +304,53 @@ def test_a_later_round_reads_a_skipped_file_as_the_first_round_did(tmp_path, enc
     helper.write_bytes("int put_all(int fd, const char *s) {\n  return fd;\n}\n".encode(encoding))
     offers = runner._offers([str(helper)], Wanted(frozenset({"put_all"}), frozenset()), {})
     assert [(path, defined) for path, defined, _, _ in offers] == [(str(helper), {"put_all"})]
+
+
+# A Netty handler whose sends are all on the channel (TCP_NODELAY on, buffered until a flush), lowered
+# for its StringBuilder chain, and a file the byte scan skips that makes one and reads a socket.
+NETTY_HANDLER = b"""import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+
+class Pipe extends ChannelOutboundHandlerAdapter {
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        ctx.write(describe("WRITE"));
+        ctx.write(msg, promise);
+    }
+
+    static String describe(String event) {
+        return new StringBuilder(event.length() + 1).append(event).append(':').toString();
+    }
+}
+"""
+MAKES_ONE_AND_READS = b"""import java.io.InputStream;
+import java.net.Socket;
+
+class Server {
+    void run(Socket s) throws Exception {
+        Pipe pipe = new Pipe();
+        InputStream in = s.getInputStream();
+        in.read();
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("select, lowered", [((), {"Pipe.java"}), (("NGL006",), {"Pipe.java", "Server.java"})])
+def test_sends_on_a_framework_s_nodelay_connections_start_findings_only_where_a_rule_finds_them(tmp_path, select,
+                                                                                                lowered):
+    """A call of a class whose sends are all on a framework's TCP_NODELAY
+    connections makes a later round lower the caller only where a rule of
+    `rules.ON_NODELAY_BY_DESIGN` runs on the class's file; no finding is lost."""
+    from nagle_lint import runner
+    from nagle_lint.config import Settings
+    from nagle_lint.report import Result
+
+    (tmp_path / "Pipe.java").write_bytes(NETTY_HANDLER)
+    (tmp_path / "Server.java").write_bytes(MAKES_ONE_AND_READS)
+    settings = Settings(min_confidence="low", select=select)
+    files = runner.plan([str(tmp_path)], settings).files
+    prepared, _ = runner.lower_all(files, settings, 1, Result([]))
+    assert {path.rsplit("/", 1)[-1] for path in prepared} == lowered
+    assert runner.run([str(tmp_path)], settings, jobs=1).findings == []

@@ -160,7 +160,7 @@ class Index:
                 self.runs.setdefault(path, Runs(path)).earlier = earlier
             prep = self._read(path, scanned=opened or old is not None, earlier=earlier)
         if self.prepared or prep is not None and prep.model is not None:
-            self.project = runner.project_of(self.prepared, self.project)
+            self.project = runner.project_of(self.prepared, self.settings, self.project)
             # What the others need of the file, or the file of the others, now
             # (a later round of the command line): those files lowered again.
             wanted = self.project.wanted()
@@ -169,7 +169,7 @@ class Index:
                 lowered.add(p)
                 self._read(p, wanted=wanted, before=self.prepared.get(p))
             if redo:
-                self.project = runner.project_of(self.prepared, self.project)
+                self.project = runner.project_of(self.prepared, self.settings, self.project)
         else:
             self.project = None
         for p in self._dependents(lowered, before):
