@@ -299,3 +299,6 @@ async def test_an_excluded_file_gets_no_diagnostics_even_when_open(client, tmp_p
     linted = open_doc(client, tmp_path / "split.py", SPLIT_PY, "python")
     await published(client, linted, bool)
     assert not await published(client, excluded)
+    # Asked to fix all, an excluded file has nothing to fix (not an error).
+    fix_all = types.CodeActionContext([], only=[types.CodeActionKind.SourceFixAll])
+    assert not await code_actions(client, excluded, types.Range(types.Position(0, 0), types.Position(0, 0)), fix_all)

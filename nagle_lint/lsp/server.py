@@ -394,10 +394,9 @@ def _fix_actions(ls: NagleServer, uri: str, path: str, doc, params: types.CodeAc
                 kind=types.CodeActionKind.QuickFix, diagnostics=matching or None,
                 is_preferred=fix.applicability == SAFE or None,
                 edit=types.WorkspaceEdit(changes={uri: [edit(e) for e in fix.edits]})))
-    if params.context.only and _wants(params, FIX_ALL):
-        ix, _ = ls.index_for(uri)
-        after, fixed = fix_text(path, data, ix.findings(path) if ix else [], ix.settings if ix else Settings(),
-                                unsafe=False)
+    ix, _ = ls.index_for(uri)
+    if params.context.only and _wants(params, FIX_ALL) and ix is not None:  # None: a file its settings exclude
+        after, fixed = fix_text(path, data, ix.findings(path), ix.settings, unsafe=False)
         if fixed:
             whole = Edit(0, len(data), after.decode("utf-8", "surrogatepass"))
             actions.append(types.CodeAction(
