@@ -103,6 +103,13 @@ class Catalogue:
                      the argument of that index when it is given at least
                      that many arguments (Python's `sendto(data, flags,
                      address)` takes them only before an address).
+      descriptor_calls  call (dotted, as written) -> the connection's call
+                     it is when given a connection's descriptor as its first
+                     argument (Python's `os.write(fd, data)` is a `send`);
+                     on any other descriptor (a file's, a pipe's, one of
+                     unknown origin) it is nothing.
+      descriptors    methods that give the descriptor of what they are
+                     called on (`sock.fileno()`).
     Endpoints:
       tcp_makers     create an endpoint that is TCP unless its arguments
                      name a family or type of `no_nagle_words`.
@@ -212,6 +219,8 @@ class Catalogue:
     connection_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
     count_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
     flags_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    descriptor_calls: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    descriptors: frozenset[str] = frozenset()
     tcp_makers: frozenset[str] = frozenset()
     kind_arguments: MappingProxyType = field(default_factory=lambda: _frozen({}))
     plain_tcp_words: frozenset[str] = frozenset()

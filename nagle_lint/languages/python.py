@@ -77,6 +77,9 @@ class PythonFrontend(Frontend):
             low.params.add(name)
             keys.append(name)
             annotation = compact(p.child_by_field_name("type"))
+            default = compact(p.child_by_field_name("value"))
+            if default in self.catalogue.descriptor_calls:  # write=os.write: called as os.write, unless a caller says
+                low.env[name] = _Taken(default)
             if annotation in self.catalogue.socket_types:
                 low.conns[name] = _info(name, True, "high", "param")
                 low.env[name] = Handle(name)
@@ -322,7 +325,29 @@ class PythonFrontend(Frontend):
         table = {"asyncio.open_connection": lambda low, node, _, args, kwargs: self._open_stream(low, node, args, kwargs)}
         table.update((name, self._sleep) for name in self.catalogue.sleeps)
         table.update((name, self._made_by_library) for name in self.library_makers)
+        table.update((name, self._descriptor_call) for name in self.catalogue.descriptor_calls)
         return table
+
+    def _descriptor_call(self, low, node, dotted, args, kwargs):
+        """`os.write(fd, data)`, `os.read(fd, n)`: the connection's own call
+        where `fd` is its descriptor (see `_descriptor`); else nothing."""
+        h = self._descriptor(low, args[0]) if args and dotted.split(".", 1)[0] not in low.env else None
+        _eval_all(low, args[1:], kwargs)
+        if h is not None:
+            meth = self.catalogue.descriptor_calls[dotted]
+            self._events[meth](low, node, h, meth, args[1:], kwargs)
+        return None
+
+    def _descriptor(self, low, node):
+        """The connection a descriptor is: a connection's (`sock.fileno()`,
+        or a name holding it), or a parameter (what the callers pass).  A
+        file's, a pipe's or one of unknown origin is none."""
+        v = low.expr(node)
+        if isinstance(v, Handle):
+            return Handle(v.key)
+        if v is None and node.type == "identifier" and text(node) in low.params:
+            return low.conn_for(node)
+        return None
 
     def _made_by_library(self, low, node, dotted, args, kwargs):
         _eval_all(low, args, kwargs)
@@ -350,6 +375,8 @@ class PythonFrontend(Frontend):
         else:
             v = low.expr(obj)
             h = v if isinstance(v, Handle) else None
+        if meth in cat.descriptors:  # sock.fileno(): the connection, as its descriptor
+            return self._descriptor(low, obj) if h is None else Handle(h.key)
         if h is None:
             _eval_all(low, args, kwargs)
             return None
@@ -438,6 +465,8 @@ class PythonFrontend(Frontend):
     def _plain_call(self, low, node, name, args, kwargs):
         if isinstance(bound := low.env.get(name), _Bound):  # write(...) after write = sock.sendall
             return self._call_bound(low, node, bound, args, kwargs)
+        if isinstance(taken := low.env.get(name), _Taken):
+            return self._callees[taken.callee](low, node, taken.callee, args, kwargs)
         if name == "open_connection":
             return self._open_stream(low, node, args, kwargs)
         cat = self.catalogue
@@ -568,6 +597,13 @@ class _Bound:
 
     handle: Handle
     meth: str
+
+
+@dataclass(frozen=True)
+class _Taken:
+    """A function of the catalogue taken as a value (`write=os.write`): calling it is calling that function."""
+
+    callee: str
 
 
 # Statement node type -> its lowering; any other statement is lowered for the

@@ -38,6 +38,9 @@ PYTHON = Catalogue(
     handshakes={"wrap_socket", "do_handshake"},  # wrap_socket: unless do_handshake_on_connect=False
     count_argument={"recv": 0, "recvfrom": 0, "read": 0},
     flags_argument={"send": (1, 2), "sendall": (1, 2), "sendto": (1, 3), "sendmsg": (2, 3)},
+    # os.write/os.read on a socket's descriptor (sock.fileno()): a send, a read.
+    descriptor_calls={"os.write": "send", "os.read": "recv"},
+    descriptors={"fileno"},
     socket_only={"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"},
     # socket.socket(), socket.create_connection(), ... or the same names imported from the module
     tcp_makers={"socket", "create_connection", "create_server", "fromfd"},

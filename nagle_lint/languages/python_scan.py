@@ -214,7 +214,10 @@ class PythonScanner(Scanner):
                                  | c.handshakes | c.library_methods()))
         # Option names by their common start (TCP_): each word is a pass over the file.
         options = os.path.commonprefix(sorted(c.options)) if c.options else ""
-        return AnyOf(calls, *_names(c.tcp_makers | ({options} if len(options) >= 4 else set(c.options))))
+        # A descriptor's call (`os.write(fd, ...)`) by its whole dotted name, given a name (a
+        # connection's descriptor is one; a number, or `%d` in a script's text, is none).
+        return AnyOf(calls, *_names(c.tcp_makers | ({options} if len(options) >= 4 else set(c.options))),
+                     *(_call(name) + rb"\s*[A-Za-z_]" for name in sorted(c.descriptor_calls)))
 
     @cached_property
     def stream_events(self):
@@ -313,7 +316,19 @@ class PythonScanner(Scanner):
             held = _KEPT_IN.fullmatch(data, data.rfind(b"\n", 0, m.start()) + 1, m.start())
             if held is not None:
                 kept[held.group(1)] = m.group(1)
+        # A descriptor's call as a parameter's default (`write=os.write`): that call's event.
+        for taken, method in self.taken_descriptor_calls:
+            for m in taken.finditer(data):
+                held = _DEFAULT_OF.search(data, max(0, m.start() - 80), m.start())
+                if held is not None:
+                    kept[held.group(1)] = method
         return kept
+
+    @cached_property
+    def taken_descriptor_calls(self) -> tuple:
+        """(a descriptor's call taken as a value, the connection's method it is), each led by its literal."""
+        return tuple((re.compile(re.escape(name.encode()) + _TAKEN), method.encode())
+                     for name, method in sorted(self.catalogue.descriptor_calls.items()))
 
     @cached_property
     def taken_events(self):
@@ -372,6 +387,8 @@ def _names(names, tail: bytes = b"") -> list[bytes]:
 
 # `name = obj.path` or `self.name = obj.path` before a method taken as a value: group 1 the name.
 _KEPT_IN = re.compile(rb"[ \t]*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)[ \t]*=[ \t]*[A-Za-z_][\w.]*")
+# The name of a parameter (or a keyword argument) a value is the default of, before the value.
+_DEFAULT_OF = re.compile(rb"([A-Za-z_]\w*)[ \t]*=[ \t]*\Z")
 # A method taken as a value where no call follows (`self._write = sock.sendall`,
 # `callback=sock.send,`): it is called later by the name it is kept in.
 _TAKEN = rb"[ \t]*[\r\n#,)\]]"
