@@ -68,22 +68,23 @@ def test_a_chunk_whose_worker_died_is_done_here():
     def fragile(args):
         (chunk,) = args
         if os.getpid() == PARENT:
+            if not done_by:  # meanwhile the worker takes a chunk of its own (whichever process took the first)
+                assert select.select([dying], [], [], 60)[0], "the worker never took a chunk"
             done_by.extend(chunk)
-            if chunk == [0]:  # meanwhile the worker takes the other chunks, up to 13
-                assert select.select([dying], [], [], 60)[0], "the worker never took chunk 13"
-        elif 13 in chunk:
-            os.write(tell, b".")
-            os._exit(3)  # a worker dies (a crash in a parser, say) before it sends this chunk
+        else:
+            os.write(tell, chunk[0].to_bytes(1, "little"))
+            os._exit(3)  # a worker dies (a crash in a parser, say) before it sends its first chunk
         return [n + 1 for n in chunk]
 
     try:
         assert forks.fork_map(fragile, list(range(60)), (), 2, 1) == [n + 1 for n in range(60)]
+        died_on = int.from_bytes(os.read(dying, 1), "little")
     finally:
         os.close(dying)
         os.close(tell)
-    # The worker took 1 to 13 while this process slept and died on 13; this
-    # process took the rest, then did 13, which had no result, last of all.
-    assert done_by.count(13) == 1 and done_by[-1] == 13
+    # This process waited on its first chunk until the worker had taken one and
+    # died on it, then took all the others; the one with no result it did last.
+    assert sorted(done_by) == list(range(60)) and done_by[-1] == died_on
 
 
 def test_more_chunks_than_a_pipe_holds_are_grouped():
