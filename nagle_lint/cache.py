@@ -122,8 +122,7 @@ def file_digests(files: list[str], settings, known: dict | None = None,
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 return None
-            h = _hasher()
-            h.update(f"{st.st_size}\0".encode())
+            h = content_hasher(st.st_size)
             if not own.max_file_size or st.st_size <= own.max_file_size:
                 while True:
                     chunk = os.read(fd, 1 << 20)
@@ -156,6 +155,14 @@ def key(files: list[str], settings, extra: tuple = (), digests: dict | None = No
     for path in sorted(files):
         h.update(f"\n{path}\0{digests[path][0]}\0{digests[path][1]}".encode("utf-8", "surrogateescape"))
     return h.hexdigest()
+
+
+def content_hasher(size: int):
+    """The hasher of a file's content digest, begun with its size (which
+    alone stands for the content of a file over its size limit)."""
+    h = _hasher()
+    h.update(f"{size}\0".encode())
+    return h
 
 
 def _digest(data: bytes) -> str:

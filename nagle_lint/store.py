@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from .cache import _digest, _hasher, tool
+from .cache import _digest, content_hasher, tool
 
 TYPE_CHECKING = False  # typing's own, without importing typing
 if TYPE_CHECKING:
@@ -301,8 +301,7 @@ def _slots(kind: type) -> list[str]:
 
 def _content_digest(text: bytes) -> str:
     """The digest `cache.file_digests` finds for a file of this text."""
-    h = _hasher()
-    h.update(f"{len(text)}\0".encode())
+    h = content_hasher(len(text))
     h.update(text)
     return h.hexdigest()
 
