@@ -644,37 +644,43 @@ def _made_kinds(data: bytes, known: _Known) -> dict[str, bool]:
     Where a file makes the endpoints its members and globals hold: `c->fd = socket(AF_INET, SOCK_DGRAM, 0)`,
     `g_fd = accept(...)`, `socketpair(AF_UNIX, SOCK_STREAM, 0, w->pair)`, `pipe(b.wake)`. The calls are
     found first (a pattern tried at every byte of the file took as long as the rest of the lowering)."""
-    cat = known.cat
-    kinds: dict[str, set] = {}
     if not any(w in data for w in known.maker_stems):
         return {}
+    kinds: dict[str, set] = {}
     for m in known.makers.finditer(data):
-        maker, args = m.group(1).decode(), _arguments(data, m.end())
-        if maker in cat.pair_makers:  # the array of descriptors
-            at = cat.pair_makers[maker]
-            target = _FILLED.fullmatch(args[at].strip()) if at < len(args) else None
-            tcp = False
-        elif maker in cat.addressed:  # used with an address: a datagram socket
-            target = _FILLED.fullmatch(args[0].strip()) if len(args) > 4 and not _NO_ADDRESS.match(args[4]) else None
-            tcp = False
-        else:
-            head = _CAST.sub(b"", data[max(0, m.start() - 200):m.start()].rstrip()).rstrip()
-            assigned = head.endswith(b"=") and head[-2:-1] not in (b"=", b"!", b"<", b">")
-            target = _ASSIGNED.search(head[:-1].rstrip()) if assigned else None
-            tcp = _socket_kind(_kind_of(maker, [b"".join(a.split()).decode("latin-1") for a in args], cat), known) \
-                if maker in cat.tcp_makers else None
+        target, tcp = _made_target(data, m, known)
         if target is not None:
             kinds.setdefault(_made_name(target.group(1).decode("latin-1")), set()).add(tcp)
     told = {name: next(iter(k)) for name, k in kinds.items() if len(k) == 1 and None not in k and name}
-    # A name also given another value (`ev.data.fd = cfd`, `c->fd = fd`) holds more than what the
-    # file makes: it tells nothing (`-1` and the like mark a closed one, and are no other value).
-    for name in list(told):
-        for m in re.finditer(rb"\b" + re.escape(name.encode()) + rb"\s*(?:\[[^\]\n]*\]\s*)?=(?!=)([^;]*)", data):
-            value = m.group(1).strip()
-            if not (known.makers.match(_LEADING_CAST.sub(b"", value)) or SENTINEL.match(value.decode("latin-1"))):
-                del told[name]
-                break
-    return told
+    return {name: tcp for name, tcp in told.items() if not _given_another_value(data, name, known)}
+
+
+def _made_target(data: bytes, maker_call: re.Match, known: _Known) -> tuple[re.Match | None, bool | None]:
+    """What a maker's call fills (a match whose group 1 is the name), and whether it is TCP
+    (True), has no Nagle (False), or is not told (None)."""
+    cat, maker, args = known.cat, maker_call.group(1).decode(), _arguments(data, maker_call.end())
+    if maker in cat.pair_makers:  # the array of descriptors
+        at = cat.pair_makers[maker]
+        return (_FILLED.fullmatch(args[at].strip()) if at < len(args) else None), False
+    if maker in cat.addressed:  # used with an address: a datagram socket
+        return (_FILLED.fullmatch(args[0].strip()) if len(args) > 4 and not _NO_ADDRESS.match(args[4]) else None), False
+    head = _CAST.sub(b"", data[max(0, maker_call.start() - 200):maker_call.start()].rstrip()).rstrip()
+    assigned = head.endswith(b"=") and head[-2:-1] not in (b"=", b"!", b"<", b">")
+    target = _ASSIGNED.search(head[:-1].rstrip()) if assigned else None
+    if maker not in cat.tcp_makers:
+        return target, None
+    return target, _socket_kind(_kind_of(maker, [b"".join(a.split()).decode("latin-1") for a in args], cat), known)
+
+
+def _given_another_value(data: bytes, name: str, known: _Known) -> bool:
+    """Whether the file also gives `name` a value other than a made endpoint (`ev.data.fd = cfd`,
+    `c->fd = fd`): it then holds more than what the file makes, and tells nothing (`-1` and the
+    like mark a closed one, and are no other value)."""
+    for m in re.finditer(rb"\b" + re.escape(name.encode()) + rb"\s*(?:\[[^\]\n]*\]\s*)?=(?!=)([^;]*)", data):
+        value = m.group(1).strip()
+        if not (known.makers.match(_LEADING_CAST.sub(b"", value)) or SENTINEL.match(value.decode("latin-1"))):
+            return True
+    return False
 
 
 def _directive_in_error(node) -> bool:
@@ -695,29 +701,15 @@ _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifnde
 def _one_arm(data: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
     """The byte ranges of data[start:end] that one build compiles: of each conditional with
     several arms, the directives left out and one arm kept (the first, or the one after an
-    `#if 0`); a conditional of one arm is kept whole. None when the conditionals do not balance."""
-    found = [(m.start(), m.end(), m.group(1)) for m in _CONDITIONAL.finditer(data, start, end)]
-    # Pair each directive with its conditional: which conditionals have several arms.
-    stack, owner, arms = [], [], {}
-    for i, (_, _, word) in enumerate(found):
-        if word.startswith(b"if"):
-            stack.append(i)
-            arms[i] = 1
-        if not stack:
-            return None
-        owner.append(stack[-1])
-        if word.startswith(b"el"):
-            arms[stack[-1]] += 1
-        elif word == b"endif":
-            stack.pop()
-    if stack or len(arms) == sum(1 for n in arms.values() if n == 1):
+    `#if 0`); a conditional of one arm is kept whole. None when the conditionals do not balance
+    or none has several arms."""
+    directives = _of_several_arms([(m.start(), m.end(), m.group(1)) for m in _CONDITIONAL.finditer(data, start, end)])
+    if not directives:
         return None
-    # The text between two directives of conditionals with arms is kept where every enclosing
-    # such conditional is in its kept arm ("keep"; "zero": in an `#if 0`; "done": past the kept arm).
+    # The text between two directives is kept where every enclosing conditional is in its kept
+    # arm ("keep"; "zero": in an `#if 0`; "done": past the kept arm).
     ranges, stack, at = [], [], start
-    for i, (a, b, word) in enumerate(found):
-        if arms[owner[i]] == 1:
-            continue
+    for a, b, word in directives:
         if all(s == "keep" for s in stack) and a > at:
             ranges.append((at, a))
         if word.startswith(b"if"):
@@ -730,6 +722,24 @@ def _one_arm(data: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
     if at < end:
         ranges.append((at, end))
     return ranges
+
+
+def _of_several_arms(directives: list[tuple[int, int, bytes]]) -> list[tuple[int, int, bytes]] | None:
+    """Those of the directives (start, end, word) whose conditional has several arms; None when
+    the conditionals do not balance."""
+    stack, owner, arms = [], [], {}
+    for i, (_, _, word) in enumerate(directives):
+        if word.startswith(b"if"):
+            stack.append(i)
+            arms[i] = 1
+        if not stack:
+            return None
+        owner.append(stack[-1])
+        if word.startswith(b"el"):
+            arms[stack[-1]] += 1
+        elif word == b"endif":
+            stack.pop()
+    return None if stack else [d for d, o in zip(directives, owner) if arms[o] > 1]
 
 
 def _ident(decl):
