@@ -68,66 +68,106 @@ class CScanner(Scanner):
         opens one block, not two)."""
         if data.count(b"\r") != data.count(b"\r\n"):
             return None  # lines ended by a lone CR: a preprocessor line would run to the end
-        found, stack, skip = [], [], 0  # stack: True for a function's body, False for another block
-        top_end = 0  # where the last top-level declaration or definition ended
-        start = name = None
-        branches: list = []  # per open #if: None for an `#if 0`, else [state at the #if, at the end of its first branch]
-        for at, end in _directives_and_braces(data):
-            first = data[at]
-            if first == 35:  # `#`
-                if not stack:
-                    top_end = end
-                directive = _DIRECTIVE.match(data, at, end)
-                word = directive.group(1) if directive else b""
-                if skip:
-                    if word.startswith(b"if"):
-                        skip += 1
-                    elif word == b"endif":
-                        skip -= 1
-                        if not skip:
-                            branches.pop()
-                    elif skip == 1 and word in (b"else", b"elif"):
-                        skip = 0  # the branch after an `#if 0` counts
-                elif word == b"if" and _IF_ZERO.match(data, at, end):
-                    skip = 1
-                    branches.append(None)
-                elif word.startswith(b"if"):
-                    branches.append([(stack[:], name, start), None])
-                elif word in (b"else", b"elif") and branches and branches[-1] is not None:
-                    if branches[-1][1] is None:
-                        branches[-1][1] = (stack[:], name, start)
-                    stack, name, start = branches[-1][0][0][:], branches[-1][0][1], branches[-1][0][2]
-                elif word == b"endif" and branches:
-                    entry = branches.pop()
-                    if entry is not None and entry[1] is not None:
-                        stack, name, start = entry[1]
-                continue
-            if first == 123:  # `{`
-                if stack:
-                    stack.append(False)
-                    continue
-                header_start = _header_start(data, top_end, at)
-                header = _COMMENTS.sub(b" ", data[header_start:at])
-                if header.rstrip().endswith(b'extern "C"'):
-                    continue  # a linkage block: what it holds is at the top level
-                name, start = _function_name(header), header_start
-                stack.append(name is not None)
-                continue
-            if not stack:  # a closing brace at the top level: only a linkage block's may be
-                if data.rfind(b'extern "C"', 0, at) < 0:
-                    return None
-                top_end = end
-                continue
-            was_function = stack.pop()
-            if not stack:
-                top_end = end
-                if was_function:
-                    line_start = data.rfind(b"\n", 0, at) + 1
-                    if line_start > start and at != line_start:
-                        return None  # a body of many lines that does not end at the margin: unsure
-                    if not skip:
-                        found.append((name, start, end, None))
-        return None if stack else found
+        return _Braces(data).functions()
+
+
+class _Unsure(Exception):
+    """The braces do not tell where the functions are."""
+
+
+class _Braces:
+    """`CScanner.byte_functions`'s walk over a file's directives and braces."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self.found: list[tuple[str, int, int, None]] = []
+        self.stack: list[bool] = []  # per open block: True for a function's body, False for another
+        self.name: str | None = None  # the function whose body is open, and where its header starts
+        self.start = 0
+        self.top_end = 0  # where the last top-level declaration or definition ended
+        self.skip = 0  # how deep in an `#if 0` (its nested conditionals count)
+        # Per open `#if`: None for an `#if 0`, else [the state at the #if, at the end of its first branch].
+        self.branches: list = []
+
+    def functions(self) -> list[tuple[str, int, int, None]] | None:
+        step = {ord("#"): self.directive, ord("{"): self.open, ord("}"): self.close}
+        try:
+            for at, end in _directives_and_braces(self.data):
+                step[self.data[at]](at, end)
+        except _Unsure:
+            return None
+        return None if self.stack else self.found
+
+    def directive(self, at: int, end: int) -> None:
+        if not self.stack:
+            self.top_end = end
+        directive = _DIRECTIVE.match(self.data, at, end)
+        word = directive.group(1) if directive else b""
+        if self.skip:
+            self.skipped(word)
+        elif word == b"if" and _IF_ZERO.match(self.data, at, end):
+            self.skip = 1
+            self.branches.append(None)
+        elif word.startswith(b"if"):
+            self.branches.append([self.state(), None])
+        elif word in (b"else", b"elif"):
+            self.other_branch()
+        elif word == b"endif" and self.branches:
+            entry = self.branches.pop()
+            if entry is not None and entry[1] is not None:
+                self.stack, self.name, self.start = entry[1]
+
+    def skipped(self, word: bytes) -> None:
+        """A directive within an `#if 0`."""
+        if word.startswith(b"if"):
+            self.skip += 1
+        elif word == b"endif":
+            self.skip -= 1
+            if not self.skip:
+                self.branches.pop()
+        elif self.skip == 1 and word in (b"else", b"elif"):
+            self.skip = 0  # the branch after an `#if 0` counts
+
+    def other_branch(self) -> None:
+        """An `#else` or `#elif`: the braces of the first branch count, each other branch
+        starts from the state at the `#if`."""
+        if not self.branches or self.branches[-1] is None:
+            return
+        at_if, first_end = self.branches[-1]
+        if first_end is None:
+            self.branches[-1][1] = self.state()
+        self.stack, self.name, self.start = at_if[0][:], at_if[1], at_if[2]
+
+    def state(self) -> tuple[list[bool], str | None, int]:
+        return self.stack[:], self.name, self.start
+
+    def open(self, at: int, end: int) -> None:
+        if self.stack:
+            self.stack.append(False)
+            return
+        header_start = _header_start(self.data, self.top_end, at)
+        header = _COMMENTS.sub(b" ", self.data[header_start:at])
+        if header.rstrip().endswith(b'extern "C"'):
+            return  # a linkage block: what it holds is at the top level
+        self.name, self.start = _function_name(header), header_start
+        self.stack.append(self.name is not None)
+
+    def close(self, at: int, end: int) -> None:
+        if not self.stack:  # a closing brace at the top level: only a linkage block's may be
+            if self.data.rfind(b'extern "C"', 0, at) < 0:
+                raise _Unsure
+            self.top_end = end
+            return
+        was_function = self.stack.pop()
+        if self.stack:
+            return
+        self.top_end = end
+        if was_function:
+            line_start = self.data.rfind(b"\n", 0, at) + 1
+            if line_start > self.start and at != line_start:
+                raise _Unsure  # a body of many lines that does not end at the margin
+            if not self.skip:
+                self.found.append((self.name, self.start, end, None))
 
 
 def _stems(names) -> set[str]:
