@@ -208,3 +208,18 @@ def test_a_later_round_among_many_skipped_files_gives_the_same_output_with_worke
     two, _ = report(tmp_path, "json", 2, ["."], capsys, monkeypatch)
     assert one == two
     assert [(f["rule"], f["confidence"]) for f in json.loads(one)["findings"]] == [("NGL001", "high")]
+
+
+def test_of_findings_as_sure_at_one_place_the_one_whose_steps_come_first_is_kept():
+    """The analysis' records come in an order that changes from run to run (sets of records
+    holding None hash differently in each process): which of two findings is kept must not
+    depend on it."""
+    from nagle_lint.checks import best_of
+    from nagle_lint.findings import Finding, Step
+    from nagle_lint.site import Site
+
+    def held_at(line: int) -> Finding:
+        return Finding("NGL004", "a.c", Site(9, 5, 9, 40), "MSG_MORE on the last send", "warning", "high",
+                       related=(Step(Site(line, 5, line, 40), "data held"),))
+
+    assert best_of([held_at(8), held_at(7)]) == best_of([held_at(7), held_at(8)]) == [held_at(7)]

@@ -38,15 +38,21 @@ def checks_within(model: FileModel, rules: set[str], project=None, deadline: flo
 
 
 def best_of(findings) -> list[Finding]:
-    """One finding per rule and place: the surest, sorted."""
+    """One finding per rule and place: the surest, and of those as sure, the one whose steps
+    come first (not the one met first: the analysis' sets hold its records in an order that
+    changes from run to run). Sorted."""
     kept: dict[tuple, Finding] = {}
     for f in findings:
         key = (f.rule, f.path, f.site)
         old = kept.get(key)
-        if old is None or _rank(f) > _rank(old):
+        if old is None or _rank(f) > _rank(old) or _rank(f) == _rank(old) and _steps(f) < _steps(old):
             kept[key] = f
     return sorted(kept.values(), key=Finding.sort_key)
 
 
 def _rank(f: Finding):
     return (f.level == "warning", CONFIDENCES.index(f.confidence), f.message)
+
+
+def _steps(f: Finding) -> list[tuple]:
+    return [(s.site, s.label, s.path or "") for s in f.related + f.flow]
