@@ -1146,8 +1146,11 @@ class Lowering:
             return None
         return key
 
-    def send(self, handle: Handle, node, size: str, *, gather=False, more=False) -> None:
-        self.emit(Send(handle.key, self.site(node), size, handle.buffered, gather, more, result_used(node)))
+    def send(self, handle: Handle, node, size: str, *, gather=False, more=False, partial=False) -> None:
+        """`partial`: the code tells that the call may write only part of its
+        data and comes back for the rest (also when its result is used)."""
+        self.emit(Send(handle.key, self.site(node), size, handle.buffered, gather, more,
+                       partial or result_used(node)))
 
     def flush(self, handle: Handle, node) -> None:
         self.emit(Flush(handle.key, self.site(node)))

@@ -176,6 +176,10 @@ class Catalogue:
       line_writes    stream writes that write their text, then a line
                      separator, in two writes (`PrintStream.println(x)`):
                      two sends where the stream does not buffer.
+      drain_tests    methods of a buffer that tell whether some of it is
+                     left to send (`buf.hasRemaining()`): a loop testing
+                     one writes the rest of that buffer when a write was
+                     partial, not a new piece.
     Time:
       sleeps         sleeping calls -> seconds per unit of their argument
                      (1.0: seconds); a sleep long enough lets every ACK in.
@@ -251,6 +255,7 @@ class Catalogue:
     autoflush_writes: frozenset[str] = frozenset()
     flushing_writes: frozenset[str] = frozenset()
     line_writes: frozenset[str] = frozenset()
+    drain_tests: frozenset[str] = frozenset()
     sleeps: MappingProxyType = field(default_factory=lambda: _frozen({}))
     libraries: tuple[Library, ...] = ()
     joinable_sends: frozenset[str] = frozenset()

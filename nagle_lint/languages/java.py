@@ -197,11 +197,12 @@ class JavaFrontend(Frontend):
 
     def _while(self, low, node):
         cond = node.child_by_field_name("condition")
-        low.loop(node, (cond,), node.child_by_field_name("body"), infinite=compact(cond) == "(true)")
+        self._loop(low, cond, node, (cond,), node.child_by_field_name("body"), infinite=compact(cond) == "(true)")
 
     def _do(self, low, node):
         cond = node.child_by_field_name("condition")
-        low.loop(node, (cond,), node.child_by_field_name("body"), body_first=True, infinite=compact(cond) == "(true)")
+        self._loop(low, cond, node, (cond,), node.child_by_field_name("body"), body_first=True,
+                   infinite=compact(cond) == "(true)")
 
     def _for(self, low, node):
         cond = node.child_by_field_name("condition")
@@ -209,9 +210,34 @@ class JavaFrontend(Frontend):
         for i in inits:
             if i.type == "local_variable_declaration":
                 self._declare(low, i)
-        low.loop(node, (cond,) if cond is not None else (), node.child_by_field_name("body"),
-                 infinite=cond is None, before=[i for i in inits if i.type != "local_variable_declaration"],
-                 update=node.children_by_field_name("update"))
+        self._loop(low, cond, node, (cond,) if cond is not None else (), node.child_by_field_name("body"),
+                   infinite=cond is None, before=[i for i in inits if i.type != "local_variable_declaration"],
+                   update=node.children_by_field_name("update"))
+
+    def _loop(self, low, cond, node, *args, **kwargs):
+        """`low.loop`, where the buffers whose rest the condition tests
+        (`while (buf.hasRemaining())`) are drained by the body's writes of
+        them: such a write, when partial, comes round for the rest of the
+        same data (see `_write`)."""
+        tested = self._drain_tested(low, cond)
+        outer = getattr(low, "draining", frozenset())
+        low.draining = outer | tested
+        try:
+            low.loop(node, *args, **kwargs)
+        finally:
+            low.draining = outer
+
+    def _drain_tested(self, low, cond) -> frozenset:
+        """The keys of the buffers a loop condition asks for what is left (see `Catalogue.drain_tests`)."""
+        found, todo = set(), [cond] if cond is not None else []
+        while todo:
+            n = todo.pop()
+            if n.type == "method_invocation" and text(n.child_by_field_name("name")) in self.catalogue.drain_tests:
+                obj = n.child_by_field_name("object")
+                if obj is not None and obj.type in ("identifier", "field_access"):
+                    found.add(self.key(low, obj))
+            todo.extend(n.named_children)
+        return frozenset(found)
 
     def _for_each(self, low, node):
         name = node.child_by_field_name("name")
@@ -485,10 +511,14 @@ class JavaFrontend(Frontend):
         low.evaluate(args)
         gather = bool(args) and ((args[0].type == "array_creation_expression"
                                   and _base_type(text(args[0].child_by_field_name("type"))) == "ByteBuffer")
-                                 or _base_type(low.types.get(text(args[0]), "")) == "ByteBuffer[]")
+                                 or _base_type(self._declared(low, args[0])) == "ByteBuffer[]")
         if c.name in cat.line_writes and args and not h.buffered:
             low.send(h, node.child_by_field_name("arguments"), UNKNOWN)  # the text; the separator follows
-        low.send(h, node, self._size(low, c.name, args), gather=gather)
+        # A gathering write (of all its pieces at once), or one of a buffer the loop
+        # drains, comes round at the same place for the rest of the same data.
+        partial = gather or bool(args) and args[0].type in ("identifier", "field_access") \
+            and self.key(low, args[0]) in getattr(low, "draining", ())
+        low.send(h, node, self._size(low, c.name, args), gather=gather, partial=partial)
         if c.name in cat.flushing_writes or (h.autoflush and c.name in cat.autoflush_writes):
             low.flush(h, node)
 
@@ -571,6 +601,19 @@ class JavaFrontend(Frontend):
     def method_wrappers(self):
         """The methods that give a stream over the connection they are called on, or the connection."""
         return {w: b for w, b in self.catalogue.wrappers.items() if not is_type(w)}
+
+    def _declared(self, low, node) -> str:
+        """The type a name or a field of `this` is declared with (a local's or a
+        parameter's first), or ""."""
+        if node.type == "identifier":
+            name = text(node)
+            if name in low.types:
+                return low.types[name]
+        elif node.type == "field_access" and node.child_by_field_name("object").type == "this":
+            name = text(node.child_by_field_name("field"))
+        else:
+            return ""
+        return low.fields.get(name, "")
 
     def _name_typed(self, low, key) -> bool:
         base = _base_type(low.types.get(key, ""))

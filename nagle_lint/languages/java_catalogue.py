@@ -29,6 +29,8 @@ JAVA = Catalogue(
     autoflush_writes={"println", "printf", "format"},
     flushing_writes={"writeAndFlush"},  # Netty's
     line_writes={"println"},
+    # ByteBuffer's: `while (buf.hasRemaining()) ch.write(buf);` drains one buffer.
+    drain_tests={"hasRemaining", "remaining"},
     flushes={"flush"},
     closes={"close"},
     shutdowns={"shutdownOutput"},
