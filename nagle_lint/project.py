@@ -312,6 +312,52 @@ class Project:
                     called.setdefault(target.path, set()).add(target.qualname)
         return needed, again, callers, called
 
+    def dependents(self, paths: set[str], before: Project | None = None) -> set[str]:
+        """The files to analyse again after the models of `paths` changed
+        (`before`: the project before the change): `paths`, the files with a
+        call that resolves otherwise now, the files with a call that reaches
+        into one of those, directly or through other files, now or before
+        (their analysis uses what the changed functions do), and the files
+        a call of a changed file or a call resolving otherwise reaches, now
+        or before (whether their functions are entries, and the calls made
+        of them, changed).  Each call is resolved once: the files are then
+        followed from callee to caller."""
+        found, reached = set(paths), set()
+        callers: dict[str, set[str]] = {}  # a file -> the files with a call into it, now or before
+        for fn in self._bodied:
+            compared = before is not None and fn.path not in paths and fn.path in before.models
+            for call in self.facts(fn).calls:
+                now = self.targets(fn, call.callee)
+                then = before.targets(fn, call.callee) if compared else now
+                into = self._into(fn, call.callee, now) | self._into(fn, call.callee, then)
+                for target in into:
+                    callers.setdefault(target, set()).add(fn.path)
+                if fn.path in paths or list(map(id, now)) != list(map(id, then)):
+                    found.add(fn.path)
+                    reached |= into
+        for fn in before._bodied if before is not None else ():
+            if fn.path in paths or fn.path not in self.models:  # its calls as they were
+                for call in before.facts(fn).calls:
+                    into = before._into(fn, call.callee, before.targets(fn, call.callee))
+                    for target in into:
+                        callers.setdefault(target, set()).add(fn.path)
+                    reached |= into
+        todo = list(found)
+        while todo:
+            for p in callers.get(todo.pop(), ()):
+                if p not in found:
+                    found.add(p)
+                    todo.append(p)
+        return found | reached
+
+    def _into(self, caller: Function, callee: str, targets: list[Function]) -> set[str]:
+        """The files of the functions a call may run (`targets`), or, where
+        it resolves to none, of those of its name (none of them is an entry:
+        see `is_entry`)."""
+        if not targets and callee not in caller.params:
+            targets = self._global.get((self.models[caller.path].language, callee), ())
+        return {target.path for target in targets}
+
     def definers(self, language: str, name: str) -> set[str]:
         """The linted files of a language that define `name` (a function, or a class by its methods)."""
         key = (language, name)

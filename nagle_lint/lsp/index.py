@@ -172,7 +172,7 @@ class Index:
                 self.project = runner.project_of(self.prepared, self.settings, self.project)
         else:
             self.project = None
-        for p in self._dependents(lowered, before):
+        for p in self.project.dependents(lowered, before) if self.project is not None else lowered:
             if p in self.prepared:
                 # Every file's rules, as the command line's checks run them: a finding may lie in another file.
                 self.raw[p] = raw_findings([self.prepared[p]], self.project,
@@ -203,36 +203,6 @@ class Index:
         self.raw.pop(path, None)
         self.problems.pop(path, None)
         return changed | self._settle()
-
-    def _dependents(self, paths: set[str], before) -> set[str]:
-        """`paths` and the files with a call that reaches into one of them,
-        directly or through other files, in the project `before` the change
-        or in this one, or that resolves otherwise now: their analysis uses
-        what the changed files' functions do.  Each call is resolved once:
-        the files are then followed from callee to caller."""
-        found = set(paths)
-        callers: dict[str, set[str]] = {}  # a file -> the files with a call into it, now or before
-        for p, prep in self.prepared.items():
-            if p in paths:
-                continue
-            for fn in prep.model.functions:
-                if not fn.body:
-                    continue
-                for call in self.project.facts(fn).calls:
-                    now = self.project.resolve(fn, call.callee)
-                    then = before.resolve(fn, call.callee) if before is not None and fn.path in before.models else None
-                    if now is not then:
-                        found.add(p)
-                    for target in (now, then):
-                        if target is not None:
-                            callers.setdefault(target.path, set()).add(p)
-        todo = list(found)
-        while todo:
-            for p in callers.get(todo.pop(), ()):
-                if p not in found:
-                    found.add(p)
-                    todo.append(p)
-        return found
 
     def _settle(self) -> set[str]:
         """Settle every file's findings again (a place may be found from
