@@ -33,8 +33,10 @@ DIRNAME = ".nagle_lint_cache"
 ENV = "NAGLE_LINT_CACHE_DIR"  # where the cache goes, as --cache-dir
 KEEP = 16  # entries kept; older ones are removed
 RECORD = "files"  # the extension of a per-file record (see store.py)
-TEXTS = "texts"  # the extension of the texts of the files a record's run lowered, beside it
-KEEP_RECORDS = 4  # per-file records kept (one per set of paths linted); older ones are removed
+USES = "uses"  # the extension of the keys of the lowerings a record's run used, beside it
+LOWERING = "lowering"  # the extension of a file's lowering (see store.py)
+KEEP_RECORDS = 4  # per-file records kept (one per set of paths linted); older ones are removed, and the
+# lowerings none of those used
 TAG = "CACHEDIR.TAG"
 SETTLED_NS = 2 * 10**9  # see `file_digests`
 _TAG_TEXT = "Signature: 8a477f597d28d172789f06886806bc55\n# nagle-lint's cache; safe to delete.\n"
@@ -414,31 +416,39 @@ class Cache:
         except ValueError:
             return None
 
-    def load_texts(self, name: str) -> bytes | None:
-        """The texts kept beside the per-file record `name` (see store.py), or None."""
-        return self._read(f"{name}.{TEXTS}")
+    def load_lowering(self, key: str) -> bytes | None:
+        """The lowering kept under `key` (see store.py), or None."""
+        return self._read(f"{key}.{LOWERING}")
 
-    def store_record(self, name: str, data, texts: bytes | None = None) -> None:
-        """Keep the per-file record `name` (and `texts` beside it, where
-        given: the record tells where each file's text lies in them), and
-        the KEEP_RECORDS newest records only."""
+    def store_record(self, name: str, data, lowerings: dict[str, bytes], uses: list[str]) -> None:
+        """Keep the per-file record `name`, the new `lowerings` (key ->
+        data), and beside the record the keys of the lowerings it `uses`;
+        then only the KEEP_RECORDS newest records, and the lowerings they use."""
         import json
 
         if not self._open(True):
             return
         try:
-            if texts is not None:  # first: a record never names texts older than itself
-                self._write(f"{name}.{TEXTS}", texts)
+            for key, text in lowerings.items():  # first: a record never names lowerings not there yet
+                self._write(f"{key}.{LOWERING}", text)
+            self._write(f"{name}.{USES}", "\n".join(uses))
             self._write(f"{name}.{RECORD}", json.dumps(data, separators=(",", ":")))
-            with os.scandir(self._fd if self._fd is not None else self.folder) as it:
-                names = [e.name for e in it]
-            records = sorted((n for n in names if n.endswith(f".{RECORD}")), key=self._mtime, reverse=True)
-            kept = {n[:-len(RECORD)] for n in records[:KEEP_RECORDS]}
-            for old in names:
-                if old.endswith((f".{RECORD}", f".{TEXTS}")) and old[:old.rindex(".") + 1] not in kept:
-                    self._unlink(old)
+            self._prune_records()
         except OSError:  # a record not kept only costs the next run its reuse
             pass
+
+    def _prune_records(self) -> None:
+        with os.scandir(self._fd if self._fd is not None else self.folder) as it:
+            names = [e.name for e in it]
+        records = sorted((n for n in names if n.endswith(f".{RECORD}")), key=self._mtime, reverse=True)
+        kept = {n[:-len(RECORD)] for n in records[:KEEP_RECORDS]}
+        used = set()
+        for name in kept:
+            used.update((self._read(name + USES) or b"").decode("ascii", "replace").split("\n"))
+        for old in names:
+            if old.endswith((f".{RECORD}", f".{USES}")) and old[:old.rindex(".") + 1] not in kept \
+                    or old.endswith(f".{LOWERING}") and old[:-len(LOWERING) - 1] not in used:
+                self._unlink(old)
 
     def keep_printed(self, digest: str, variant: str, status: int, report: str, warnings: str) -> None:
         """Store what a command printed, once its result is stored under `digest`."""

@@ -85,8 +85,8 @@ def plan(paths: list[str], settings: Settings | Resolver, force_exclude: bool = 
 
 def run_planned(planned, settings: Settings | Resolver, jobs: int | None = None) -> Result:
     """Lint what `plan` found: the stored result where the cache has it, else
-    the last run's where the files changed since cannot matter to the others
-    (see store.py)."""
+    the last run's where the files changed since cannot matter to the others,
+    else a run taking from the per-file store what did not change (see store.py)."""
     if planned.digest is not None:
         stored = planned.cache.load(planned.digest)
         if stored is not None:
@@ -112,7 +112,7 @@ def _run(files: list[str], settings: Settings | Resolver, jobs: int | None, trac
         return result
     from .lint import settle
 
-    per_file = check_each(prepared, project, settings, jobs, result.problems)  # phase 4
+    per_file = check_each(prepared, project, settings, jobs, result.problems, trace)  # phase 4
     result.problems.sort()
     files = [prepared[p] for p in sorted(prepared)]
     result.findings = settle([f for p in sorted(prepared) for f in per_file[p]], files, _rules_for(settings),
@@ -123,11 +123,12 @@ def _run(files: list[str], settings: Settings | Resolver, jobs: int | None, trac
 def lower_all(files: list[str], settings: Settings | Resolver, jobs: int, result: Result, trace=None):
     """Phases 1-3: (path -> Prepared of the files lowered, their Project or
     None); `result` counts the files and takes the problems, sorted; `trace`
-    (a `store.Trace`) learns what each phase made of each file."""
+    (a `store.Trace`) learns what each phase made of each file, and answers
+    what the store knows of it already."""
     workers = _Workers(jobs, len(files) >= PARALLEL_THRESHOLD)
     lowered = _Lowered(result, trace)
     try:
-        for item in _first_round(files, settings, workers):
+        for item in (_first_round if trace is None else trace.first_round)(files, settings, workers):
             if item.prepared is not None:
                 result.files += 1
             lowered.take(item)
@@ -192,7 +193,8 @@ def _later_rounds(lowered: _Lowered, settings: Settings | Resolver, workers: _Wo
         skipped = lowered.skipped
         if not (wanted.again or skipped and wanted):
             break
-        offers = _offers(skipped, wanted, facts) if skipped and (wanted.needed or wanted.effects) else []
+        ask = _offers if lowered.trace is None else lowered.trace.offers
+        offers = ask(skipped, wanted, facts) if skipped and (wanted.needed or wanted.effects) else []
         if lowered.trace is not None:
             lowered.trace.offered.update(offer.path for offer in offers)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
@@ -213,9 +215,14 @@ def _lower_chosen(lowered: _Lowered, chosen: list[str], wanted: Wanted, settings
     prepared = lowered.prepared
     items = [(p, prepared[p] if p in wanted.again and p in prepared else None) for p in chosen]
     by_size = sorted(items, key=lambda item: -_size(item[0]))
-    found = {item.path: item for item in workers.map(_relower_many, by_size, settings, wanted, size=1)}
+    relower = _relowered if lowered.trace is None else lowered.trace.relowered
+    found = {item.path: item for item in relower(by_size, settings, wanted, workers)}
     for path in chosen:
         lowered.take(found[path])
+
+
+def _relowered(items: list, settings: Settings | Resolver, wanted: Wanted, workers: _Workers) -> list[Lowered]:
+    return workers.map(_relower_many, items, settings, wanted, size=1)
 
 
 def project_of(prepared: dict, settings: Settings | Resolver, earlier=None):
@@ -267,11 +274,13 @@ def _choose(offers: list[Offer], wanted: Wanted, project) -> list[str]:
     return sorted(chosen)
 
 
-def check_each(prepared: dict, project, settings: Settings | Resolver, jobs: int, problems: list | None = None) -> dict:
+def check_each(prepared: dict, project, settings: Settings | Resolver, jobs: int, problems: list | None = None,
+               trace=None) -> dict:
     """Phase 4: path -> what the checks find analysing that file (before
     `lint.settle`; a finding may lie in another file, a helper's), each file
     within what its lowering left of its time budget; the files whose
-    analysis the budget cut go to `problems`."""
+    analysis the budget cut go to `problems`.  `trace`: a `store.Trace`,
+    which gives what the store knows of them already and learns the rest."""
     from .lint import selected
 
     order = sorted(prepared)
@@ -279,7 +288,8 @@ def check_each(prepared: dict, project, settings: Settings | Resolver, jobs: int
     workers = _Workers(jobs, len(order) >= PARALLEL_THRESHOLD // 4)
     _load_checks()  # before the workers are forked: they inherit it
     # The costliest first, so that none is left for last.
-    by_cost = sorted(order, key=lambda p: -_check_cost(prepared[p]))
+    kept = trace.checks_kept(prepared, project, rules, settings) if trace is not None else {}
+    by_cost = sorted((p for p in order if p not in kept), key=lambda p: -_check_cost(prepared[p]))
     _SHARED.update(prepared=prepared, project=project, rules=rules, settings=settings)  # forked workers have them
     try:
         checked = {item.path: item for item in workers.map(_check_many, by_cost, size=max(1, len(order) // (jobs * 64)),
@@ -287,6 +297,9 @@ def check_each(prepared: dict, project, settings: Settings | Resolver, jobs: int
     finally:
         _SHARED.clear()
         workers.close()
+    checked.update(kept)
+    if trace is not None:
+        trace.checked(checked)
     if problems is not None:
         problems += [problem for p in order for problem in checked[p].problems]
     return {p: checked[p].findings for p in order}

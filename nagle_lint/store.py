@@ -1,55 +1,59 @@
 """The per-file store: re-linting a tree after some files changed costs
-those files, not a cold run, where the change cannot matter to any other
-file.
+those files and the files whose findings depend on them, not a cold run.
 
-A full run leaves a *record* in the cache folder (one per set of paths
-linted, written and read as cache.py writes and reads every entry): for
-each file, the digests of its content and of its settings, its signature
-(a file whose signature is unchanged is not read again to find its
-digest: see `cache.file_digests`), what the first
-phase made of it (read or not, skipped by the byte scan or lowered, its
-problem), and what decided whether a skipped file mattered to the others:
-what each later round wanted (`project.Wanted`) and which skipped files
-offered something to it; and the run's result.  Beside the record, the
-texts of the files the first round lowered (source text, never a pickle:
-what is kept is data a run lints anyway).  The next run compares each
-file's digests with the record's.
+A run with the cache on leaves a *record* in the cache folder (one per set
+of paths linted, written and read as cache.py writes and reads every
+entry): for each file, the digests of its content and of its settings, its
+signature (a file whose signature is unchanged is not read again to find
+its digest: see `cache.file_digests`) and what the first round made of it
+(read or not, skipped by the byte scan or lowered, its problem); what each
+later round wanted (`project.Wanted`), which skipped files it asked and
+what they offered; for each file checked, which lowering was checked and
+what the checks found there (before `lint.settle`); and the run's result.
+Beside the record, each file's *lowering* (its model, suppressions, syntax
+errors and choice: JSON data, see modeldata.py), an entry of its own keyed
+on the tool, the file's path, content and settings, and what the round
+that lowered it knew (`Store.key`).
 
-A changed file is taken without a full run in two cases; any other change
-is a full run, which records again:
-- the byte scan skips it, before and after (or it was added or removed),
-  and it offered nothing to any later round, before and after (checked
-  against the record's rounds): then no other file's model, no later round
-  and no finding can change; only that file's problem and the count of
-  files read can;
-- the first round lowered it, no later round read it again (for what the
-  first left out: `Wanted.again`), its settings are the same, and its new
-  text lowers to exactly what its last text did (the same model,
-  suppressions, syntax errors, choice of functions and problem): a comment
-  added at its end (not in Python, whose module spans the file), an edit
-  in a function left out.  Every later phase reads the files only through
-  those, so the run's result is the record's.  What the last text lowered
-  to is known by lowering its text kept beside the record, or, once a
-  replay has lowered the file, by the digest of that lowering it kept
-  (`_lowering_digest`): an edited file is lowered once per edit.
-A change to a file's model (what other files see of it), an added or
-removed file with a model, a change of settings, or many files changed
-are full runs: taking them incrementally (as the language server's
-`lsp.index.Index.update` does) needs every file's model and the
-project's cross-file facts at hand, and on a big tree loading them and
-bringing them up to date costs a good part of a cold run (see
-benchmarks/README.md).
+The next run is a run like any other (`runner._run`), whose `Trace` takes
+from them what is provably what the run would find itself:
+- the first round's verdict on a file whose content and settings are the
+  record's, and its lowering where it is kept;
+- a later round's offer of a skipped file that the record's round asked,
+  where the round wants what the record's did and the file is unchanged;
+- a later round's lowering of a file kept under the same key (the same
+  content and settings, the same wants, the same earlier lowering);
+- the checks of a file checked on the same lowering with the same settings
+  and rules, where no file whose lowering changed reaches into it or out
+  of it by a call, now or before (`Project.dependents`).
+Everything else is done again: lowering the files that changed, or whose
+later round wants otherwise now, and checking them, their callers and
+their callees.
 
-A record is trusted as the cache's entries are, and anything unexpected in
-it (damage, a forgery, another layout) means a full run; a kept text is
-used only where its digest is the record's digest of the file.  Nothing
-loaded from the cache is code or becomes objects other than the JSON's
-and the text's: at worst a forged record replays a forged result, as a
-forged cache entry would."""
+Cheaper still (`Store.replay`): where every change since the last run
+cannot matter to other files, the last result is taken without loading
+any lowering:
+- a file the byte scan skips, before and after (or added or removed),
+  that offered nothing to any later round, before and after: then no other
+  file's model, no later round and no finding can change; only that file's
+  problem and the count of files read can;
+- a file the first round lowered, that no later round read again, with the
+  same settings, whose new text lowers to exactly what its last text did
+  (the same lowering, as data, as the one kept): a comment added at its end
+  (not in Python, whose module spans the file), an edit in a function left
+  out.  Every later phase reads the files only through their lowerings, so
+  the run's result is the record's.
+
+A record and a lowering are trusted as the cache's entries are; anything
+unexpected in them (damage, a forgery, another layout) is ignored: a record
+so is a full run, a lowering so is lowered again.  Nothing loaded from the
+cache is code, or becomes objects other than JSON's, the standard
+containers and the model's own records (modeldata.py): at worst a forged
+entry gives a forged result, as a forged cache entry would."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from collections import namedtuple
 
 from .cache import _digest, content_hasher, tool
 
@@ -58,29 +62,102 @@ if TYPE_CHECKING:
     from .cache import Cache
     from .report import Result
 
-LAYOUT = 2  # bump whenever the record's layout changes
-MANY = 20  # above one file in this many changed (and at least 8), a full run costs about as much
+LAYOUT = 3  # bump whenever the record's layout changes
+MANY = 20  # above one file in this many changed (and at least 8), `replay` does not try
+FIRST = "first"  # the context of a first round's lowering (see `Store.key`)
+
+# A lowering this run made or took from the store: its key and the digest of its data.
+Held = namedtuple("Held", "prepared key sum")
 
 
 class Trace:
-    """What a full run learns that decides whether a change to one of its
-    files can matter to another (filled by runner.py as it goes)."""
+    """What a run learns that the next one takes over (filled by runner.py
+    as it goes), and what it takes over from the last (see the module's
+    text): runner.py asks it where it would scan, lower or check."""
 
-    def __init__(self):
+    def __init__(self, store: Store):
+        self.store = store
         self.first: dict[str, tuple[bool, bool, str | None]] = {}  # path -> (read, skipped, problem) of the first round
         self.rounds: list = []  # each later round's Wanted
         self.offered: set[str] = set()  # skipped files that offered something to a later round (lowered then or not)
+        self.asked: dict[str, dict] = {}  # round -> the skipped files it did not ask, and the offers
+        self.final: dict[str, Held] = {}  # path -> the lowering checked
+        self.rules: list[str] | None = None  # the rules checked
+        self.checks: dict[str, list] = {}  # path -> [its checks' findings, their problems], as data
 
     def took(self, item) -> None:
         """A file's first-round `runner.Lowered`."""
         prepared = item.prepared
         self.first[item.path] = (prepared is not None, prepared is not None and prepared.model is None, item.problem)
+        if prepared is not None and prepared.model is not None:
+            self.store.hold(item, self.store.key(item.path, FIRST))
+
+    def first_round(self, files: list[str], settings, workers) -> list:
+        """`runner._first_round`: the verdicts and lowerings the store has, the others found."""
+        from .runner import _first_round
+
+        known = {}
+        for path in files:
+            item = self.store.first(path)
+            if item is not None:
+                known[path] = item
+        found = iter(_first_round([p for p in files if p not in known], settings, workers))
+        return [known[p] if p in known else next(found) for p in files]
+
+    def offers(self, skipped: list[str], wanted, facts: dict) -> list:
+        """`runner._offers`: those of files the record's round asked too, where it wanted the same, taken over."""
+        from .runner import _offers
+
+        data = _wanted_data(wanted)
+        last = self.store.asked(len(self.rounds) - 1, data)
+        same = {p for p in skipped if p in last[0] and self.store.unchanged(p)} if last is not None else set()
+        offers = _offers([p for p in skipped if p not in same], wanted, facts)
+        offers += [last[1][p] for p in sorted(same) if p in last[1]]
+        first_skipped = {p for p, (_, was_skipped, _) in self.first.items() if was_skipped}
+        self.asked[str(len(self.rounds) - 1)] = {
+            "unasked": sorted(first_skipped - set(skipped)),
+            "offers": [[o.path, sorted(o.defined), sorted(o.worth), sorted(o.called)] for o in offers]}
+        return offers
+
+    def relowered(self, items: list, settings, wanted, workers) -> list:
+        """`runner._relowered`: the lowerings the store has under the same key, the others made."""
+        from .runner import _relowered
+
+        wants = _digest(_json(_wanted_data(wanted)).encode())
+        found, todo, keys = [], [], {}
+        for path, before in items:
+            held = self.store.held.get(id(before)) if before is not None else None
+            if before is None or held is not None:  # (a lowering not held cannot be told apart: made again)
+                keys[path] = self.store.key(path, ("later", wants, held.sum if held is not None else None))
+            item = self.store.load(path, keys[path]) if path in keys else None
+            (found.append(item) if item is not None else todo.append((path, before)))
+        for item in _relowered(todo, settings, wanted, workers):
+            found.append(item)
+            if item.path in keys and item.prepared is not None and item.prepared.model is not None:
+                self.store.hold(item, keys[item.path])
+        return found
+
+    def checks_kept(self, prepared: dict, project, rules: set[str], settings) -> dict:
+        """path -> the `runner.Checked` of the record, for the files whose checks cannot have changed."""
+        self.final = {p: self.store.held[id(prep)] for p, prep in prepared.items() if id(prep) in self.store.held}
+        self.rules = sorted(rules)
+        try:
+            return self.store.checks_kept(prepared, project, self.rules, settings)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # damaged or not ours: checked again
+            return {}
+
+    def checked(self, checked: dict) -> None:
+        """Every file's `runner.Checked` (before `lint.settle` marks its findings)."""
+        from .findings import to_data
+
+        self.checks = {p: [[to_data(f) for f in c.findings], [list(problem) for problem in c.problems]]
+                       for p, c in checked.items()}
 
 
 class Store:
-    """The record of the runs over one set of paths, in one cache; this
-    run's `digests` and `signatures` are set once known (see
-    `cache.file_digests`)."""
+    """The record of the runs over one set of paths, in one cache, and the
+    lowerings beside it; this run's `digests` and `signatures` are set once
+    known (see `cache.file_digests`)."""
 
     def __init__(self, cache: Cache, paths: list[str], force_exclude: bool):
         self.cache = cache
@@ -88,25 +165,178 @@ class Store:
         self.signatures: dict[str, list | None] = {}
         self.name = "files-" + _digest(repr((tool(), LAYOUT, sorted(paths), force_exclude)).encode(
             "utf-8", "surrogateescape"))
-        self.trace = Trace()
-        self._last: dict | None = None  # the last run's record, once read
+        self.trace = Trace(self)
+        self.held: dict[int, Held] = {}  # id(Prepared) -> what it is in the store (it is held: its id stays its own)
+        self._last: dict | None = None  # the last run's record, once read (and checked)
         self._record: dict | None = None  # this run's, when replayed from the last one
-        self._blob: bytes | None = None  # the texts kept beside the last record, once read
-        self._texts: dict[str, bytes] = {}  # path -> its text, where it differs from the last record's
-        self._lowerings: dict[str, list[str]] = {}  # path -> [content digest, digest of what it lowered to]
+        self._loaded: dict[str, object] = {}  # key -> the runner.Lowered kept under it, or None
+        self._new: dict[str, bytes] = {}  # key -> a lowering to keep
+
+    # -- the last run's record
 
     def _read(self) -> dict | None:
         if self._last is None:
-            self._last = self.cache.load_record(self.name) or {}
-        return self._last if isinstance(self._last, dict) else None
+            data = self.cache.load_record(self.name)
+            self._last = data if _well_formed(data, self.name) else {}
+        return self._last or None
 
     def known(self) -> dict:
         """path -> (signature, content digest) of the files the last run read (see `cache.file_digests`)."""
-        try:
-            files = self._read()["files"]
-            return {p: (v[5], v[0]) for p, v in files.items() if isinstance(v[5], list) and isinstance(v[0], str)}
-        except (KeyError, TypeError, AttributeError, IndexError):
+        data = self._read()
+        return {p: (v[5], v[0]) for p, v in data["files"].items() if isinstance(v[5], list)} if data else {}
+
+    def unchanged(self, path: str) -> bool:
+        """Whether the file's content and settings are the last record's."""
+        entry = (self._read() or {}).get("files", {}).get(path)
+        return entry is not None and (entry[0], entry[1]) == self.digests.get(path)
+
+    def first(self, path: str):
+        """The first round's `runner.Lowered` of an unchanged file, from the record and the store; else None."""
+        from .prepared import SKIPPED
+        from .runner import Lowered
+
+        if not self.unchanged(path):
+            return self._loaded.get(self.key(path, FIRST))  # lowered already this run (by `replay`)
+        read, skipped, problem = self._last["files"][path][2:5]
+        if not read:
+            return Lowered(path, None, problem)
+        if skipped:
+            return Lowered(path, SKIPPED, problem)
+        return self.load(path, self.key(path, FIRST))
+
+    def asked(self, round_: int, wanted: dict):
+        """(the skipped files the record's round `round_` asked, path -> the
+        `runner.Offer` of those that offered something), where that round
+        wanted `wanted` (as data); else None."""
+        from .runner import Offer
+
+        data = self._read()
+        asked = data["asked"].get(str(round_)) if data else None
+        if asked is None or round_ >= len(data["rounds"]) or data["rounds"][round_] != wanted:
+            return None
+        files = data["files"]
+        skipped = {p for p, v in files.items() if v[3]} - set(asked["unasked"])
+        offers = {o[0]: Offer(o[0], set(o[1]), set(o[2]), set(o[3])) for o in asked["offers"]}
+        return skipped, offers
+
+    def checks_kept(self, prepared: dict, project, rules: list[str], settings) -> dict:
+        """See `Trace.checks_kept`."""
+        from .findings import from_data
+        from .runner import Checked, project_of
+
+        data = self._read()
+        if not data or data["rules"] != rules:
             return {}
+        final, checks = data["final"], data["checks"]
+        changed = {p for p in prepared.keys() | final.keys()
+                   if p not in prepared or p not in final or id(prepared[p]) not in self.held
+                   or final[p][1:] != [self.held[id(prepared[p])].sum, self.digests[p][1]]}
+        before = {}
+        for path, (key, *_) in final.items() if changed else ():
+            if path in changed:
+                item = self.load(path, key)
+                if item is None:
+                    return {}  # what the file was is not known: everything is checked again
+                before[path] = item.prepared
+            else:
+                before[path] = prepared[path]
+        again = project.dependents(changed, project_of(before, settings, project)) if changed else set()
+        return {p: Checked(p, [from_data(f) for f in checks[p][0]], [tuple(problem) for problem in checks[p][1]])
+                for p in prepared if p not in again and p in checks}
+
+    # -- lowerings
+
+    def key(self, path: str, context, digests: tuple[str, str] | None = None) -> str:
+        """The key of a file's lowering: the tool, the file (its content and
+        settings: `digests`, else this run's) and what the round lowering it
+        knew (`context`: FIRST, or what a later round wanted and the file's
+        earlier lowering)."""
+        return "lowering-" + _digest(repr((tool(), path, digests or self.digests[path], context)).encode(
+            "utf-8", "surrogateescape"))
+
+    def load(self, path: str, key: str):
+        """The `runner.Lowered` kept under `key`, or None (none kept, or not one to trust)."""
+        if key not in self._loaded:
+            raw = self.cache.load_lowering(key)
+            self._loaded[key] = None if raw is None else self._lowered(path, key, raw)
+        return self._loaded[key]
+
+    def _lowered(self, path: str, key: str, raw: bytes):
+        import gc
+        import json
+
+        from . import modeldata
+        from .languages.choice import Choice
+        from .model import FileModel
+        from .prepared import Prepared
+        from .runner import Lowered
+
+        collecting = gc.isenabled()
+        gc.disable()  # thousands of objects made, none in a cycle: the collector would run many times for nothing
+        try:
+            head, _, payload = raw.partition(b"\n")
+            head = json.loads(head)
+            model, marks, errors, choice = modeldata.loads(payload)
+            if head["key"] != key or head["sum"] != _digest(payload) or type(model) is not FileModel \
+                    or model.path != path or type(marks) is not dict or type(errors) is not int \
+                    or type(choice) is not Choice or not isinstance(head["spent"], float) \
+                    or not isinstance(head["problem"], (str, type(None))):
+                return None
+        except (ValueError, TypeError, KeyError, UnicodeError):
+            return None
+        finally:
+            if collecting:
+                gc.enable()
+        item = Lowered(path, Prepared(path, model, marks, errors, head["spent"], choice), head["problem"])
+        self.held[id(item.prepared)] = Held(item.prepared, key, head["sum"])
+        return item
+
+    def hold(self, item, key: str) -> None:
+        """A lowering made this run, kept under `key` (once stored: see `keep`)."""
+        import json
+
+        from . import modeldata
+
+        prepared = item.prepared
+        if id(prepared) in self.held:
+            return
+        try:
+            payload = modeldata.dumps((prepared.model, prepared.marks, prepared.errors, prepared.choice)).encode()
+        except TypeError:  # not spelt out whole: not kept (lowered again next time)
+            return
+        total = _digest(payload)
+        head = json.dumps({"key": key, "sum": total, "problem": item.problem, "spent": float(prepared.spent)})
+        self._new[key] = head.encode() + b"\n" + payload
+        self._loaded[key] = item
+        self.held[id(prepared)] = Held(prepared, key, total)
+
+    # -- this run's record
+
+    def keep(self, result: Result) -> None:
+        """Record this run (its result before the paths that could not be found are added)."""
+        from .findings import to_data
+
+        record = self._record if self._record is not None else self._this_run()
+        if record is None:
+            return
+        record["result"] = {"files": result.files, "problems": [list(p) for p in result.problems],
+                            "findings": [to_data(f) for f in result.findings]}
+        self.cache.store_record(self.name, record, self._new, sorted(
+            {v[0] for v in record["final"].values()} | {h.key for h in self.held.values()}
+            | {self.key(p, FIRST, tuple(v[:2])) for p, v in record["files"].items() if v[2] and not v[3]}))
+
+    def _this_run(self) -> dict | None:
+        trace = self.trace
+        if set(trace.first) != set(self.digests):
+            return None  # not a whole run's trace
+        return {"name": self.name, "files": {p: [*self.digests[p], *trace.first[p], self.signatures.get(p)]
+                                             for p in sorted(trace.first)},
+                "rounds": [_wanted_data(w) for w in trace.rounds], "offered": sorted(trace.offered),
+                "asked": trace.asked, "rules": trace.rules,
+                "final": {p: [h.key, h.sum, self.digests[p][1]] for p, h in sorted(trace.final.items())},
+                "checks": trace.checks}
+
+    # -- the last run's result again
 
     def replay(self, settings) -> Result | None:
         """The result of this run from the last one's record, where every
@@ -120,183 +350,114 @@ class Store:
             return None
 
     def _replay(self, data: dict, settings) -> Result | None:
-        from .findings import from_data
-        from .report import Result
-
-        if data["name"] != self.name:
-            return None
         old, new = data["files"], self.digests
         changed = sorted(p for p in old.keys() | new.keys()
                          if (tuple(old[p][:2]) if p in old else None) != (new[p] if p in new else None))
         if len(changed) > max(8, len(new) // MANY):
             return None
-        offered = set(data["offered"])
         rounds = [_wanted(w) for w in data["rounds"]]
-        again = set().union(*(w.again for w in rounds))  # lowered again by a later round, for what the first left out
-        lowered = {p for p in changed if p in old and old[p][2] and not old[p][3]}
+        verdicts = {}  # path -> what the first round makes of it now (None: gone)
         for path in changed:
-            if path in lowered:
-                if path not in new or new[path][1] != old[path][1] or path in again:
-                    return None  # gone, its settings changed, or a later round read it again
-            elif path in old and (not old[path][3] or path in offered):
-                return None  # unread, or offered something to a later round: other files may change with it
-        same, fresh = {}, {}  # lowered files that lower as before; files the byte scan skips
-        for path in changed:
-            if path in lowered:
-                found = self._same_lowering(path, data, old[path][0], new[path][0], settings)
-                if found is None:
-                    return None
-                same[path], text, digest = found
-                if digest is None:
-                    self._texts[path] = text  # known by its text next time
-                else:
-                    self._lowerings[path] = [new[path][0], digest]
-            elif path in new:
-                verdict = _first_round(path, settings)
-                if verdict is None or verdict[1] and _offers(path, rounds):
-                    return None
-                fresh[path] = verdict
-        gone = set(changed) - lowered  # (a file lowering as before keeps its problems, and its count)
-        stored = data["result"]
-        files = stored["files"] - sum(bool(old[p][2]) for p in gone if p in old) + sum(v[0] for v in fresh.values())
-        problems = sorted([(p, m) for p, m in stored["problems"] if p not in gone]
-                          + [(p, v[2]) for p, v in fresh.items() if v[2]])
-        if not all(isinstance(p, str) and isinstance(m, str) for p, m in problems):
+            verdicts[path] = verdict = self._alone(path, data, rounds, settings)
+            if verdict is False:
+                return None
+        return self._replayed(data, verdicts)
+
+    def _alone(self, path: str, data: dict, rounds: list, settings):
+        """What the first round makes of a changed file ((read, skipped,
+        problem), or None where it is gone), where the change cannot matter
+        to other files; else False."""
+        old = data["files"].get(path)
+        lowered = old is not None and old[2] and not old[3]
+        if lowered:
+            again = set().union(*(w.again for w in rounds))  # lowered again by a later round
+            if path not in self.digests or self.digests[path][1] != old[1] or path in again:
+                return False  # gone, its settings changed, or a later round read it again
+            return self._same_lowering(path, old, settings) or False
+        if old is not None and (not old[2] or path in data["offered"]):
+            return False  # unread, or offered something to a later round: other files may change with it
+        if path not in self.digests:
             return None
-        result = Result([from_data(f) for f in stored["findings"]], files, problems)
-        record = dict(data, files={p: v for p, v in old.items() if p not in gone})
-        record["files"].update({p: [*new[p], *v] for p, v in (fresh | same).items()})
-        record["lowerings"] = {p: v for p, v in {**data.get("lowerings", {}), **self._lowerings}.items()
-                               if p in record["files"]}
-        for path, entry in record["files"].items():  # the signatures as this run found them
-            entry[5:] = [self.signatures.get(path)]
-        self._record = record
-        return result
+        verdict = _first_round(path, settings)
+        return False if verdict is None or verdict[1] and _offers(path, rounds) else verdict
 
-    def keep(self, result: Result) -> None:
-        """Record this run (its result before the paths that could not be found are added)."""
-        from .findings import to_data
-
-        record, texts = self._record, None
-        if record is None:
-            trace = self.trace
-            if set(trace.first) != set(self.digests):
-                return  # not a whole run's trace
-            record = {"name": self.name, "files": {p: [*self.digests[p], *trace.first[p], self.signatures.get(p)]
-                                                   for p in sorted(trace.first)},
-                      "rounds": [_wanted_data(w) for w in trace.rounds], "offered": sorted(trace.offered)}
-            texts = self._lowered_texts()
-        elif self._texts:  # the texts of the files that lower as before, as they are now
-            texts = {p: self._texts.get(p) or self._text(record, p) for p in record["texts"]}
-        if texts is not None:
-            record["texts"], offset, parts = {}, 0, []
-            for path in sorted(texts):
-                record["texts"][path] = [offset, len(texts[path])]
-                offset += len(texts[path])
-                parts.append(texts[path])
-            texts = b"".join(parts)
-        record["result"] = {"files": result.files, "problems": [list(p) for p in result.problems],
-                            "findings": [to_data(f) for f in result.findings]}
-        self.cache.store_record(self.name, record, texts)
-
-    def _lowered_texts(self) -> dict[str, bytes]:
-        """path -> the text of each file this (full) run lowered first, read
-        again (it is in the page cache) and kept where it is still what the
-        run read."""
-        from .runner import _read_bytes
-
-        texts = {}
-        for path, (read, skipped, _) in self.trace.first.items():
-            if read and not skipped:
-                text = _read_bytes(path, 0)[0]
-                if text is not None and _content_digest(text) == self.digests[path][0]:
-                    texts[path] = text
-        return texts
-
-    def _text(self, record: dict, path: str) -> bytes:
-        """The text of `path` kept beside the last record (b"" where there is none)."""
-        if self._blob is None:
-            self._blob = self.cache.load_texts(self.name) or b""
-        start, size = record["texts"].get(path, (0, 0))
-        return self._blob[start:start + size] if isinstance(start, int) and isinstance(size, int) else b""
-
-    def _same_lowering(self, path: str, data: dict, before: str, now: str, settings):
-        """((read, skipped, problem), its text, the digest of its lowering)
-        where the changed file (content digest `now`) lowers as it did with
-        content `before`: the same model, suppressions, syntax errors,
-        choice and problem; else None.  What it lowered to is known by the
-        digest an earlier replay kept for that content (`_lowering_digest`),
-        else by lowering its text kept beside the record."""
-        from .runner import _read_bytes, read_file
+    def _same_lowering(self, path: str, old: list, settings):
+        """(read, skipped, problem) of a changed file the first round lowered,
+        where it lowers to what the record's content did (the lowering kept
+        for it); else None."""
+        from .runner import Lowered, _read_bytes, read_file
 
         text = _read_bytes(path, 0)[0]
-        if text is None or _content_digest(text) != now:
+        if text is None or _content_digest(text) != self.digests[path][0]:
             return None  # the file changed again since it was digested
+        was = self.load(path, self.key(path, FIRST, tuple(old[:2])))
         prepared, problem = read_file(path, settings, text)
-        if prepared is None or prepared.model is None:
+        if was is None or prepared is None or prepared.model is None or problem != was.problem:
             return None
-        digest = _lowering_digest(prepared, problem)
-        known = data.get("lowerings", {}).get(path)
-        if isinstance(known, list) and known[:1] == [before]:
-            return ((True, False, problem), text, digest) if digest is not None and [before, digest] == known else None
-        old = self._text(data, path)
-        if _content_digest(old) != before:
-            return None  # no text kept, or damaged
-        was, problem_was = read_file(path, settings, old)
-        if was is None or was.model is None or (
-                (was.model, was.marks, was.errors, was.choice, problem_was)
-                != (prepared.model, prepared.marks, prepared.errors, prepared.choice, problem)):
-            return None
-        return (True, False, problem), text, digest
+        self.hold(Lowered(path, prepared, problem), self.key(path, FIRST))
+        now = self.held.get(id(prepared))
+        return (True, False, problem) if now is not None and now.sum == self.held[id(was.prepared)].sum else None
+
+    def _replayed(self, data: dict, verdicts: dict) -> Result | None:
+        """The record's result with the changed files' verdicts (none of which matters to other files)."""
+        result = _result_with(data, verdicts)
+        if result is not None:
+            self._record = self._record_with(data, verdicts)
+        return result
+
+    def _record_with(self, data: dict, verdicts: dict) -> dict:
+        """The record `data` with the changed files' verdicts, and the signatures as this run found them."""
+        record = dict(data, files={p: v for p, v in data["files"].items() if p not in verdicts},
+                      final=dict(data["final"]))
+        for path, verdict in verdicts.items():
+            if verdict is not None:
+                record["files"][path] = [*self.digests[path], *verdict]
+            if _lowered(verdict):  # lowered as before: its lowering's new key
+                record["final"][path] = [self.key(path, FIRST), *data["final"][path][1:]]
+        for path, entry in record["files"].items():
+            entry[5:] = [self.signatures.get(path)]
+        return record
 
 
-_STATE: dict[type, tuple[str, ...]] = {}  # class -> the attributes that are all of an object's state
+def _lowered(verdict) -> bool:
+    """Whether the first round's verdict (read, skipped, problem) is a lowering."""
+    return verdict is not None and verdict[0] and not verdict[1]
 
 
-def _lowering_digest(prepared, problem: str | None) -> str | None:
-    """A digest of what lowering a file gave (model, suppressions, syntax
-    errors, choice, problem) that is the same in every process for the same
-    lowering (sets and dicts taken in sorted order, whatever the hash
-    seed); None where it holds an object this cannot spell out whole."""
-    try:
-        text = _spelled((prepared.model, prepared.marks, prepared.errors, prepared.choice, problem))
-    except TypeError:
+def _result_with(data: dict, verdicts: dict) -> Result | None:
+    """The record's result with the changed files' verdicts: the files
+    counted, the problems (a file lowering as before keeps both)."""
+    from .findings import from_data
+    from .report import Result
+
+    old, stored = data["files"], data["result"]
+    gone = {p for p, v in verdicts.items() if not _lowered(v) and p in old}
+    fresh = {p: v for p, v in verdicts.items() if v is not None and not _lowered(v)}
+    files = stored["files"] - sum(bool(old[p][2]) for p in gone) + sum(v[0] for v in fresh.values())
+    problems = sorted([(p, m) for p, m in stored["problems"] if p not in verdicts or _lowered(verdicts[p])]
+                      + [(p, v[2]) for p, v in fresh.items() if v[2]])
+    if not all(isinstance(p, str) and isinstance(m, str) for p, m in problems):
         return None
-    return _digest(text.encode("utf-8", "surrogatepass"))
+    return Result([from_data(f) for f in stored["findings"]], files, problems)
 
 
-def _spelled(value) -> str:
-    """`value` spelt out so that different values are spelt differently:
-    each part is a repr or a type's name and its parts in brackets."""
-    kind = type(value)
-    if value is None or kind in (str, int, bool, float):
-        return repr(value)
-    if kind in (tuple, list):
-        return f"{kind.__name__}({','.join(map(_spelled, value))})"
-    if kind in (set, frozenset):
-        return f"set({','.join(sorted(map(_spelled, value)))})"
-    if kind is dict:
-        return f"dict({','.join(sorted(_spelled(k) + ':' + _spelled(v) for k, v in value.items()))})"
-    names = _STATE.get(kind)
-    if names is None:
-        names = _STATE[kind] = _state_of(kind)
-    return f"{kind.__module__}.{kind.__qualname__}({','.join(_spelled(getattr(value, n)) for n in names)})"
+def _well_formed(data, name: str) -> bool:
+    """Whether a record has the layout this code writes (its parts' types; what they say is checked where used)."""
+    try:
+        return data["name"] == name and all(
+            isinstance(p, str) and len(v) == 6 and isinstance(v[0], str) and isinstance(v[1], str)
+            and isinstance(v[2], bool) and isinstance(v[3], bool) and isinstance(v[4], (str, type(None)))
+            for p, v in data["files"].items()) and all(
+            isinstance(data[k], t) for k, t in (("rounds", list), ("offered", list), ("asked", dict),
+                                                ("final", dict), ("checks", dict), ("result", dict)))
+    except (KeyError, TypeError, AttributeError):
+        return False
 
 
-def _state_of(kind: type) -> tuple[str, ...]:
-    """The fields of a slotted dataclass or a named tuple: all its state."""
-    from dataclasses import fields, is_dataclass
+def _json(data) -> str:
+    import json
 
-    if kind.__dictoffset__ == 0:  # no attributes beyond its slots
-        if is_dataclass(kind) and {f.name for f in fields(kind)} == set(_slots(kind)):
-            return tuple(f.name for f in fields(kind))
-        if issubclass(kind, tuple) and hasattr(kind, "_fields") and not _slots(kind):
-            return kind._fields
-    raise TypeError(f"{kind.__qualname__} cannot be spelt out")
-
-
-def _slots(kind: type) -> list[str]:
-    return [name for k in kind.__mro__ for name in vars(k).get("__slots__", ())]
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 def _content_digest(text: bytes) -> str:
@@ -335,12 +496,14 @@ def _wanted_data(wanted) -> dict:
     out = {}
     for f in fields(wanted):
         value = getattr(wanted, f.name)
-        out[f.name] = {k: sorted(v) for k, v in value.items()} if isinstance(value, dict) else sorted(value)
+        out[f.name] = {k: sorted(v) for k, v in sorted(value.items())} if isinstance(value, dict) else sorted(value)
     return out
 
 
-def _wanted(data: dict) -> SimpleNamespace:
+def _wanted(data: dict):
     """A round's `project.Wanted` as a later look reads it (without loading the model)."""
+    from types import SimpleNamespace
+
     values = {}
     for name, value in data.items():
         if isinstance(value, dict):

@@ -201,12 +201,47 @@ def test_an_edit_that_keeps_a_lowered_files_model_analyses_no_other_file(joined,
     assert findings(expected[1]) == SPLIT
 
 
+# A third file, lowered too, that neither calls nor is called by the others.
+OTHER = """/* A client of its own. */
+#include <sys/socket.h>
+#include <unistd.h>
+
+int ping(int fd)
+{
+    char c;
+
+    send(fd, "p", 1, 0);
+    return (int)read(fd, &c, 1);
+}
+"""
+
+OTHER_SPLIT = OTHER.replace('    send(fd, "p", 1, 0);', '    send(fd, "p", 1, 0);\n    send(fd, "q", 1, 0);')
+
+
+def counting_work(monkeypatch) -> tuple[list, list]:
+    """(the files lowered, the files checked), run after run (this process's share: one job)."""
+    lowered, checked = [], []
+    read, check = runner.read_file, runner._check_many
+
+    def read_file(path, *args, **kwargs):
+        prepared, problem = read(path, *args, **kwargs)
+        if prepared is not None and prepared.model is not None:
+            lowered.append(path)
+        return prepared, problem
+
+    monkeypatch.setattr(runner, "read_file", read_file)
+    monkeypatch.setattr(runner, "_check_many", lambda args: checked.extend(args[0]) or check(args))
+    return lowered, checked
+
+
 @pytest.mark.parametrize("replayed_first", [False, True])
-def test_an_edit_that_changes_a_lowered_files_model_is_a_full_run_as_cold(joined, capsys, monkeypatch,
-                                                                          replayed_first):
+def test_an_edit_that_changes_a_lowered_files_model_lowers_it_alone_and_checks_its_callers(
+        joined, capsys, monkeypatch, replayed_first):
     """send_header() no longer writes: the finding in client.c goes, and
-    comes back with the write; compared with the text kept by the full run,
-    or (`replayed_first`) with the digest of its lowering kept by a replay."""
+    comes back with the write; only proto.c is lowered again, and only it
+    and client.c (its caller) are checked again; after a full run, or
+    (`replayed_first`) after a replay that kept proto.c's lowering anew."""
+    (joined / "other.c").write_text(OTHER)
     lint(capsys, ".")
     proto = joined / "proto.c"
     if replayed_first:
@@ -214,24 +249,107 @@ def test_an_edit_that_changes_a_lowered_files_model_is_a_full_run_as_cold(joined
         with monkeypatch.context() as m:
             no_full_run(m)
             assert findings(lint(capsys, ".")[1]) == SPLIT
-    calls = counting_full_runs(monkeypatch)
-    proto.write_text(JOINED_PROTO.replace("write(fd, verb, strlen(verb));", "(void)fd; (void)verb;") + "/* v2 */\n")
-    incremental = lint(capsys, ".")
-    assert incremental == cold(capsys) and findings(incremental[1]) == []
-    proto.write_text(JOINED_PROTO + "/* the write is back */\n")
-    incremental = lint(capsys, ".")
-    assert incremental == cold(capsys) and findings(incremental[1]) == SPLIT
-    assert calls == [1, 1, 1, 1]  # each run and each cold one
+    for text, expected in [(JOINED_PROTO.replace("write(fd, verb, strlen(verb));", "(void)fd; (void)verb;"), []),
+                           (JOINED_PROTO + "/* the write is back */\n", SPLIT)]:
+        proto.write_text(text)
+        with monkeypatch.context() as m:
+            lowered, checked = counting_work(m)
+            incremental = lint(capsys, ".")
+        assert incremental == cold(capsys) and findings(incremental[1]) == expected
+        # proto.c, and client.c, which a later round lowers for what proto.c's functions do (wanted
+        # otherwise now), as a cold run does; never other.c
+        assert set(lowered) == {"./client.c", "./proto.c"} and sorted(checked) == ["./client.c", "./proto.c"]
 
 
-def test_the_digest_of_a_lowering_is_the_same_in_every_process():
-    """Its sets (the names a stub calls, ...) are spelt in sorted order, whatever the hash seed."""
+def test_a_new_finding_in_the_changed_file_appears_and_goes_with_no_other_file_checked(joined, capsys, monkeypatch):
+    (joined / "other.c").write_text(OTHER)
+    assert findings(lint(capsys, ".")[1]) == SPLIT
+    other = joined / "other.c"
+    for text, expected in [(OTHER_SPLIT, sorted(SPLIT + [("./other.c", 10, "NGL001")])), (OTHER + "\n", SPLIT)]:
+        other.write_text(text)
+        with monkeypatch.context() as m:
+            lowered, checked = counting_work(m)
+            incremental = lint(capsys, ".")
+        assert incremental == cold(capsys) and findings(incremental[1]) == expected
+        assert lowered == checked == ["./other.c"]
+
+
+def lowerings(tree: Path) -> list[Path]:
+    return sorted((tree / CACHE).glob("*.lowering"))
+
+
+def lowering_of(tree: Path, path: str) -> Path:
+    """The kept lowering of the file `path` (as linted from `tree`)."""
+    (found,) = [p for p in lowerings(tree) if f'"{path}"'.encode() in p.read_bytes().partition(b"\n")[2]]
+    return found
+
+
+@pytest.mark.parametrize("how", ["cut short", "a byte changed", "another key", "not json", "not a model", "gone"])
+def test_a_damaged_lowering_is_lowered_again(joined, capsys, monkeypatch, how):
+    """client.c's kept lowering (by a later round) is not to be trusted:
+    when other.c changes (in a way that changes no round's wants), client.c
+    is lowered again (and the result is a cold run's)."""
+    (joined / "other.c").write_text(OTHER)
+    lint(capsys, ".")
+    entry = lowering_of(joined, "./client.c")
+    head, _, payload = entry.read_bytes().partition(b"\n")
+    if how == "cut short":
+        entry.write_bytes(head + b"\n" + payload[:-1])
+    elif how == "a byte changed":
+        entry.write_bytes(head + b"\n" + payload.replace(b"request", b"requesT"))
+    elif how == "another key":
+        forged = dict(json.loads(head), key="lowering-0")
+        entry.write_bytes(json.dumps(forged).encode() + b"\n" + payload)
+    elif how == "not json":
+        entry.write_bytes(b"{\n" + payload)
+    elif how == "not a model":
+        from nagle_lint.cache import _digest
+
+        forged = dict(json.loads(head), sum=_digest(b'["os.system","x"]'))  # its digest right, its data not a model
+        entry.write_bytes(json.dumps(forged).encode() + b"\n" + b'["os.system","x"]')
+    else:
+        entry.unlink()
+    (joined / "other.c").write_text(OTHER_SPLIT)
+    with monkeypatch.context() as m:
+        lowered, _ = counting_work(m)
+        incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and findings(incremental[1]) == sorted(SPLIT + [("./other.c", 10, "NGL001")])
+    assert sorted(lowered) == ["./client.c", "./other.c"]
+
+
+def test_a_lowering_that_is_a_link_is_not_followed(joined, tmp_path, capsys):
+    lint(capsys, ".")
+    entry = lowering_of(joined, "./client.c")
+    outside = tmp_path / "outside"
+    outside.write_bytes(entry.read_bytes())
+    entry.unlink()
+    entry.symlink_to(outside)
+    (joined / "proto.c").write_text(JOINED_PROTO + "/* edited */\n")
+    before = outside.read_bytes()
+    code = main(["--format", "json", "."])
+    out, err = capsys.readouterr()
+    assert code == 1 and findings(json.loads(out)) == SPLIT
+    assert "is ignored" in err and outside.read_bytes() == before
+
+
+def test_a_lowering_is_kept_as_the_same_data_in_every_process():
+    """Its sets (the names a stub calls, ...) are written in one order, whatever the hash seed."""
     code = ("from nagle_lint.runner import read_file; from nagle_lint.config import Settings;"
-            "from nagle_lint.store import _lowering_digest;"
-            f"print(_lowering_digest(*read_file({str(HELPERS / 'proto.c')!r}, Settings())))")
-    digests = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": str(seed)},
-                              capture_output=True, text=True, check=True).stdout for seed in range(4)}
-    assert len(digests) == 1 and len(next(iter(digests)).strip()) == 64
+            "from nagle_lint import modeldata;"
+            f"p, _ = read_file({str(HELPERS / 'proto.c')!r}, Settings());"
+            "print(modeldata.dumps((p.model, p.marks, p.errors, p.choice)))")
+    texts = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                            capture_output=True, text=True, check=True).stdout for seed in range(4)}
+    assert len(texts) == 1 and "send_header" in next(iter(texts))
+
+
+def test_lowered_files_that_are_not_kept_are_lowered_again_as_cold(joined, capsys, monkeypatch):
+    """Every lowering gone (a cache pruned by hand): the run lowers what it must, as cold."""
+    lint(capsys, ".")
+    for entry in lowerings(joined):
+        entry.unlink()
+    (joined / "proto.c").write_text(JOINED_PROTO + "int proto_version(void) { return 2; }\n")
+    assert lint(capsys, ".") == cold(capsys)
 
 
 def test_a_lowered_file_a_later_round_reads_again_is_a_full_run(project, capsys, monkeypatch):
@@ -245,57 +363,6 @@ def test_a_lowered_file_a_later_round_reads_again_is_a_full_run(project, capsys,
     incremental = lint(capsys, ".")
     assert incremental == cold(capsys) and findings(incremental[1]) == []
     assert calls == [1, 1]
-
-
-def texts_of(tree: Path) -> Path:
-    (found,) = (tree / CACHE).glob("*.texts")
-    return found
-
-
-@pytest.mark.parametrize("how", ["forged", "cut short", "where not numbers", "gone"])
-def test_damaged_kept_texts_are_a_full_run(joined, capsys, monkeypatch, how):
-    """The texts kept beside the record are taken only where their digests
-    are the record's: here they are made to say that proto.c lowered as it
-    does after the edit (which would replay a finding that is gone)."""
-    lint(capsys, ".")
-    edited = JOINED_PROTO.replace("write(fd, verb, strlen(verb));", "(void)fd; (void)verb;")
-    (record,) = records(joined)
-    texts = texts_of(joined)
-    data = json.loads(record.read_text())
-    if how == "forged":
-        texts.write_text(edited)
-        data["texts"] = {"./proto.c": [0, len(edited)]}
-    elif how == "cut short":
-        texts.write_bytes(texts.read_bytes()[:-1])
-    elif how == "where not numbers":
-        data["texts"] = {"./proto.c": ["0", None]}
-    else:
-        texts.unlink()
-    record.write_text(json.dumps(data))
-    for entry in (joined / CACHE).glob("*.json"):
-        entry.unlink()
-    (joined / "proto.c").write_text(edited)
-    calls = counting_full_runs(monkeypatch)
-    incremental = lint(capsys, ".")
-    assert incremental == cold(capsys) and findings(incremental[1]) == []
-    assert calls == [1, 1]
-
-
-def test_kept_texts_that_are_a_link_are_not_followed(joined, tmp_path, capsys):
-    lint(capsys, ".")
-    texts = texts_of(joined)
-    outside = tmp_path / "outside.c"
-    outside.write_bytes(texts.read_bytes())
-    texts.unlink()
-    texts.symlink_to(outside)
-    for entry in (joined / CACHE).glob("*.json"):
-        entry.unlink()
-    (joined / "proto.c").write_text(JOINED_PROTO + "/* edited */\n")
-    before = outside.read_text()
-    code = main(["--format", "json", "."])
-    out, err = capsys.readouterr()
-    assert code == 1 and findings(json.loads(out)) == SPLIT
-    assert "is ignored" in err and outside.read_text() == before
 
 
 def records(tree: Path) -> list[Path]:
@@ -457,3 +524,59 @@ def test_a_file_changed_with_its_size_and_times_kept_is_linted_again_after_its_s
     assert proto.stat().st_size == st.st_size
     os.utime(proto, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert lint(capsys, ".") == cold(capsys) and findings(cold(capsys)[1]) == []
+
+
+# Model-changing edits, one after the other: (file, text replaced, by what).
+SERIES = [
+    ("c/helpers_project/proto.c", "    write(fd, verb, strlen(verb));", "    (void)verb;"),  # a helper's send gone
+    ("python/split_three_sends.py", "    sock.send(bytes([OP_STORE]))  # catalogue: sends.send\n", ""),  # a send gone
+    ("c/helpers_project/client.c", "    send_body(fd, body);", "    send_body(fd, body);\n    send_body(fd, body);"),
+    ("c/helpers_project/proto.c", "    (void)verb;", "    write(fd, verb, strlen(verb));"),  # back
+    ("c/helpers_project/proto.c", "send_body", "send_payload"),  # renamed: the callers' calls unknown
+]
+
+
+def test_a_series_of_edits_to_the_fixtures_gives_what_cold_runs_give(tmp_path, monkeypatch, capsys):
+    """Every fixture (many files lowered, findings across files, later
+    rounds): after each model-changing edit, the run with the store prints
+    byte for byte what a run without the cache prints."""
+    tree = tmp_path / "fixtures"
+    for language in ("c", "python"):
+        shutil.copytree(ROOT / "fixtures" / language, tree / language)
+    monkeypatch.chdir(tree)
+    monkeypatch.delenv("NAGLE_LINT_CACHE_DIR", raising=False)
+
+    def printed(*argv):
+        code = main(["--format", "json", *argv, "."])
+        return code, capsys.readouterr().out
+
+    printed()
+    changed = set()
+    for name, old, new in SERIES:
+        path = tree / name
+        assert old in path.read_text()
+        path.write_text(path.read_text().replace(old, new))
+        incremental = printed()
+        assert incremental == printed("--no-cache"), name
+        changed.add(incremental)
+    assert len(changed) >= len(SERIES) - 1  # the edits changed what is found (one may find what an earlier did)
+
+
+def test_a_lowering_read_back_is_the_same_lowering():
+    from nagle_lint import modeldata
+    from nagle_lint.config import Settings
+
+    for path in (HELPERS / "proto.c", ROOT / "fixtures" / "python" / "split_three_sends.py"):
+        prepared, _ = runner.read_file(str(path), Settings(), scanned=True)
+        lowering = (prepared.model, prepared.marks, prepared.errors, prepared.choice)
+        assert modeldata.loads(modeldata.dumps(lowering)) == lowering
+
+
+@pytest.mark.parametrize("text", ['["os.system", "rm"]', '["Send"]', '{"a": 1}', '[9, 1]', '["Site", 1, 2]', "[",
+                                  '["__class__"]'])
+def test_data_that_is_no_lowering_is_refused(text):
+    """Only the model's own classes, with their own number of fields, are made from it."""
+    from nagle_lint import modeldata
+
+    with pytest.raises(ValueError):
+        modeldata.loads(text)
