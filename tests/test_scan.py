@@ -483,7 +483,19 @@ class Out extends FilterOutputStream {
     (b"make(out).write(b);", False),  # what a method gives is no connection the lowering knows
     (b"out.getClass().getName().concat(b.toString()).format(\"\");", False),
     (b"new DataOutputStream(out).write(b);", True),  # what `new` makes may be
+    (b"new StringBuilder(16).append(b);", False),  # ... where it is a stream over a connection
+    (b"new Frame(out).write(b);", False),  # a class of the project's: its method, not a stream's
     (b"((OutputStream) out).write(b);", True),
+    # The lowering never enters a lambda or an anonymous class's body.
+    (b"Runnable r = () -> out.write(b);", False),
+    (b"Runnable r = () -> { out.write(b); };", False),
+    (b"run(b, x -> out.write(x), out);", False),
+    (b"Runnable r = new Runnable() { public void run() { out.write(b); } };", False),
+    (b"Runnable r = () -> out.flush(); out.write(b);", True),  # the lambda ends at its statement's end
+    (b"run(x -> x.flush(), out.write(b));", True),  # ... or at its argument's
+    (b"Runnable r = new Runnable() { public void run() { } }; out.write(b);", True),
+    (b"switch (b.length) { case 1 -> out.write(b); default -> out.flush(); }", True),  # a switch's rules
+    (b"switch (b.length) { case 1, 2 -> { out.write(b); } default -> { } }", True),
 ])
 def test_the_java_scan_skips_a_file_whose_writes_the_lowering_makes_no_send_of(call: bytes, sends: bool):
     from nagle_lint.languages import frontend

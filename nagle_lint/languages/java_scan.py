@@ -92,6 +92,11 @@ class JavaScanner(Scanner):
         return frozenset(w for w in self.catalogue.wrappers if not is_type(w))
 
     @cached_property
+    def socket_makers(self) -> frozenset[str]:
+        """The classes whose `new` makes a connection (`new Socket(host, port)`)."""
+        return frozenset(m for m in self.catalogue.tcp_makers if is_type(m))
+
+    @cached_property
     def types(self) -> JavaTypes:
         return JavaTypes(self.catalogue)
 
@@ -153,13 +158,13 @@ class JavaScanner(Scanner):
         if not any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) \
                 or FileEvents(self.send_calls, data, self).search(data) is None:
             return False
-        return bool(self._send_kinds(data))
+        return any(lowered for _, lowered in self._send_kinds(data))
 
     def sends_on_nodelay_by_design_only(self, data: bytes) -> bool:
-        return self._send_kinds(data) == {True}
+        return {kind for kind, _ in self._send_kinds(data)} == {True}
 
     @lru_cache(maxsize=1)  # asked twice of a file: whether it sends, and whether only on a framework's connections
-    def _send_kinds(self, data: bytes) -> frozenset[bool]:
+    def _send_kinds(self, data: bytes) -> frozenset[tuple[bool, bool]]:
         """See `SendEvents.kinds`."""
         return SendEvents(self.send_calls, _CODE_NOISE.sub(_blank, data), self).kinds()
 
@@ -304,23 +309,37 @@ class SendEvents(FileEvents):
         super().__init__(pattern, data, scan)
         self.framework_nodelay = scan.framework_of(data) == "flush"
 
-    def kinds(self) -> frozenset[bool]:
-        """Of the sends the lowering may make of the file's calls: True for
-        one made on a name declared only as a framework's connection, in a
-        file whose framework's connections have TCP_NODELAY on
-        (`ChannelHandlerContext ctx`, as the lowering tells them); False for
-        any other (the first ends the search)."""
-        found = set()
+    def kinds(self) -> frozenset[tuple[bool, bool]]:
+        """(kind, made) of the sends the lowering may make of the file's
+        calls.  The kind: True for one made on a name declared only as a
+        framework's connection, in a file whose framework's connections have
+        TCP_NODELAY on (`ChannelHandlerContext ctx`, as the lowering tells
+        them); False for any other.  Made: False for one the lowering never
+        makes, in code it never enters (a lambda, an anonymous class's body)
+        or on what `new` makes of a class that is no stream
+        (`new StringBuilder().append(..)`): such a send lets no file
+        through, but still counts against a file sending only on a
+        framework's connections, as it did before the scan told them apart
+        (that count reads the declarations, and the lowering's reading of
+        some of them differs).  A plain send that is made ends the search."""
+        found, unlowered = set(), None
         for m in self.pattern.finditer(self.data):
-            kind = self.kind(m.start() + 1)  # the name, after its `.`
-            if kind is not None:
-                found.add(kind)
-                if not kind:
-                    break
+            if (False, False) in found and m.start() in unlowered:
+                continue  # nothing more to learn from a send the lowering never makes
+            sent = self.kind(m.start() + 1)  # the name, after its `.`
+            if sent is None:
+                continue
+            if unlowered is None:
+                unlowered = Unlowered(self.data)
+            kind, made = sent[0], sent[1] and m.start() not in unlowered
+            found.add((kind, made))
+            if made and not kind:
+                break
         return frozenset(found)
 
-    def kind(self, at: int) -> bool | None:
-        """The kind (see `kinds`) of the send whose name starts at `at`; None where it is none."""
+    def kind(self, at: int) -> tuple[bool, bool] | None:
+        """(the kind, whether the lowering may make it: see `kinds`) of the
+        send whose name starts at `at`; None where it is none."""
         if not self.may_be_event(at):
             return None
         dot = _DOT_BACK.match(self._backwards, len(self.data) - at)
@@ -334,12 +353,12 @@ class SendEvents(FileEvents):
             return None  # a class's name (a static method), as `FileEvents` reads one
         name = receiver.removeprefix(b"this.")
         if not self.framework_nodelay or b"." in name:
-            return False
+            return False, True
         types, frameworks = self.types_of(name), self.scan.catalogue.framework_types
-        return bool(types) and all(t in frameworks or self._holds_none(t) for t in types)
+        return bool(types) and all(t in frameworks or self._holds_none(t) for t in types), True
 
-    def _on_call(self, back: int) -> bool | None:
-        """The kind of a send made on what the expression ending `back`
+    def _on_call(self, back: int) -> tuple[bool, bool] | None:
+        """`kind` of a send made on what the expression ending `back`
         bytes from the end of the file gives: none where it is a call of a
         method other than those giving a connection's stream or the
         connection (`getOutputStream()`, `channel()`: a method's result,
@@ -347,16 +366,19 @@ class SendEvents(FileEvents):
         backwards = self._backwards
         close = _CLOSE_BACK.match(backwards, back)
         if close is None:
-            return False  # an array's element, a literal...
+            return False, True  # an array's element, a literal...
         depth, at = 0, close.end() - 1
         for paren in _PARENS.finditer(backwards, at):
             depth += 1 if paren.group() == b")" else -1
             if depth == 0:
                 name = _NAME_BACK.match(backwards, paren.end())
-                if name is None or _NEW_BACK.match(backwards, name.end()):
-                    return False  # a parenthesized expression, a cast, or what `new` makes
-                return False if name.group(1)[::-1].decode() in self.scan.method_wrappers else None
-        return False
+                if name is None:
+                    return False, True  # a parenthesized expression or a cast
+                called = name.group(1)[::-1].decode()
+                if _NEW_BACK.match(backwards, name.end()):  # what `new` makes: a connection or a stream over one?
+                    return False, called in self.scan.types.wrappers or called in self.scan.socket_makers
+                return (False, True) if called in self.scan.method_wrappers else None
+        return False, True
 
     def _holds_none(self, typ: str) -> bool:
         # What the catalogue names no connection (`StringBuilder`) makes no send either.
@@ -364,3 +386,96 @@ class SendEvents(FileEvents):
 
     def _declared(self, name: bytes) -> bool:
         return any(_DECLARED_END.match(self.data, at + len(name)) for at in whole_words(self.data, name))
+
+
+# A lambda's arrow, or a switch's rule's (`case A, B ->`, `default ->`):
+# read backwards from it, a `case` or `default` since the statement's start.
+_ARROW = re.compile(rb"->")
+_RULE_BACK = re.compile(rb"[^;{}]*?(?<!\w)(?:esac|tluafed)(?!\w)")
+# `new`, a class's name (maybe qualified or generic) and the `(` of its
+# arguments: a `{` after them opens an anonymous class's body.
+_NEW_CALL = re.compile(rb"new\s+(?:\w+\s*\.\s*)*\w+\s*(?:<[^;{}()=]*>\s*)?\(")
+_PAIRED = re.compile(rb"[()\[\]{}]")
+_BRACKETS = re.compile(rb"[()\[\]{};,]")
+_BLANKS = re.compile(rb"\s*")
+_OPENING, _CLOSING = b"([{", b")]}"
+
+
+class Unlowered:
+    """The parts of a Java file's code (comments and literals blanked) that
+    the lowering never enters: lambdas' bodies and anonymous classes'
+    bodies.  `at in unlowered`: whether the offset `at` lies in one.
+    Where the bytes leave a doubt (an arrow inside a switch's rule, a
+    lambda's expression ending in a generic's comma), the part is left out
+    of them, not guessed."""
+
+    def __init__(self, code: bytes):
+        from bisect import bisect_right
+
+        self._bisect = bisect_right
+        parts = sorted(self._lambdas(code) + self._anonymous_classes(code))
+        self.starts, self.ends = [], []
+        for a, b in parts:  # merged, so that the last start before an offset tells
+            if self.ends and a <= self.ends[-1]:
+                self.ends[-1] = max(self.ends[-1], b)
+            else:
+                self.starts.append(a)
+                self.ends.append(b)
+
+    def __contains__(self, at: int) -> bool:
+        i = self._bisect(self.starts, at) - 1
+        return i >= 0 and at < self.ends[i]
+
+    @staticmethod
+    def _lambdas(code: bytes) -> list[tuple[int, int]]:
+        backwards, parts = code[::-1], []
+        for m in _ARROW.finditer(code):
+            if _RULE_BACK.match(backwards, len(code) - m.start()):
+                continue  # maybe a switch's rule (`case 1 -> out.write(b);`), lowered as its statements
+            body = _BLANKS.match(code, m.end()).end()
+            end = _closed(code, body) if code[body:body + 1] == b"{" else _expression_end(code, body)
+            if end is not None:
+                parts.append((m.end(), end))
+        return parts
+
+    @staticmethod
+    def _anonymous_classes(code: bytes) -> list[tuple[int, int]]:
+        parts = []
+        for m in _NEW_CALL.finditer(code):
+            if m.start() and code[m.start() - 1] in WORD_BYTES:
+                continue  # a longer name's end (`renew`): no look-behind, which would be tried everywhere
+            arguments_end = _closed(code, m.end() - 1)
+            body = _BLANKS.match(code, arguments_end).end() if arguments_end is not None else None
+            if body is not None and code[body:body + 1] == b"{":
+                end = _closed(code, body)
+                if end is not None:
+                    parts.append((body, end))
+        return parts
+
+
+def _closed(code: bytes, at: int) -> int | None:
+    """The offset after the bracket closing the one at `at` (None where none does)."""
+    depth = 0
+    for m in _PAIRED.finditer(code, at):
+        if m.group() in _OPENING:
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return m.end()
+    return None
+
+
+def _expression_end(code: bytes, at: int) -> int | None:
+    """Where the expression starting at `at` ends: the first `,` `;` or
+    closing bracket outside its own brackets (None where the file ends first)."""
+    depth = 0
+    for m in _BRACKETS.finditer(code, at):
+        c = m.group()
+        if c in _OPENING:
+            depth += 1
+        elif depth == 0:
+            return m.start()
+        elif c in _CLOSING:
+            depth -= 1
+    return None
