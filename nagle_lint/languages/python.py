@@ -543,37 +543,31 @@ class PythonFrontend(Frontend):
     def _library_call(self, low, node, library, obj, meth, args, kwargs):
         """A library method's steps on its connection (see `catalogue.Step`)."""
         _eval_all(low, args, kwargs)
-        made = low.env.get(compact(obj))
-        h = low.conn_for(obj, "medium")
+        h = self._library_connection(low, obj, library)
         if h is None:
             return None
-        info = low.conns.get(h.key)
-        if info is not None and info.confidence == "low":  # a factory's result answering the library's methods
+        for step in library.methods[meth]:
+            given = _step_argument(step, args, kwargs)
+            if given is not _ABSENT:
+                _STEPS[step.event](low, node, h, step, given)
+        return None
+
+    def _library_connection(self, low, obj, library):
+        """The connection of the library object `obj`, as sure as its methods
+        make it, with TCP_NODELAY where the file's own subclass turns it on."""
+        made = low.env.get(compact(obj))
+        h = low.conn_for(obj, "medium")
+        info = low.conns.get(h.key) if h is not None else None
+        if info is None:
+            return h
+        if info.confidence == "low":  # a factory's result answering the library's methods
             info = low.conns[h.key] = replace(info, tcp=True if info.tcp is None else info.tcp, confidence="medium")
-        if info is not None and not (isinstance(made, Handle) and made.library) \
+        if not (isinstance(made, Handle) and made.library) \
                 and library.name in _nodelay_subclasses(low.unit, self.catalogue.libraries):
             # Not made in sight (a pool's, a factory's): in a file that makes the library's
             # connections with a class of its own turning TCP_NODELAY on, one of those.
             low.conns[h.key] = replace(info, nodelay=True)
-        splat = any(a.type == "dictionary_splat" for a in args)  # **kw may hold any keyword
-        for step in library.methods[meth]:
-            given = None
-            if step.arg is not None or step.keyword is not None:
-                given = args[step.arg] if step.arg is not None and step.arg < len(args) \
-                    and args[step.arg].type not in ("list_splat", "dictionary_splat") else kwargs.get(step.keyword)
-                if given is None and not splat or given is not None and given.type == "none":
-                    continue
-            if step.event == "buffer":
-                low.send(Handle(h.key, buffered=True), node, UNKNOWN)
-            elif step.event == "flush":
-                low.flush(h, node)
-            elif step.event == "send":
-                # A body after the headers: at the argument sent (or the argument list), not the flush's place.
-                at = node if step.arg is None and step.keyword is None else given or node.child_by_field_name("arguments")
-                low.send(h, at, UNKNOWN)
-            elif step.event == "read":
-                low.recv(h, node)
-        return None
+        return h
 
     def _more(self, flags) -> bool:
         return flags is not None and any(f in text(flags) for f in self.catalogue.more_flags)
@@ -604,6 +598,37 @@ class _Taken:
     """A function of the catalogue taken as a value (`write=os.write`): calling it is calling that function."""
 
     callee: str
+
+
+_ABSENT = object()
+
+
+def _step_argument(step, args, kwargs):
+    """The argument a library step depends on (see `catalogue.Step`): None
+    for a step that always happens, `_ABSENT` when the argument is not given
+    or is a literal None (`**kw` may hold any keyword: given)."""
+    if step.arg is None and step.keyword is None:
+        return None
+    given = args[step.arg] if step.arg is not None and step.arg < len(args) \
+        and args[step.arg].type not in ("list_splat", "dictionary_splat") else kwargs.get(step.keyword)
+    if given is None:
+        return None if any(a.type == "dictionary_splat" for a in args) else _ABSENT
+    return _ABSENT if given.type == "none" else given
+
+
+def _step_send(low, node, h, step, given):
+    # A body after the headers: at the argument sent (or the argument list), not the flush's place.
+    at = node if step.arg is None and step.keyword is None else given or node.child_by_field_name("arguments")
+    low.send(h, at, UNKNOWN)
+
+
+# Library step -> its lowering on the connection `h`.
+_STEPS = {
+    "buffer": lambda low, node, h, step, given: low.send(Handle(h.key, buffered=True), node, UNKNOWN),
+    "flush": lambda low, node, h, step, given: low.flush(h, node),
+    "send": _step_send,
+    "read": lambda low, node, h, step, given: low.recv(h, node),
+}
 
 
 # Statement node type -> its lowering; any other statement is lowered for the

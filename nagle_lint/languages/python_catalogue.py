@@ -7,8 +7,13 @@ from __future__ import annotations
 from .catalogue import Catalogue, Library, Step
 
 # http.client (httplib on Python 2): the request line and headers wait in the
-# connection's buffer until endheaders() sends them; a body given to
-# endheaders() or request() is sent after them, in sends of its own (Python 3).
+# connection's buffer until endheaders() sends them.  A body given to
+# endheaders(message_body) joins them in that one send: the argument exists for
+# that (Python 2.7 and 3 before 3.6 append a string body to the headers; 3.6
+# and later send it apart, on the connection their connect() made with TCP_NODELAY,
+# so on no version do the two pieces wait for an ACK).  request() sends its body
+# after the headers in sends of its own on Python 3.6 and later, and a body that
+# is not the version's string type (a file, unicode on Python 2) on every version.
 HTTP_CLIENT = Library(
     "http.client",
     makers={"HTTPConnection", "HTTPSConnection", "http.client.HTTPConnection", "http.client.HTTPSConnection",
@@ -16,7 +21,7 @@ HTTP_CLIENT = Library(
     methods={
         "putrequest": [Step("buffer")],
         "putheader": [Step("buffer")],
-        "endheaders": [Step("flush"), Step("send", arg=0, keyword="message_body")],
+        "endheaders": [Step("buffer", arg=0, keyword="message_body"), Step("flush")],
         "request": [Step("buffer"), Step("flush"), Step("send", arg=2, keyword="body")],
         "send": [Step("send")],
         "getresponse": [Step("read")],
