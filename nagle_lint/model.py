@@ -28,7 +28,10 @@ class ConnInfo:
     `tcp` is False for things that have no Nagle (UDP, AF_UNIX, files,
     in-memory buffers), True when created or typed as TCP, None when unknown.
     `origin` is "created" when the function itself made the connection
-    (socket(), accept(), new Socket ...), else "param", "field" or "unknown".
+    (socket(), accept(), new Socket ...), else "param", "field" or "unknown";
+    "passed" for a parameter called as a function (`write` of `def
+    relay(write, data)`): its events are a connection's only where a caller
+    passes one of that connection's sends (`relay(sock.sendall, data)`).
     """
 
     name: str

@@ -598,7 +598,7 @@ class _Run:
         known = self.result.info_at.get(ev.site)
         if known is None or CONFIDENCES.index(info.confidence) > CONFIDENCES.index(known.confidence):
             self.result.info_at[ev.site] = info
-        if info.tcp is False:
+        if info.tcp is False or info.origin == "passed":  # passed: no caller gave it a connection's send
             return state
         if isinstance(ev, SetOption) and ev.value is None and ev.value_param in frame.consts:
             ev = replace(ev, value=frame.consts[ev.value_param])
@@ -760,6 +760,8 @@ def _stronger(outer: ConnInfo, inner: ConnInfo | None) -> ConnInfo:
     """The caller's connection, with what the callee's declaration adds (a typed parameter)."""
     if inner is None:
         return outer
+    if inner.origin == "passed" and outer.tcp is not True and outer.confidence == "low":
+        return ConnInfo(outer.name, outer.tcp, outer.confidence, "passed")  # a function value, not a connection's send
     if outer.tcp is False or inner.tcp is False:
         return outer if outer.tcp is False else inner
     if CONFIDENCES.index(inner.confidence) > CONFIDENCES.index(outer.confidence):

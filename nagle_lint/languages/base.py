@@ -685,6 +685,7 @@ class Unit:
         self.library_receivers: dict | None = None  # receiver -> library, by the methods called on it (Python)
         self.struct_sizes: dict | None = None  # module-level struct.Struct names -> the size they pack (Python)
         self.generators: set | None = None  # the file's generator functions (Python)
+        self.passed_sends: set | None = None  # the functions given a connection's send as a value (Python)
         self.nodelay_libraries: set | None = None  # libraries whose connections the file's subclass sets TCP_NODELAY on (Python)
         self.polls_tcp: bool | None = None  # the file's event loop hands out TCP connections (worked out once)
         self.errors_resolved = 0  # syntax errors a function's body parsed again had no more

@@ -214,41 +214,57 @@ class PythonFrontend(Frontend):
     # -- expressions -------------------------------------------------------
 
     def value(self, low: Lowering, node):
-        t = node.type
-        if t in ("identifier", "attribute"):
-            v = low.env.get(text(node) if t == "identifier" else compact(node))  # a name holds no blank
-            if v is None and t == "attribute":
-                low.expr(node.child_by_field_name("object"))
-                return NO_VALUE
+        valuer = _VALUES.get(node.type)
+        return valuer(self, low, node) if valuer is not None else None
+
+    def _name_value(self, low: Lowering, node):
+        return low.env.get(text(node))
+
+    def _attribute_value(self, low: Lowering, node):
+        """`a.b`: what the name holds; a connection's send taken as a value
+        and passed on (`relay(sock.sendall)`) is that connection, for the
+        callee that calls it."""
+        v = low.env.get(compact(node))  # a name holds no blank
+        if v is not None:
             return v
-        if t == "integer":
-            n = int_literal(text(node))
-            return Const(n) if n is not None else None
-        if t in ("true", "false"):
-            return Const(t == "true")
-        if t == "string":
-            return Const(text(node))
-        if t == "assignment":
-            right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
-            v = self._bound(low, right) if right is not None and right.type == "attribute" else None
-            v = low.expr(right) if v is None else v
-            if right is not None:
-                if v is None and right.type == "identifier" and left.type == "attribute":
-                    low.field_alias(compact(left), text(right))
-                low.bind_target(left, v)
-                if left.type == "identifier" and (size := _size(right, low)) != UNKNOWN:
-                    low.sizes[text(left)] = size
-            return NO_VALUE if v is None else v
-        if t == "named_expression":
-            v = low.expr(node.child_by_field_name("value"))
-            low.bind_target(node.child_by_field_name("name"), v)
-            return NO_VALUE if v is None else v
-        if t == "conditional_expression" and len(node.named_children) == 3:
-            then, cond, other = node.named_children  # `then if cond else other`
-            return low.alternatives(node, cond, (then, other))
-        if t == "boolean_operator":
-            return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
-        return None
+        if text(node.child_by_field_name("attribute")) in self._passable:
+            bound = self._bound(low, node)
+            if bound is not None and not bound.handle.buffered:
+                return Handle(bound.handle.key)
+        low.expr(node.child_by_field_name("object"))
+        return NO_VALUE
+
+    def _assignment_value(self, low: Lowering, node):
+        right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
+        v = self._bound(low, right) if right is not None and right.type == "attribute" else None
+        v = low.expr(right) if v is None else v
+        if right is not None:
+            if v is None and right.type == "identifier" and left.type == "attribute":
+                low.field_alias(compact(left), text(right))
+            low.bind_target(left, v)
+            if left.type == "identifier" and (size := _size(right, low)) != UNKNOWN:
+                low.sizes[text(left)] = size
+        return NO_VALUE if v is None else v
+
+    def _named_value(self, low: Lowering, node):
+        v = low.expr(node.child_by_field_name("value"))
+        low.bind_target(node.child_by_field_name("name"), v)
+        return NO_VALUE if v is None else v
+
+    def _conditional_value(self, low: Lowering, node):
+        if len(node.named_children) != 3:
+            return None
+        then, cond, other = node.named_children  # `then if cond else other`
+        return low.alternatives(node, cond, (then, other))
+
+    def _boolean_value(self, low: Lowering, node):
+        return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
+
+    @cached_property
+    def _passable(self) -> frozenset[str]:
+        """The sends a callee given one as a value (`relay(sock.sendall)`) sends by calling it."""
+        return frozenset(m for m in self.catalogue.sends | self.catalogue.stream_writes
+                         if self._events.get(m) == self._send)
 
     def _bound(self, low: Lowering, node):
         """`self.sock.sendall` taken as a value (`self._write = self.sock.sendall`):
@@ -469,6 +485,9 @@ class PythonFrontend(Frontend):
             return self._callees[taken.callee](low, node, taken.callee, args, kwargs)
         if name == "open_connection":
             return self._open_stream(low, node, args, kwargs)
+        if name in low.params and name not in low.env and args and self._given_sends(low.unit) \
+                & {low.qualname.rsplit(".", 1)[-1]}:
+            return self._passed_send(low, node, name, args, kwargs)
         cat = self.catalogue
         if name in cat.tcp_makers:
             return self._create(low, name, args, kwargs)
@@ -488,6 +507,23 @@ class PythonFrontend(Frontend):
         if name[:1].isupper():  # a class, by convention: its __init__ may live in another linted file
             return low.construct(name, args, node, _method_of(low.unit, name, "__init__") or f"{name}.__init__")
         return low.outside_call(name, args, node)
+
+    def _given_sends(self, unit) -> set[str]:
+        """The file's functions given a connection's send as a value (worked out once per file)."""
+        if unit.passed_sends is None:
+            unit.passed_sends = {name.decode() for name in self.scan.passed_to(unit.src.data)}
+        return unit.passed_sends
+
+    def _passed_send(self, low, node, name, args, kwargs):
+        """A parameter called with a payload (`write(data)` in `def relay(write,
+        data)`), in a function the file passes a connection's send to
+        (`relay(sock.sendall, data)`): a send on the connection of the
+        callers that pass one, and nothing where a caller passes anything
+        else (see `Send` events on a "passed" key in checks/flow.py)."""
+        _eval_all(low, args, kwargs)
+        low.conns[name] = _info(name, None, "low", "passed")
+        self._send(low, node, Handle(name), "send", args, kwargs)
+        return None
 
     def _local_call(self, low, node, qualname, args):
         """A call of a function of the file; a generator's body runs only when
@@ -512,7 +548,7 @@ class PythonFrontend(Frontend):
 
     def text_facts(self, unit) -> tuple:
         return super().text_facts(unit) + (
-            frozenset(_stream_callbacks(unit)), frozenset(self._generators(unit)),
+            frozenset(_stream_callbacks(unit)), frozenset(self._generators(unit)), frozenset(self._given_sends(unit)),
             tuple(sorted(_library_receivers(unit, self.catalogue.libraries).items())),
             tuple(sorted(_module_structs(unit).items())))
 
@@ -631,6 +667,19 @@ _STEPS = {
 }
 
 
+# Expression node type -> its value (see `Frontend.value`); any other is lowered for its events.
+_VALUES = {
+    "identifier": PythonFrontend._name_value,
+    "attribute": PythonFrontend._attribute_value,
+    "integer": lambda fe, low, node: Const(n) if (n := int_literal(text(node))) is not None else None,
+    "true": lambda fe, low, node: Const(True),
+    "false": lambda fe, low, node: Const(False),
+    "string": lambda fe, low, node: Const(text(node)),
+    "assignment": PythonFrontend._assignment_value,
+    "named_expression": PythonFrontend._named_value,
+    "conditional_expression": PythonFrontend._conditional_value,
+    "boolean_operator": PythonFrontend._boolean_value,
+}
 # Statement node type -> its lowering; any other statement is lowered for the
 # events of its expressions, unless it is inert.
 _STATEMENTS = {

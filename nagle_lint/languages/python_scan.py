@@ -3,6 +3,7 @@ Its words and patterns are derived from the Python catalogue."""
 
 from __future__ import annotations
 
+import keyword
 import os
 import re
 from functools import cached_property
@@ -301,11 +302,32 @@ class PythonScanner(Scanner):
         # A name or field a connection's send or read is kept in (`self._write =
         # self.sock.sendall`): calling it is that event, and keeping it sets a field.
         kept = self._kept(data)
-        return events.extended(_kept_use(kept)) if kept else events
+        events = events.extended(_kept_use(kept)) if kept else events
+        passed = self.passed_to(data)
+        return events.extended(_definition_of(passed)) if passed else events
 
     def starts_in(self, data: bytes):
         sends = {name for name, method in self._kept(data).items() if method in self.send_methods}
-        return self.sends_or_options.extended(_kept_use(sends)) if sends else self.sends_or_options
+        starts = self.sends_or_options.extended(_kept_use(sends)) if sends else self.sends_or_options
+        passed = self.passed_to(data)
+        return starts.extended(_definition_of(passed)) if passed else starts
+
+    def passed_to(self, data: bytes) -> set[bytes]:
+        """The functions a connection's send is passed to (`relay(sock.sendall, data)`):
+        calling their parameter sends.  The sends taken as values are found first
+        (led by their dot: fast), then the bare-name call open before them on their line."""
+        found = set()
+        for m in self.taken_sends.finditer(data):
+            call = _CALL_OPEN.search(data, data.rfind(b"\n", 0, m.start()) + 1, m.start())
+            if call is not None and not keyword.iskeyword(call.group(1).decode()):  # `in (sock.send, ...)`
+                found.add(call.group(1))
+        return found
+
+    @cached_property
+    def taken_sends(self):
+        """A connection's send taken as a value (`.sendall` with no call)."""
+        c = self.catalogue
+        return re.compile(rb"\.(?:" + b"|".join(_names(c.sends | c.stream_writes)) + rb")" + _TAKEN)
 
     def _kept(self, data: bytes) -> dict[bytes, bytes]:
         """Name -> the method of a connection kept in it (`self._write = self.sock.sendall`):
@@ -345,7 +367,8 @@ class PythonScanner(Scanner):
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         first = self.send_calls.search(data)
         if first is None:
-            return any(method in self.send_methods for method in self._kept(data).values())
+            return any(method in self.send_methods for method in self._kept(data).values()) \
+                or bool(self.passed_to(data))
         if self.socket_sends.search(data, first.start()):
             return True
         if any(w in data for w in self.stream_words):
@@ -387,6 +410,9 @@ def _names(names, tail: bytes = b"") -> list[bytes]:
 
 # `name = obj.path` or `self.name = obj.path` before a method taken as a value: group 1 the name.
 _KEPT_IN = re.compile(rb"[ \t]*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)[ \t]*=[ \t]*[A-Za-z_][\w.]*")
+# A bare-name call left open before a value given to it (`relay(sock` of `relay(sock.sendall, data)`):
+# group 1 the name.
+_CALL_OPEN = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)[ \t]*\([^()\n]*?[A-Za-z_][\w.]*\Z")
 # The name of a parameter (or a keyword argument) a value is the default of, before the value.
 _DEFAULT_OF = re.compile(rb"([A-Za-z_]\w*)[ \t]*=[ \t]*\Z")
 # A method taken as a value where no call follows (`self._write = sock.sendall`,
@@ -397,6 +423,11 @@ _TAKEN = rb"[ \t]*[\r\n#,)\]]"
 def _kept_use(names) -> bytes:
     """A call of one of the names a connection's method is kept in, or the keeping."""
     return rb"\b(?:" + b"|".join(re.escape(n) for n in sorted(names)) + rb")[ \t]*(?:\(|=(?!=))"
+
+
+def _definition_of(names) -> bytes:
+    """The definition of one of the functions `names`."""
+    return rb"def[ \t]+(?:" + b"|".join(re.escape(n) for n in sorted(names)) + rb")[ \t]*\("
 
 
 def _method(alternatives) -> bytes:
