@@ -167,7 +167,6 @@ class Project:
                         methods.setdefault((language, _entry_name(q)), []).append(path)
         # Most functions are stubs (not worth lowering): nothing to walk in them.
         self._bodied = [fn for fn in self.functions() if fn.body]
-        self.effective = self._with_effects()
         self._events: dict[str, dict] = {}
         self._definers: dict[tuple[str, str], set[str]] = {}
         self._live: dict[int, tuple] = {}
@@ -422,6 +421,13 @@ class Project:
         if _same(parts, (s.body, s.orelse, s.final)) and _same(handlers, s.handlers):
             return s
         return replace(s, body=parts[0], orelse=parts[1], final=parts[2], handlers=handlers)
+
+    @cached_property
+    def effective(self) -> set[int]:
+        """ids of the functions with an event their callers see, directly or
+        through callees: found where asked (the checks ask; the later rounds'
+        projects, and a project only compared with, do not)."""
+        return self._with_effects()
 
     def has_effects(self, fn: Function) -> bool:
         return id(fn) in self.effective
