@@ -1219,8 +1219,10 @@ CHANGED = "nagle-lint one file changed"
 
 class OneFileChanged:
     """The rows "one file changed": a private copy of the tree (the tree itself is never written),
-    with its own cache, where one file is touched, or edited (a comment line appended, new each
-    time, so that no run finds that content cached), before each run."""
+    with its own cache, where one file is touched, edited (its last line, a comment, says something
+    new each time: what the file's functions do is the same) or has its model changed (a line sending
+    on a connection doubled, or back to one, each time: a new send in a function, or one gone), before
+    each run, each row from the file as the last run left it."""
 
     def __init__(self, target: Path, changed: list[str], env: dict, config: Path | None):
         """`changed`: the --changed-file paths; the tree's is the first that is one of its files."""
@@ -1235,34 +1237,70 @@ class OneFileChanged:
         self.rel = mine[0] if mine else middle_source_file(self.root)
         self.file = self.root / self.rel
         self.original = self.file.read_bytes()
-        self.edits = 0
+        self.sending = doubled_send(self.original)  # None: no line that sends alone
+        self.edits, self.doubled = 0, False
+        self.last: dict[str, bytes] = {}  # row -> the text its last run linted
         self.env = {**env, "NAGLE_LINT_CACHE_DIR": str(self.temp / "cache")}
 
     def touch(self) -> None:
         os.utime(self.file)
 
     def edit(self) -> None:
+        self._write("edited")
+
+    def change_model(self) -> None:
+        self.doubled = not self.doubled
+        self._write("model changed")
+
+    def _write(self, how: str) -> None:
         self.edits += 1
         mark = "#" if self.file.suffix in (".py", ".pyi") else "//"
-        self.file.write_bytes(self.original + f"\n{mark} one file changed: edit {self.edits}\n".encode())
+        text = (self.sending[0] if self.doubled else self.original) + f"\n{mark} one file changed: edit {self.edits}\n".encode()
+        self.file.write_bytes(text)
+        self.last[how] = text
 
     def tools(self, cold: Tool) -> list[Tool]:
         cmd = [a for a in cold.cmd if a != "--no-cache"]
+        rows = [("touched", self.touch, "touched"), ("edited", self.edit, "edited: its last line, a comment, new")]
+        if self.sending is not None:
+            rows.append(("model changed", self.change_model,
+                         f"edited: line {self.sending[1]} (a send) doubled, or back to one, and its last line new"))
         return [Tool(f"{CHANGED}: {how}", cmd, count_nagle, prepare=prepare, cwd=self.root, env=self.env,
-                     note=f"{self.rel} {how} before each run, in a copy of the tree with its own cache")
-                for how, prepare in (("touched", self.touch), ("edited", self.edit))]
+                     note=f"{self.rel} {what} before each run, in a copy of the tree with its own cache")
+                for how, prepare, what in rows]
 
-    def same_as_cold(self, cold: Tool, edited: Tool) -> str:
-        """Whether the last edited run printed what a cold run prints on the same files."""
-        if not edited.samples:
-            return f"{edited.name}: no run to compare with a cold run"
+    def same_as_cold(self, cold: Tool, row: Tool) -> str:
+        """Whether the last run of an edited row printed what a cold run prints on the same files."""
+        how = row.name.rpartition(": ")[2]
+        if not row.samples or how not in self.last:
+            return f"{row.name}: no run to compare with a cold run"
+        self.file.write_bytes(self.last[how])
         run = subprocess.run(cold.command("."), cwd=self.root, env=self.env, capture_output=True, timeout=3600)
-        same = run.stdout == edited.samples[-1].stdout
-        return (f"{edited.name}: output {'identical to' if same else 'DIFFERENT from'} a cold run's on the same"
+        same = run.stdout == row.samples[-1].stdout
+        return (f"{row.name}: output {'identical to' if same else 'DIFFERENT from'} a cold run's on the same"
                 " files (JSON, compared byte for byte)")
 
     def close(self) -> None:
         shutil.rmtree(self.temp, ignore_errors=True)
+
+
+# A line that sends and nothing else that spans lines: a statement on one line (its parentheses
+# closed, ended there) whose first call is named for sending or writing (`sock.sendall(...)`,
+# `n = write(fd, ...)`, `ctx.writeAndFlush(msg);`).
+FIRST_CALL = re.compile(rb"^[ \t]+[\w.\->\[\] =*&]*?\b([A-Za-z_]\w*)\s*\(")
+SENDING = re.compile(rb"_?s?(?:send|write)(?:all|to|msg|v|AndFlush|Bytes|_all)?")
+
+
+def doubled_send(text: bytes) -> tuple[bytes, int] | None:
+    """The text with its first line that sends doubled (a new send in the same function), and that
+    line's number; None where no line sends alone."""
+    lines = text.split(b"\n")
+    for i, line in enumerate(lines):
+        call = FIRST_CALL.match(line)
+        if call and SENDING.fullmatch(call.group(1)) and line.rstrip().endswith((b";", b")")) \
+                and line.count(b"(") == line.count(b")") and not line.lstrip().startswith((b"return", b"if", b"while")):
+            return b"\n".join(lines[:i + 1] + lines[i:]), i + 1
+    return None
 
 
 def middle_source_file(root: Path) -> str:
@@ -1447,7 +1485,8 @@ def _run_corpus(label, target, args, env, planted, report, cwd, arg, cache_dir, 
         notes.append(f"nagle-lint read its settings from {config}")
     notes += tool_notes + [f"{t.name}: {t.note}" for t in tools if t.note and t.samples]
     if changed is not None:
-        notes.append(changed.same_as_cold(cold, next(t for t in tools if t.name == f"{CHANGED}: edited")))
+        notes += [changed.same_as_cold(cold, t) for t in tools if t.name.startswith(f"{CHANGED}: ")
+                  and not t.name.endswith("touched")]
     if misses:
         notes.append(f"nagle-lint warm: {misses} of {args.repeat} timed runs wrote a new cache entry (a miss); the cache"
                      " key covers the linter's own code, so an edit to it during the benchmark causes this")
