@@ -130,7 +130,10 @@ class Trace:
             if before is None or held is not None:  # (a lowering not held cannot be told apart: made again)
                 keys[path] = self.store.key(path, ("later", wants, held.sum if held is not None else None))
             item = self.store.load(path, keys[path]) if path in keys else None
-            (found.append(item) if item is not None else todo.append((path, before)))
+            if item is not None:
+                found.append(item)
+            else:
+                todo.append((path, before))
         for item in _relowered(todo, settings, wanted, workers):
             found.append(item)
             if item.path in keys and item.prepared is not None and item.prepared.model is not None:
@@ -228,21 +231,30 @@ class Store:
         if not data or data["rules"] != rules:
             return {}
         final, checks = data["final"], data["checks"]
-        changed = {p for p in prepared.keys() | final.keys()
-                   if p not in prepared or p not in final or id(prepared[p]) not in self.held
-                   or final[p][1:] != [self.held[id(prepared[p])].sum, self.digests[p][1]]}
-        before = {}
-        for path, (key, *_) in final.items() if changed else ():
-            if path in changed:
-                item = self.load(path, key)
-                if item is None:
-                    return {}  # what the file was is not known: everything is checked again
-                before[path] = item.prepared
-            else:
-                before[path] = prepared[path]
-        again = project.dependents(changed, project_of(before, settings, project)) if changed else set()
+        changed = {p for p in prepared.keys() | final.keys() if self._checked_otherwise(p, prepared.get(p), final)}
+        if changed:
+            before = self._checked_before(prepared, final, changed)
+            if before is None:
+                return {}  # what a file was is not known: everything is checked again
+            changed = project.dependents(changed, project_of(before, settings, project))
         return {p: Checked(p, [from_data(f) for f in checks[p][0]], [tuple(problem) for problem in checks[p][1]])
-                for p in prepared if p not in again and p in checks}
+                for p in prepared if p not in changed and p in checks}
+
+    def _checked_otherwise(self, path: str, prepared, final: dict) -> bool:
+        """Whether the file's lowering or settings are not those the record's run checked (or it has none now)."""
+        held = self.held.get(id(prepared)) if prepared is not None else None
+        return held is None or path not in final or final[path][1:] != [held.sum, self.digests[path][1]]
+
+    def _checked_before(self, prepared: dict, final: dict, changed: set[str]) -> dict | None:
+        """path -> the Prepared the record's run checked (those of the changed files loaded), or None
+        where one is not kept."""
+        before = {}
+        for path, (key, *_) in final.items():
+            item = self.load(path, key) if path in changed else None
+            if path in changed and item is None:
+                return None
+            before[path] = item.prepared if item is not None else prepared[path]
+        return before
 
     # -- lowerings
 
