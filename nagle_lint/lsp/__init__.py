@@ -5,16 +5,24 @@ from __future__ import annotations
 
 
 def main(argv: list[str]) -> int:
+    import sys
+    from importlib.util import find_spec
+
     from ..arguments import UsageError
 
     if argv:
         raise UsageError("'server' takes no arguments: it speaks the Language Server Protocol on stdin and stdout")
-    try:
-        import lsprotocol.types  # noqa: F401
-        import pygls.lsp.server  # noqa: F401  (pygls 2)
-    except ImportError as e:
-        raise UsageError(f"'server' needs the server extra ({e.name} is missing): "
-                         "pip install 'nagle-lint[server]'") from None
-    from .server import main as serve
+    need = "'server' needs the server extra ({} is missing or too old): pip install 'nagle-lint[server]'"
+    missing = [name for name in ("lsprotocol", "pygls") if find_spec(name) is None]  # found, not loaded
+    if missing:
+        raise UsageError(need.format(missing[0]))
+    from . import early
 
-    return serve(argv)
+    try:
+        first, scan = early.start(sys.stdin.buffer)  # before the protocol library is loaded: see early.py
+        from .server import main as serve
+    except ImportError as e:  # pygls 1, say
+        if (e.name or "").split(".")[0] not in ("lsprotocol", "pygls"):
+            raise
+        raise UsageError(need.format(e.name)) from None
+    return serve(first, scan)

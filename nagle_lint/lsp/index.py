@@ -123,14 +123,16 @@ class Index:
             return False
         return not excluded(path, excludes(self.settings.of(path)))
 
-    def build(self, texts: dict[str, bytes] | None = None) -> None:
-        """Analyse every file under the folder, as `nagle-lint ROOT` would."""
+    def build(self, texts: dict[str, bytes] | None = None, scan=None) -> None:
+        """Analyse every file under the folder, as `nagle-lint ROOT` would;
+        `scan`: an `early.Scan` that may have done the byte scan already."""
         texts = {p: t for p, t in (texts or {}).items() if self.owns(p)}
         if self.root is not None:
             result = Result([])
             files = runner.plan([self.root], self.settings).files
+            scanned = scan.records(self.root, self.settings, files) if scan is not None and not texts else None
             with buffers(texts):
-                self.prepared, self.project = runner.lower_all(files, self.settings, self.jobs, result)
+                self.prepared, self.project = runner.lower_all(files, self.settings, self.jobs, result, scanned=scanned)
             self.problems = {}
             for path, problem in result.problems:
                 self.problems[path] = "; ".join(filter(None, (self.problems.get(path), problem)))

@@ -20,52 +20,17 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
-from ..config import ConfigError, Resolver, check_rule_ids
+from ..config import Resolver
 from ..languages import frontend, language_of
-from ..site import CONFIDENCES
+from .early import Replay, read_options
 from .index import Index
 
 DEBOUNCE = 0.15  # seconds: changes closer than this are analysed together, once they pause
 CONFIG_FILES = ("pyproject.toml", ".nagle-lint.toml")
 SOURCE_GLOB = "**/*.{py,java,c,h}"
 SEVERITY = {"warning": types.DiagnosticSeverity.Warning, "note": types.DiagnosticSeverity.Information}
-OPTIONS = {"select": "a list of rule ids or prefixes", "ignore": "a list of rule ids or prefixes",
-           "min-confidence": "one of: " + ", ".join(CONFIDENCES)}
 
 log = logging.getLogger(__name__)
-
-
-def read_options(options) -> tuple[dict, list[str]]:
-    """The settings given in `initializationOptions` (select, ignore,
-    min-confidence), and what is wrong with the others: a wrong setting is
-    left out, the rest apply."""
-    good, errors = {}, []
-    if options is None:
-        return good, errors
-    if not isinstance(options, dict):
-        return good, [f"initializationOptions must be an object with keys {', '.join(OPTIONS)}"]
-    for key, value in options.items():
-        name = key.replace("_", "-").replace("minConfidence", "min-confidence")
-        if name not in OPTIONS:
-            errors.append(f"unknown setting '{key}' (expected one of: {', '.join(OPTIONS)})")
-            continue
-        problem = f"setting '{key}' must be {OPTIONS[name]}"
-        if name == "min-confidence":
-            if value not in CONFIDENCES:
-                errors.append(problem)
-            else:
-                good["min_confidence"] = value
-            continue
-        if isinstance(value, str):
-            value = value.split(",")
-        if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-            errors.append(problem)
-            continue
-        try:
-            good[name] = tuple(check_rule_ids(value, f"setting '{key}'"))
-        except ConfigError as e:
-            errors.append(str(e))
-    return good, errors
 
 
 class NagleServer(LanguageServer):
@@ -81,6 +46,7 @@ class NagleServer(LanguageServer):
         self.changed: dict[str, float] = {}  # uri -> when it last changed
         self.jobs: queue.Queue = queue.Queue()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.scan = None  # an early.Scan of the workspace folders, for the first index build
         # A daemon thread: `exit` ends the process even while it analyses.
         threading.Thread(target=self._work, name="nagle-lint-analysis", daemon=True).start()
 
@@ -156,11 +122,14 @@ class NagleServer(LanguageServer):
         texts = self.open_texts()
         folders = self.folders()
         settings = {folder: self.settings_for(folder) for folder in folders}
+        scan, self.scan = self.scan, None
 
         def job():
             self.indexes = {f: Index(f, settings[f]) for f in folders}
             for ix in self.indexes.values():
-                ix.build(texts)
+                ix.build(texts, scan)
+            if scan is not None:
+                scan.close()
             self.loose = {}
             for path, text in texts.items():
                 ix = self.index_of(path)
@@ -454,10 +423,12 @@ def shutdown(ls: NagleServer, *args):
     ls.timers.clear()
 
 
-def main(argv: list[str]) -> int:
-    """Serve on stdin and stdout until the editor says `exit`."""
+def main(first: bytes = b"", scan=None) -> int:
+    """Serve on stdin and stdout until the editor says `exit`; `first`: what
+    was read of stdin already, `scan`: an early.Scan of the folders it names."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # only the protocol may write to the real stdout
-    server.start_io(sys.stdin.buffer, out)
+    server.scan = scan
+    server.start_io(Replay(first, sys.stdin.buffer), out)
     return 0

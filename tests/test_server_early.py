@@ -1,0 +1,115 @@
+"""What the language server does before loading its protocol library
+(nagle_lint/lsp/early.py): the first message read and replayed, and the
+byte scan of the workspace begun in a forked process, which the index
+build then takes instead of scanning again."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from nagle_lint import runner
+from nagle_lint.config import Resolver
+from nagle_lint.lsp import early
+from nagle_lint.lsp.index import Index
+
+ROOT = Path(__file__).resolve().parent.parent
+HELPERS = ROOT / "fixtures" / "c" / "helpers_project"  # a finding that needs two files
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the early scan needs fork()")
+
+
+def message(payload: dict) -> bytes:
+    body = json.dumps(payload).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def initialize(**params) -> bytes:
+    return message({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params})
+
+
+def test_the_first_message_is_read_whole_and_replayed_before_the_rest():
+    first = initialize(rootUri=None, capabilities={})
+    second = message({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    stream = io.BytesIO(first + second)
+    assert early.read_message(stream) == first
+    replay = early.Replay(first, stream)
+    # As pygls reads: the headers line by line, then the body by its length.
+    got = b""
+    for _ in range(2):
+        line = replay.readline()
+        got += line
+        length = int(line.split(b":")[1])
+        got += replay.readline() + replay.read(length)
+    assert got == first + second
+    assert replay.readline() == b"" and replay.read(5) == b""
+
+
+def test_a_stream_that_ends_or_names_no_length_gives_what_was_read():
+    assert early.read_message(io.BytesIO(b"")) == b""
+    assert early.read_message(io.BytesIO(b"Content-Len")) == b"Content-Len"
+    assert early.read_message(io.BytesIO(b"X: 1\r\n\r\n{}")) == b"X: 1\r\n\r\n"
+
+
+def test_the_folders_and_settings_of_initialize(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    folders = [{"uri": a.as_uri(), "name": "a"}, {"uri": b.as_uri(), "name": "b"},
+               {"uri": (tmp_path / "gone").as_uri(), "name": "gone"}]
+    options = {"select": ["NGL001"], "min-confidence": "low", "bogus": 1}
+    assert early.folders_of(initialize(workspaceFolders=folders, rootUri=a.as_uri(), initializationOptions=options)) \
+        == ([str(a), str(b)], {"select": ("NGL001",), "min_confidence": "low"})
+    assert early.folders_of(initialize(rootUri=b.as_uri())) == ([str(b)], {})
+    assert early.folders_of(initialize(rootPath=str(a))) == ([str(a)], {})
+    assert early.folders_of(message({"jsonrpc": "2.0", "method": "initialized", "params": {}})) == ([], {})
+    assert early.folders_of(b"Content-Length: 3\r\n\r\n{{{") == ([], {})
+
+
+def _key(ix: Index):
+    return sorted((f.path, f.rule, tuple(f.site), f.message, f.suppressed) for fs in ix.shown.values() for f in fs)
+
+
+@needs_fork
+def test_the_index_takes_the_early_scan_and_finds_what_its_own_scan_finds(tmp_path, monkeypatch):
+    tree = Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))
+    root = str(tree)
+    expected = Index(root, Resolver({}, start=root), jobs=1)
+    expected.build()
+    scan = early.Scan([root], {}, jobs=1)
+
+    def no_scan(args):
+        raise AssertionError("scanned again")
+
+    monkeypatch.setattr(runner, "_scan_many", no_scan)  # here, not in the process forked already
+    ix = Index(root, Resolver({}, start=root), jobs=1)
+    ix.build(scan=scan)
+    assert _key(ix) == _key(expected) and _key(ix)
+    assert ix.problems == expected.problems
+
+
+@needs_fork
+def test_an_early_scan_of_other_settings_or_files_is_not_taken(tmp_path):
+    tree = Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))
+    root = str(tree)
+    scan = early.Scan([root], {"select": ("NGL001",)}, jobs=1)
+    settings = Resolver({}, start=root)
+    files = runner.plan([root], settings).files
+    assert scan.records(root, settings, files) is None  # other settings
+    selected = Resolver({"select": ("NGL001",)}, start=root)
+    assert scan.records(root, selected, files) is not None
+    assert scan.records(root, selected, files[1:]) is None  # a file came or went meanwhile
+    assert scan.records(str(tmp_path), selected, files) is None  # another folder
+
+
+@needs_fork
+def test_a_scan_that_fails_gives_nothing_and_the_index_scans_for_itself(tmp_path):
+    (tmp_path / ".nagle-lint.toml").write_text("select = 3\n")  # a broken configuration file
+    (tmp_path / "a.py").write_text("import socket\n")
+    scan = early.Scan([str(tmp_path)], {}, jobs=1)
+    scan.close()
+    assert scan.found == {}
