@@ -79,9 +79,13 @@ class Client(LanguageClient):
             print(f"server: {params.message}", file=sys.stderr)
 
 
-async def start(root: Path) -> Client:
+async def start(root: Path, source: Path | None = None) -> Client:
+    """The server started in the folder `root`, as editors start it (from
+    the nagle-lint source tree `source`, else the one installed: `python -m`
+    puts the current folder first on its path), and initialized with it."""
     client = Client()
-    await client.start_io(sys.executable, "-m", "nagle_lint", "server")
+    env = dict(os.environ, PYTHONPATH=str(source)) if source is not None else None
+    await client.start_io(sys.executable, "-m", "nagle_lint", "server", env=env, cwd=root)
     await client.initialize_async(types.InitializeParams(
         capabilities=types.ClientCapabilities(),
         workspace_folders=[types.WorkspaceFolder(from_fs_path(str(root)), root.name)]))
@@ -163,15 +167,15 @@ def peak_memory_mb(pid: int) -> float:
     return float("nan")
 
 
-async def index_time(tree: Path) -> tuple[float, float, float, float, float]:
+async def index_time(tree: Path, source: Path | None = None) -> tuple[float, float, float, float, float]:
     """Seconds to build the index of `tree` (until the diagnostics of a file
     opened right after `initialized`), the server's CPU seconds by then (its
     workers' too), the seconds and CPU seconds it took to answer
-    `initialize`, and its peak memory in MB."""
+    `initialize`, and its peak memory in MB; `source`: see `start`."""
     files = sorted(p for p in tree.rglob("*") if p.suffix in (".py", ".java", ".c", ".h") and p.is_file())
     opened = files[0]
     started = time.perf_counter()
-    client = await start(tree)
+    client = await start(tree, source)
     start_cpu = cpu_seconds(client._server.pid)
     uri = from_fs_path(str(opened))
     client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
@@ -206,7 +210,10 @@ async def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=30, help="edits per file (default 30)")
     parser.add_argument("--tree", type=Path, help="a big tree to index (e.g. netty)")
-    parser.add_argument("--rounds", type=int, default=3, help="index builds and cold runs, in turns (default 3)")
+    parser.add_argument("--rounds", type=int, default=5, help="index builds and cold runs, in turns (default 5)")
+    parser.add_argument("--compare", type=Path, action="append", default=[], metavar="SRC",
+                        help="also index with the server of another nagle-lint source tree (an earlier "
+                             "commit's `git archive`, say), in the same turns (repeatable)")
     args = parser.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
@@ -216,25 +223,24 @@ async def main():
               f"server CPU {cpu:.1f} ms per edit")
     if args.tree:
         tree = args.tree.resolve()
-        builds, build_cpus, starts, start_cpus, memories, colds, cold_cpus = [], [], [], [], [], [], []
-        for _ in range(args.rounds):
-            seconds, cpu = cold_run(tree)
-            colds.append(seconds)
-            cold_cpus.append(cpu)
-            seconds, cpu, start_seconds, start_cpu, memory = await index_time(tree)
-            builds.append(seconds)
-            build_cpus.append(cpu)
-            starts.append(start_seconds)
-            start_cpus.append(start_cpu)
-            memories.append(memory)
+        servers = [("server", None)] + [(f"server from {src}", src.resolve()) for src in args.compare]
+        builds = {name: [] for name, _ in servers}  # name -> (seconds, CPU, start seconds, start CPU, MB) per round
+        colds = []
+        for _ in range(args.rounds):  # in turns: the load of the moment weighs on every row alike
+            colds.append(cold_run(tree))
+            for name, source in servers:
+                builds[name].append(await index_time(tree, source))
         median = statistics.median
-        print(f"index of {args.tree}: median {median(builds):.2f} s over {args.rounds} builds "
-              f"(start to the first file's diagnostics; each {each(builds)}), CPU {median(build_cpus):.2f} s "
-              f"(each {each(build_cpus)}); of which starting the server (to its answer to initialize) "
-              f"{median(starts):.2f} s, CPU {median(start_cpus):.2f} s; "
-              f"server peak memory {max(memories):.0f} MB at most")
-        print(f"cold command line on {args.tree}: median {median(colds):.2f} s (each {each(colds)}), "
-              f"CPU {median(cold_cpus):.2f} s (each {each(cold_cpus)})")
+        for name, _ in servers:
+            seconds, cpus, starts, start_cpus, memories = zip(*builds[name])
+            print(f"index of {args.tree}, {name}: median {median(seconds):.2f} s over {args.rounds} builds "
+                  f"(start to the first file's diagnostics; each {each(seconds)}), CPU {median(cpus):.2f} s "
+                  f"(each {each(cpus)}); of which starting the server (to its answer to initialize) "
+                  f"{median(starts):.2f} s, CPU {median(start_cpus):.2f} s; "
+                  f"server peak memory {max(memories):.0f} MB at most")
+        seconds, cpus = zip(*colds)
+        print(f"cold command line on {args.tree}: median {median(seconds):.2f} s (each {each(seconds)}), "
+              f"CPU {median(cpus):.2f} s (each {each(cpus)})")
     print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
