@@ -174,6 +174,40 @@ def test_an_edit_that_changes_what_other_functions_read_gives_the_cold_model(edi
     assert _same(_lowered(SOURCE, earlier), _lowered(SOURCE))
 
 
+@pytest.mark.parametrize("edit, kept", [
+    # Between top-level definitions, in comments and blank lines: every function is kept
+    # but those of the definition next to the lines the edit changed (as the texts' common
+    # start and end tell them), or whose comments just above it (a line apart at most) it did.
+    ((SOURCE, SOURCE + b"# a note at the end\n"), None),
+    ((SOURCE, SOURCE + b"\n\n# two notes\n# at the end\n"), None),
+    ((b"\n\nclass Client:", b"\n\n# a note between\n\n\nclass Client:"), "Client"),
+    ((b"\n\nclass Client:", b"\n\n# a note between\n\nclass Client:"), "Client"),
+    ((b"\n\nclass Client:", b"\n\n\nclass Client:"), "Client"),
+    ((b"\n\ndef made(host):", b"\n\n# the maker\ndef made(host):"), "made"),
+])
+def test_comments_and_blank_lines_between_definitions_keep_the_functions(edit, kept, taken):
+    earlier = Earlier()
+    _lowered(SOURCE, earlier)
+    text = SOURCE.replace(*edit)
+    assert text != SOURCE
+    second = _lowered(text, earlier)
+    assert _same(second, _lowered(text))
+    lowered = ("<module>", kept or "<module>")  # the top-level code is lowered again
+    assert taken[0] == len([fn for fn in second.model.functions if fn.body and fn.qualname.split(".")[0] not in lowered])
+
+
+@pytest.mark.parametrize("edit", [
+    (b"# TCP_NODELAY: the peer is interactive\n", b"TCP_NODELAY = 1\n"),  # a comment made code
+    (b"\n\nclass Client:", b"\n\nx = 1  # between\n\nclass Client:"),
+])
+def test_code_between_definitions_is_no_comment(edit, taken):
+    earlier = Earlier()
+    _lowered(SOURCE, earlier)
+    text = SOURCE.replace(*edit)
+    assert _same(_lowered(text, earlier), _lowered(text))
+    assert taken[0] == 0
+
+
 def test_an_edit_is_parsed_from_the_earlier_tree(monkeypatch):
     """tree-sitter parses again only what the edit touched: the earlier tree,
     told of the edit, is handed to it (and the model is still the cold one)."""

@@ -177,6 +177,12 @@ def _holding(root, start: int, end: int):
     return None
 
 
+def _only_comments(root, start: int, end: int) -> bool:
+    """Whether the bytes [start, end) of a tree's text meet no top-level
+    node but comments (the rest is blank)."""
+    return all("comment" in child.type for child in root.children if child.start_byte < end and start < child.end_byte)
+
+
 def _top(node, root):
     while node.parent is not None and node.parent != root:
         node = node.parent
@@ -222,10 +228,13 @@ def _lines_moved(earlier: Earlier, unit, facts) -> _Lines | None:
     start, same_end = _common(old, data)
     new_end, old_end = len(data) - same_end, len(old) - same_end
     if old != data:
-        # The edit lies inside one top-level definition, before and after:
-        # the top-level code and the other definitions are the same.
+        # The edit lies inside one top-level definition, before and after, or
+        # between them, in comments and blank lines: the top-level code and
+        # the other definitions are the same.
         now, then = _holding(unit.tree.root_node, start, new_end), _holding(earlier.tree.root_node, start, old_end)
-        if now is None or then is None or now.start_byte != then.start_byte or now.type != then.type:
+        inside = now is not None and then is not None and now.start_byte == then.start_byte and now.type == then.type
+        if not inside and not (_only_comments(unit.tree.root_node, start, new_end)
+                               and _only_comments(earlier.tree.root_node, start, old_end)):
             return None
     return _Lines(old, data, start, old_end, new_end)
 
