@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..findings import Step
 from ..model import FileModel, Site
 from .flow import Point
 
 
-class Loc(tuple):
-    """(path, site): a place in some linted file."""
+class Loc(NamedTuple):
+    """A place in some linted file."""
 
-    __slots__ = ()
+    path: str
+    site: Site
 
-    def __new__(cls, path: str, site: Site):
-        return tuple.__new__(cls, (path, site))
-
-    path = property(lambda self: self[0])
-    site = property(lambda self: self[1])
-    line = property(lambda self: self[1].line)
+    @property
+    def line(self) -> int:
+        return self.site.line
 
 
 def common_depth(*points: Point) -> int:

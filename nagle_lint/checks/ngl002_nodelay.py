@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding, Step
-from ..model import Call, FileModel, Function, SetOption
+from ..model import Call, FileModel, Function, SetOption, walk
 from .common import at_depth, named, step
-from ..model import walk
 from .flow import Analysis, SplitAtExit
 from .ngl001_split_write import pieces, split_confidence
 

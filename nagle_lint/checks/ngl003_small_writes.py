@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ..findings import Finding
-from ..model import ONE, SMALL, Break, Call, Continue, Failed, FileModel, If, Loop, Pause, Push, Recv, Return, Send, Switch, Try
+from ..model import (ONE, SMALL, Break, Call, Continue, Failed, FileModel, If, Loop, Pause, Push, Recv, Return, Send,
+                     Switch, Try, blocks, walk)
 from ..site import CONFIDENCES
 from .common import idiom
-from ..model import blocks, walk
 from .flow import Analysis
 
 RULE = "NGL003"

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from ..findings import Finding, Step
-from ..model import ONE, SMALL, UNKNOWN, FileModel, Loop, Recv, Send
-from ..model import walk
+from ..model import ONE, SMALL, UNKNOWN, FileModel, Loop, Recv, Send, walk
 from .flow import Analysis
 
 RULE = "NGL005"
