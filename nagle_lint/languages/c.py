@@ -8,6 +8,7 @@ from functools import cached_property
 from .base import NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
 from .c_catalogue import C
 from ..model import ONE, SMALL, UNKNOWN, ConnInfo
+from .scan import stems
 
 # An event loop that the file fills with TCP connections hands them back as these.
 POLLERS = re.compile(rb"\b(?:epoll_ctl|FD_SET|kevent|EV_SET)\b|struct\s+pollfd")
@@ -572,7 +573,7 @@ class _Known:
         # Where a file makes the endpoints its members and globals hold (see `_made_kinds`).
         names = sorted(cat.tcp_makers | cat.accepts | set(cat.pair_makers) | cat.addressed, key=len, reverse=True)
         self.makers = re.compile(rb"\b(" + "|".join(names).encode() + rb")\s*\(")
-        self.maker_stems = tuple(n.encode() for n in names if not any(o != n and n.startswith(o) for o in names))
+        self.maker_stems = tuple(n.encode() for n in stems(names))
         # What tells that a file makes TCP connections: an accept, or a stream socket.
         self.tcp_made = re.compile(b"|".join([rb"\b(?:" + "|".join(sorted(cat.accepts, key=len, reverse=True)).encode()
                                               + rb")\s*\("] + [re.escape(t.encode()) for t in sorted(self.tcp_types)]))

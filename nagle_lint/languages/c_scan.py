@@ -7,7 +7,7 @@ import re
 from functools import cached_property
 
 from .c_catalogue import C
-from .scan import PlainCalls, Scanner
+from .scan import PlainCalls, Scanner, escaped, stems
 
 
 class CScanner(Scanner):
@@ -25,16 +25,16 @@ class CScanner(Scanner):
         """A file that reads may matter through the functions it calls: any
         function named like a descriptor's read (`recv_frame`) may be one."""
         c = self.catalogue
-        return PlainCalls(b"|".join(_names(_stems(c.reads | c.gather_reads), rb"\w*") + _names(c.stream_reads)))
+        return PlainCalls(b"|".join(escaped(stems(c.reads | c.gather_reads), rb"\w*") + escaped(c.stream_reads)))
 
     @cached_property
     def send_calls(self) -> PlainCalls:
         # A call through a function pointer (`c->send(...)`) is not a send the frontend knows.
-        return PlainCalls(b"|".join(_names(self.catalogue.all_sends | self.catalogue.stream_writes)))
+        return PlainCalls(b"|".join(escaped(self.catalogue.all_sends | self.catalogue.stream_writes)))
 
     @cached_property
     def socket_sends(self) -> PlainCalls:
-        return PlainCalls(b"|".join(_names(self.catalogue.all_sends)))
+        return PlainCalls(b"|".join(escaped(self.catalogue.all_sends)))
 
     @cached_property
     def events(self) -> PlainCalls:
@@ -45,9 +45,8 @@ class CScanner(Scanner):
         calls = (c.all_sends | c.reads | c.gather_reads | c.stream_writes | c.stream_reads | c.flushes | c.closes
                  | c.stream_closes | c.shutdowns | c.accepts | c.tcp_makers | c.option_setters | set(c.wrappers)
                  | set(c.buffer_setters) | c.binders)
-        stems = _stems(c.socket_only)
-        return PlainCalls(b"|".join(_names(stems, rb"\w*") + _names(n for n in calls
-                                                                      if not n.startswith(tuple(stems)))))
+        only = stems(c.socket_only)
+        return PlainCalls(b"|".join(escaped(only, rb"\w*") + escaped(n for n in calls if not n.startswith(tuple(only)))))
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         # stdio writes reach a socket only through a wrapper (fdopen()):
@@ -168,16 +167,6 @@ class _Braces:
                 raise _Unsure  # a body of many lines that does not end at the margin
             if not self.skip:
                 self.found.append((self.name, self.start, end, None))
-
-
-def _stems(names) -> set[str]:
-    """The names none of the others starts with (`send` for `sendto`)."""
-    return {n for n in names if not any(o != n and n.startswith(o) for o in names)}
-
-
-def _names(names, tail: bytes = b"") -> list[bytes]:
-    """Each name as a regex, followed by `tail`."""
-    return [re.escape(n.encode()) + tail for n in sorted(names)]
 
 
 def _directives_and_braces(data: bytes):

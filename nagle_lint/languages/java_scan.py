@@ -7,7 +7,7 @@ import re
 from functools import cached_property, lru_cache
 
 from .java_catalogue import JAVA, JavaTypes, is_type
-from .scan import OPTION_WORDS, WORD_BYTES, Scanner, whole_words
+from .scan import OPTION_WORDS, WORD_BYTES, Scanner, stems, whole_words
 
 
 def _calls(names, lead: bytes = rb"\.") -> bytes:
@@ -23,9 +23,8 @@ def _prefixes(names) -> list[bytes]:
     """The names as regexes, a name that starts others for all of them
     (`write\\w*` for `write`, `writeInt`): a project's helpers named so
     (`writeFrame`) may send or read as well."""
-    stems = {n for n in names if not any(o != n and n.startswith(o) for o in names)}
     return [re.escape(n.encode()) + (rb"\w*" if any(o != n and o.startswith(n) for o in names) else b"")
-            for n in sorted(stems)]
+            for n in sorted(stems(names))]
 
 
 def _last_word(typ: str) -> str:

@@ -9,7 +9,7 @@ import re
 from functools import cached_property
 
 from .python_catalogue import PYTHON
-from .scan import WORD_BYTES, AnyOf, Scanner
+from .scan import WORD_BYTES, AnyOf, Scanner, escaped, stems
 
 DEFINING = (b"def", b"class")  # the keywords that start a definition
 _INDENT = re.compile(rb"[ \t\f]*")
@@ -189,16 +189,16 @@ class PythonScanner(Scanner):
         """A file that reads may matter through the functions it calls: any
         method named like a read (`read_packet`) may be one."""
         c = self.catalogue
-        return re.compile(_method(_names(_stems(c.reads | c.stream_reads), rb"\w*") + _names(c.library_methods("read"))))
+        return re.compile(_method(escaped(stems(c.reads | c.stream_reads), rb"\w*") + escaped(c.library_methods("read"))))
 
     @cached_property
     def send_calls(self):
         c = self.catalogue
-        return re.compile(_method(_names(c.all_sends | c.stream_writes | self.library_sends)))
+        return re.compile(_method(escaped(c.all_sends | c.stream_writes | self.library_sends)))
 
     @cached_property
     def socket_sends(self):
-        return re.compile(_method(_names(self.catalogue.all_sends | self.library_sends)))
+        return re.compile(_method(escaped(self.catalogue.all_sends | self.library_sends)))
 
     @cached_property
     def library_sends(self) -> frozenset[str]:
@@ -210,21 +210,21 @@ class PythonScanner(Scanner):
         """A call that may lower to an event, or a word that makes a
         connection: a function without one is not worth lowering."""
         c = self.catalogue
-        calls = _method(_names(_stems(c.all_sends | c.reads), rb"\w*")
-                        + _names(c.closes | c.shutdowns | c.option_setters | set(c.wrappers) | c.accepts
+        calls = _method(escaped(stems(c.all_sends | c.reads), rb"\w*")
+                        + escaped(c.closes | c.shutdowns | c.option_setters | set(c.wrappers) | c.accepts
                                  | c.handshakes | c.library_methods()))
         # Option names by their common start (TCP_): each word is a pass over the file.
         options = os.path.commonprefix(sorted(c.options)) if c.options else ""
         # A descriptor's call (`os.write(fd, ...)`) by its whole dotted name, given a name (a
         # connection's descriptor is one; a number, or `%d` in a script's text, is none).
-        return AnyOf(calls, *_names(c.tcp_makers | ({options} if len(options) >= 4 else set(c.options))),
+        return AnyOf(calls, *escaped(c.tcp_makers | ({options} if len(options) >= 4 else set(c.options))),
                      *(_call(name) + rb"\s*[A-Za-z_]" for name in sorted(c.descriptor_calls)))
 
     @cached_property
     def stream_events(self):
         """File-like calls are events only on stream wrappers (see `stream_words`)."""
         c = self.catalogue
-        return self.events.extended(_method(_names(_stems(c.stream_writes | c.stream_reads), rb"\w*") + _names(c.flushes)))
+        return self.events.extended(_method(escaped(stems(c.stream_writes | c.stream_reads), rb"\w*") + escaped(c.flushes)))
 
     def has_evidence(self, data: bytes) -> bool:
         return self.own_connection(data) or any(p.search(data) for p in self.socket_only_calls)
@@ -327,7 +327,7 @@ class PythonScanner(Scanner):
     def taken_sends(self):
         """A connection's send taken as a value (`.sendall` with no call)."""
         c = self.catalogue
-        return re.compile(rb"\.(?:" + b"|".join(_names(c.sends | c.stream_writes)) + rb")" + _TAKEN)
+        return re.compile(rb"\.(?:" + b"|".join(escaped(c.sends | c.stream_writes)) + rb")" + _TAKEN)
 
     def _kept(self, data: bytes) -> dict[bytes, bytes]:
         """Name -> the method of a connection kept in it (`self._write = self.sock.sendall`):
@@ -356,7 +356,7 @@ class PythonScanner(Scanner):
     def taken_events(self):
         """A connection's send or read taken as a value (`.sendall` with no call): group 1 the method."""
         c = self.catalogue
-        return re.compile(rb"\.(" + b"|".join(_names(c.all_sends | c.reads | c.stream_writes | c.stream_reads)) + rb")"
+        return re.compile(rb"\.(" + b"|".join(escaped(c.all_sends | c.reads | c.stream_writes | c.stream_reads)) + rb")"
                           + _TAKEN)
 
     @cached_property
@@ -396,16 +396,6 @@ def _encoded(words) -> tuple[bytes, ...]:
 
 def _call(name: str) -> bytes:
     return re.escape(name.encode()) + _OPEN
-
-
-def _stems(names) -> set[str]:
-    """The names none of the others starts with (`recv` for `recv_into`)."""
-    return {n for n in names if not any(o != n and n.startswith(o) for o in names)}
-
-
-def _names(names, tail: bytes = b"") -> list[bytes]:
-    """Each name as a regex, followed by `tail`."""
-    return [re.escape(n.encode()) + tail for n in sorted(names)]
 
 
 # `name = obj.path` or `self.name = obj.path` before a method taken as a value: group 1 the name.

@@ -35,6 +35,16 @@ def _either(words) -> str:
     return "|".join(sorted(words, key=len, reverse=True))
 
 
+def stems(names) -> set[str]:
+    """The names none of the others starts with (`send` for `sendto`)."""
+    return {n for n in names if not any(o != n and n.startswith(o) for o in names)}
+
+
+def escaped(names, tail: bytes = b"") -> list[bytes]:
+    """Each name as a regex, followed by `tail`, in sorted order."""
+    return [re.escape(n.encode()) + tail for n in sorted(names)]
+
+
 _SOCKETY = re.compile(
     rf"(?:^|(?<=[_.>]))(?:{_either(_SOCKET_WORDS)})(?:s|fd|_fd|et|Fd|FD)?(?=$|[_\[]|[A-Z0-9])"
     rf"|(?:^|(?<=[_.>a-z0-9]))(?:{_either(w.capitalize() for w in _SOCKET_WORDS)})(?:s|fd|Fd|FD|_fd|et)?(?=$|[_\[]|[A-Z0-9])"
