@@ -14,6 +14,8 @@ import os
 import pickle
 import select
 
+from .output import write_all
+
 _INDEX = 4  # bytes per chunk number in the pipe
 _MOST = 15_000  # chunks: their numbers fit in a pipe's 64 kB before any reader exists
 _LENGTH = 8  # bytes of a result's length, before its pickle
@@ -32,7 +34,7 @@ def fork_map(work, items: list, extra: tuple, jobs: int, size: int) -> list:
         return [out for chunk in chunks for out in work((chunk, *extra))]
     tasks, write_end = os.pipe()
     try:
-        _write_all(write_end, b"".join(i.to_bytes(_INDEX, "little") for i in range(len(chunks))))
+        write_all(write_end, b"".join(i.to_bytes(_INDEX, "little") for i in range(len(chunks))))
     finally:
         os.close(write_end)  # the workers see the end of the pipe once it is empty
     kids: dict[int, tuple[int, bytearray]] = {}  # read end -> (pid, bytes received)
@@ -82,7 +84,7 @@ def _fork(work, chunks: list, extra: tuple, tasks: int) -> tuple[int, int]:
             os.close(back)
             for i in _taken(tasks):
                 data = pickle.dumps((i, work((chunks[i], *extra))), pickle.HIGHEST_PROTOCOL)
-                _write_all(out, len(data).to_bytes(_LENGTH, "little") + data)
+                write_all(out, len(data).to_bytes(_LENGTH, "little") + data)
             code = 0
         finally:
             os._exit(code)
@@ -122,12 +124,6 @@ def _records(got: bytearray):
         except Exception:
             return
         at += _LENGTH + size
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
 
 
 def _taken(fd: int):
