@@ -26,6 +26,7 @@ from urllib.parse import unquote
 
 from ..fingerprint import find_root, repo_path
 from ..rules import all_rules
+from .text import suppressed_note
 
 LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 LEVEL_ORDER = ("error", "warning", "notice")
@@ -78,11 +79,9 @@ def from_findings(findings, root: Path) -> list[Annotation]:
     out = []
     for f in findings:
         s = f.site
-        level, message = LEVELS.get(f.level, "warning"), f.message
-        if f.suppressed is not None:
-            level, message = "notice", f"{message} (suppressed: {f.suppressed})"
+        level = LEVELS.get(f.level, "warning") if f.suppressed is None else "notice"
         out.append(Annotation(level, repo_path(f.path, root) or f.path, s.line, s.col,
-                              s.end_line, s.end_col, _title(f.rule), message, f.confidence))
+                              s.end_line, s.end_col, _title(f.rule), f.message + suppressed_note(f), f.confidence))
     return out
 
 

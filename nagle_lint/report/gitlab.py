@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..fingerprint import FINGERPRINT, attach, find_root, repo_path
 from ..fingerprint import of as fingerprints_of
+from .text import suppressed_note
 
 SEVERITY = {"error": "critical", "warning": "major", "note": "minor"}
 
@@ -22,7 +23,7 @@ def issue(f, root: Path) -> dict:
     return {
         "type": "issue",
         "check_name": f.rule,
-        "description": f"{f.rule} {f.message}" + (f" (suppressed: {f.suppressed})" if suppressed else ""),
+        "description": f"{f.rule} {f.message}{suppressed_note(f)}",
         "categories": ["Performance"],
         "fingerprint": fingerprints_of(f)[FINGERPRINT],
         "severity": "info" if suppressed else SEVERITY.get(f.level, "major"),

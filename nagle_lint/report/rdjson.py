@@ -14,6 +14,7 @@ import json
 from ..fingerprint import Lines
 from ..rules import all_rules
 from .sarif import INFORMATION_URI, TOOL_NAME
+from .text import suppressed_note
 
 SEVERITY = {"error": "ERROR", "warning": "WARNING", "note": "INFO"}
 
@@ -34,9 +35,8 @@ def span(path: str, site, lines: Lines) -> dict:
 
 def diagnostic(f, lines: Lines) -> dict:
     rule = all_rules().get(f.rule)
-    message = f.message if f.suppressed is None else f"{f.message} (suppressed: {f.suppressed})"
     d = {
-        "message": message,
+        "message": f.message + suppressed_note(f),
         "location": {"path": f.path, "range": span(f.path, f.site, lines)},
         "severity": "INFO" if f.suppressed is not None else SEVERITY.get(f.level, "WARNING"),
         "code": {"value": f.rule, **({"url": rule.url} if rule else {})},
