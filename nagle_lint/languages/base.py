@@ -437,7 +437,7 @@ class Frontend:
         except RecursionError:
             pass
         too_deep[q] = node.start_point[0] + 1
-        return Function(q, unit.src.site(node), (), (), {}, self.is_callback(q))
+        return unit.stub(q, node)
 
     def text_facts(self, unit: "Unit") -> tuple:
         """What lowering a function reads from anywhere in its file's text (its
