@@ -231,17 +231,21 @@ def _fix(args, settings, planned) -> int | None:
                 fixing.write(f)
             except OSError as e:
                 raise UsageError(f"cannot write {f.path}: {e.strerror}") from None
-    if not args.quiet:
-        plural = "" if count == 1 else "s"
-        notes += (f"Would fix {count} finding{plural} in {len(files)} file{'s' if len(files) != 1 else ''}.\n"
-                  if args.diff else f"Fixed {count} finding{plural}.\n") if count or args.diff else ""
-        if held_back:
-            notes += (f"{held_back} more fix{'es' if held_back != 1 else ''} available with --unsafe-fixes "
-                      "(check them: they may change behaviour on errors or partial writes).\n")
-    sys.stderr.write(notes)
+    sys.stderr.write(notes + ("" if args.quiet else _fixed_summary(args.diff, count, len(files), held_back)))
     if args.diff:
         return EXIT_FINDINGS if files else EXIT_CLEAN
     return None
+
+
+def _fixed_summary(diff: bool, count: int, files: int, held_back: int) -> str:
+    """What --fix fixed (or --diff would fix), and how many fixes --unsafe-fixes would add."""
+    plural = "" if count == 1 else "s"
+    said = (f"Would fix {count} finding{plural} in {files} file{'s' if files != 1 else ''}.\n" if diff
+            else f"Fixed {count} finding{plural}.\n") if count or diff else ""
+    if held_back:
+        said += (f"{held_back} more fix{'es' if held_back != 1 else ''} available with --unsafe-fixes "
+                 "(check them: they may change behaviour on errors or partial writes).\n")
+    return said
 
 
 def _report(args, settings, result, lines=None) -> tuple[int, str, str]:
