@@ -99,7 +99,8 @@ JAVA = Catalogue(
     # setTcpNoDelay(on), or a setter given the option (`setOption(StandardSocketOptions.TCP_NODELAY, on)`,
     # Netty's `option(ChannelOption.TCP_NODELAY, on)`) on a socket, a bootstrap or a config object.
     option_setters={"setTcpNoDelay", "setOption", "option", "childOption"},
-    options={"TCP_NODELAY": "nodelay", "setTcpNoDelay": "nodelay"},
+    # Netty 3 names a bootstrap's options by strings (`setOption("child.tcpNoDelay", true)`).
+    options={"TCP_NODELAY": "nodelay", "setTcpNoDelay": "nodelay", "tcpNoDelay": "nodelay"},
     # Thread.sleep counts milliseconds; TimeUnit.X.sleep(n) the units of X.
     sleeps={"Thread.sleep": 1e-3, "TimeUnit.MINUTES.sleep": 60.0, "TimeUnit.SECONDS.sleep": 1.0,
             "TimeUnit.MILLISECONDS.sleep": 1e-3, "TimeUnit.MICROSECONDS.sleep": 1e-6,
