@@ -53,6 +53,14 @@ def _entry_name(qualname: str) -> str:
     return qualname.split(".", 1)[0]
 
 
+def _entry_names(qualname: str, qualified: bool = True) -> tuple[str, ...]:
+    """The names a call reaches the function by (see `_entry_name`); with
+    `qualified`, a method of a top-level class also by its qualified name
+    (`Messages.sendReady(`: a static method, called with no object made)."""
+    entry = _entry_name(qualname)
+    return (entry, qualname) if qualified and qualname.count(".") == 1 else (entry,)
+
+
 def _only(found, path: str, path_of):
     """The one of `found` a call from `path` reaches: the only one, or else
     the only one in the caller's folder (None when there is no such one)."""
@@ -270,11 +278,13 @@ class Project:
         Only calls that can change what is known of a connection count: those
         passing one, made on an object, or whose result is used as one."""
         needed, again, callers, called = self._unresolved()
-        starts = {_entry_name(fn.qualname) for fn in self._bodied
-                  if id(fn) in self.sending and not n_is_root(fn.qualname)}
-        starts.update(_entry_name(q) for c in self.choices.values() for q in c.quiet_setters)
+        # By its qualified name, only a method defined once (a call names no
+        # overload among several) that sends or sets an option itself.
+        starts = {n for fn in self._bodied if id(fn) in self.sending and not n_is_root(fn.qualname)
+                  for n in _entry_names(fn.qualname, self._qualified_start(fn))}
+        starts.update(n for c in self.choices.values() for q in c.quiet_setters for n in _entry_names(q))
         sends = self._with_effects((Send,))
-        option_only = starts - {_entry_name(fn.qualname) for fn in self._bodied if id(fn) in sends}
+        option_only = starts - {n for fn in self._bodied if id(fn) in sends for n in _entry_names(fn.qualname)}
         # A file is lowered again where a function left out calls one that
         # starts a finding, unless it was left out for calling one that only
         # sets an option in a file that cannot send, and still only does.
@@ -284,6 +294,13 @@ class Project:
         keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731
         return Wanted(keep(needed), keep(starts), frozenset(again), {n: frozenset(f) for n, f in callers.items()},
                       keep(option_only), {p: frozenset(names) for p, names in called.items() if p in again})
+
+    def _qualified_start(self, fn: Function) -> bool:
+        """Whether a call by the method's qualified name (see `_entry_names`)
+        can only be of it, and starts a finding there: it is the one function
+        of that name, and it sends or sets an option itself."""
+        return len(self._global.get((self.models[fn.path].language, fn.qualname), ())) == 1 \
+            and self.facts(fn).has((Send, SetOption))
 
     def _unresolved(self) -> tuple[set, set, dict, dict]:
         """Of the calls that can change what is known of a connection: the
@@ -372,7 +389,7 @@ class Project:
         if where is None:
             return False
         quiet = self.choice(where).quiet_setters
-        return any((id(fn) in self.sending or fn.qualname in quiet) and _entry_name(fn.qualname) == name
+        return any((id(fn) in self.sending or fn.qualname in quiet) and name in _entry_names(fn.qualname)
                    for fn in self.models[where].functions)
 
     def live_body(self, fn: Function) -> tuple:

@@ -194,3 +194,22 @@ main()
     project = Project([c, py])
     assert [fn.qualname for fn in c.functions if project.is_entry(fn)] == ["main"]
     assert "main" not in [fn.qualname for fn in py.functions if project.is_entry(fn)]
+
+
+def test_a_static_call_reaches_a_method_defined_once_that_sends_itself():
+    """Later rounds look for calls of the methods that send by their
+    qualified name too (`Replies.header(`, a static method: no object is
+    made); not of an overloaded name (the call may be another overload's), nor
+    of a method that only calls one that sends."""
+    src = b"""import java.net.Socket;
+class Replies {
+    static void header(Socket s) throws Exception { s.getOutputStream().write(1); }
+    static void body(Socket s) throws Exception { s.getOutputStream().write(2); }
+    static void body(Socket s, int n) throws Exception { s.getOutputStream().write(n); }
+    static void both(Socket s) throws Exception { header(s); body(s); }
+}
+"""
+    model = frontend("java").lower("Replies.java", src)
+    effects = Project([model]).wanted().effects
+    assert "Replies" in effects and "Replies.header" in effects
+    assert "Replies.body" not in effects and "Replies.both" not in effects

@@ -172,11 +172,20 @@ def test_java_evidence_is_the_regex_it_stands_for(text: bytes):
     assert java.has_evidence(text) == (gate and bool(JAVA_EVIDENCE.search(text)))
 
 
-def reference_call_sites(data: bytes) -> list[tuple[int, int, str]]:
+def reference_call_sites(data: bytes, classes: bool = True) -> list[tuple[int, int, str]]:
     """What `called_keys` and `FunctionTexts.calls` stand for: a name, then
-    blanks, then a parenthesis (start, end, name)."""
-    return [(m.start(), m.end(), m.group(1).decode()) for m in re.finditer(rb"(?<!\w)(\w+)\s*\(", data)
-            if not m.group(1)[:1].isdigit()]
+    blanks, then a parenthesis (start, end, name); and (`classes`) where the
+    name follows a dot and the word before it starts with a capital (a class a
+    static method is called on: `Messages.send(`), both, dotted, from its start."""
+    sites = []
+    for m in re.finditer(rb"(?<!\w)(\w+)\s*\(", data):
+        if m.group(1)[:1].isdigit():
+            continue
+        sites.append((m.start(), m.end(), m.group(1).decode()))
+        receiver = re.search(rb"(?<!\w)\w+\Z", data[:m.start() - 1]) if data[m.start() - 1:m.start()] == b"." else None
+        if classes and receiver is not None and receiver.group()[:1].isupper() and receiver.group()[:1].isascii():
+            sites.append((receiver.start(), m.end(), f"{receiver.group().decode()}.{m.group(1).decode()}"))
+    return sites
 
 
 def reference_function_calls(spans, data: bytes, bare: bool = False) -> dict[str, set[str]]:
@@ -184,7 +193,7 @@ def reference_function_calls(spans, data: bytes, bare: bool = False) -> dict[str
     (`bare`: only those not of a member, `x.name(` or `p->name(`); of a name
     given several ranges, those of every one; of the module-level
     pseudo-function, those no function's range holds."""
-    sites = [(a, b, name) for a, b, name in reference_call_sites(data)
+    sites = [(a, b, name) for a, b, name in reference_call_sites(data, classes=not bare)
              if not (bare and a and data[a - 1:a] in (b".", b">"))]
     inner = [(q, a, b) for q, a, b in spans if not q.startswith("<")]
     calls: dict[str, set[str]] = {q: set() for q, _, _ in spans}

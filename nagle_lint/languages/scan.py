@@ -223,18 +223,29 @@ def called_keys(data: bytes, backwards: bytes | None = None) -> frozenset[bytes]
     (`backwards`, where made already), where each starts with the
     parenthesis, a literal the regex engine finds fast (a name first would
     be tried at every position: several times slower)."""
-    return frozenset(_CALLS_BACKWARDS.findall(data[::-1] if backwards is None else backwards))
+    found = _CALLS_BACKWARDS.findall(data[::-1] if backwards is None else backwards)
+    return frozenset(name for site in found for name in (site[0], _on_class(*site)) if name)
+
+
+def _on_class(name: bytes, cls: bytes) -> bytes:
+    """The key of `Class.name` (see `_CLASS_BACKWARDS`), or b"": both read backwards."""
+    return name + b"." + cls if cls else b""
 
 
 # A name does not start with a digit: its last character, read backwards
 # (the whole name: `(?!\w)` keeps a digit-led one from matching in part).
-_CALLS_BACKWARDS = re.compile(rb"\(\s*(\w+)(?!\w)(?<![0-9])")
+# A method called on a class (`Messages.sendReady(`, a static method) is a
+# call of `Messages.sendReady` too, the method of that class by its qualified
+# name: the class's name, read backwards after the dot, ends with a capital.
+_CLASS_BACKWARDS = rb"(?:\.(\w+)(?!\w)(?<=[A-Z]))?"
+_CALLS_BACKWARDS = re.compile(rb"\(\s*(\w+)(?!\w)(?<![0-9])" + _CLASS_BACKWARDS)
 # With the byte before the name, as read forwards: `.` or `>` for a member's call.
-_SITES_BACKWARDS = re.compile(rb"\(\s*(\w+)(?!\w)(?<![0-9])(?=([.>]?))")
+_SITES_BACKWARDS = re.compile(rb"\(\s*(\w+)(?!\w)(?<![0-9])(?=([.>]?))" + _CLASS_BACKWARDS)
 
 
-def _sites_between(data: bytes, backwards: bytes, start: int, end: int) -> set[tuple[bytes, bytes]]:
-    """(name reversed, the byte before it if `.` or `>`) of each call site
+def _sites_between(data: bytes, backwards: bytes, start: int, end: int) -> set[tuple[bytes, bytes, bytes]]:
+    """(name reversed, the byte before it if `.` or `>`, the class it is
+    called on reversed or b"") of each call site
     whose name and parenthesis lie between `start` and `end`; `backwards`:
     `data` reversed."""
     while 0 < start < end and data[start - 1] in WORD_BYTES:  # a name begun before the range is not one of its
@@ -271,13 +282,14 @@ class FunctionTexts:
         if self.roots:
             outside = set().union(*(_sites_between(data, backwards, a, b) for a, b in self._gaps))
             sites += [(q, outside) for q in self.roots]
-        names = {n: n[::-1].decode() for n in {n for _, found in sites for n, _ in found}}
+        sites = [(q, [(n, before, _on_class(n, cls)) for n, before, cls in found]) for q, found in sites]
+        names = {n: n[::-1].decode() for n in {n for _, found in sites for site in found for n in site[::2] if n}}
         # A name defined more than once (in branches of an `#if`) calls what any of its texts calls.
         self.calls: dict[str, set[str]] = {}
         self._bare: dict[str, set[str]] = {}  # those called by their bare name (not as a member: `x.name(`, `p->name(`)
         for q, found in sites:
-            self.calls.setdefault(q, set()).update(names[n] for n, _ in found)
-            self._bare.setdefault(q, set()).update(names[n] for n, before in found if not before)
+            self.calls.setdefault(q, set()).update(names[n] for site in found for n in site[::2] if n)
+            self._bare.setdefault(q, set()).update(names[n] for n, before, _ in found if not before)
 
     @cached_property
     def _callers(self) -> dict[str, set[str]]:
