@@ -297,9 +297,9 @@ class Project:
 
     def _qualified_start(self, fn: Function) -> bool:
         """Whether a call by the method's qualified name (see `_entry_names`)
-        can only be of it, and starts a finding there: it is the one function
-        of that name, and it sends or sets an option itself."""
-        return len(self._global.get((self.models[fn.path].language, fn.qualname), ())) == 1 \
+        can only be of it, and starts a finding there: its file defines no
+        other of that name (an overload), and it sends or sets an option itself."""
+        return sum(f.qualname == fn.qualname for f in self.models[fn.path].functions) == 1 \
             and self.facts(fn).has((Send, SetOption))
 
     def _unresolved(self) -> tuple[set, set, dict, dict]:
