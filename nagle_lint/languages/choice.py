@@ -188,27 +188,32 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)
     classes = {q: c for q, _, _, c in spans if c is not None}
     with_events = texts.matching(scan.events_in(data))
-    reaching = texts.calling(with_events, bare=True)
-    starts = with_events & texts.matching(scan.starts_in(data)) if own else set()
-    quiet, quiet_options = set(), set()
-    if outside:
-        starts |= _calling_any(texts, outside - option_only)
-        setters = _calling_any(texts, option_only)
-        if setters and not starts and not texts.matching(scan.send_calls):
-            quiet = texts.calling(setters)
-            quiet_options = set().union(*(texts.calls[q] for q in setters)) & option_only
-        else:
-            starts |= setters
+    starts, quiet, quiet_options = _starts(scan, texts, data, with_events, outside, own, option_only)
     relevant = texts.calling(starts) | {q for q, _, _, _ in spans if n_is_root(q)}
     if needed:
         relevant |= {q for q in with_events | quiet
                      if q in needed or short_name(q) in needed or classes.get(q) in needed}
     bases = scan.class_bases(data, set(classes.values())) if classes else {}
+    reaching = texts.calling(with_events, bare=True)
     relevant = _closure(texts, relevant, reaching | quiet, with_events, classes, bases)
     left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
     quiet -= relevant
     return Relevance(relevant, (with_events - relevant) | quiet, left_out, frozenset(quiet),
                      frozenset(quiet_options) if quiet else frozenset())
+
+
+def _starts(scan, texts: FunctionTexts, data: bytes, with_events: set[str], outside: frozenset, own: bool,
+            option_only: frozenset) -> tuple[set[str], set[str], set[str]]:
+    """(the functions where a finding may start, the quiet setters, the
+    option-only functions of other files those call): see `choose`."""
+    starts = with_events & texts.matching(scan.starts_in(data)) if own else set()
+    if not outside:
+        return starts, set(), set()
+    starts |= _calling_any(texts, outside - option_only)
+    setters = _calling_any(texts, option_only)
+    if setters and not starts and not texts.matching(scan.send_calls):
+        return starts, texts.calling(setters), set().union(*(texts.calls[q] for q in setters)) & option_only
+    return starts | setters, set(), set()
 
 
 def _calling_any(texts: FunctionTexts, names) -> set[str]:
