@@ -98,8 +98,10 @@ class Push:
 
 @record
 class Pause:
-    """Time passes (a sleep at least as long as the peer's delayed ACK):
-    what was sent before has been acknowledged, on every connection."""
+    """Time passes (a sleep at least as long as the peer's delayed ACK), or
+    the path goes on only with a message of full-size segments (which the
+    peer acknowledges at once): what was sent before has been acknowledged,
+    on every connection."""
 
     site: Site
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
 from .python_catalogue import PYTHON
@@ -142,6 +142,10 @@ class PythonFrontend(Frontend):
             else:
                 branches.append((None, alt.child_by_field_name("body")))
         low.if_chain(node, branches)
+        if len(branches) == 1 and _lets_large_through(node, low.unit):
+            # What follows runs only for a message of FULL_SIZE bytes or more: full-size
+            # segments, acknowledged at once, so nothing sent before waits for a delayed ACK.
+            low.pause(node, None)
 
     def _for(self, low: Lowering, node) -> None:
         right = node.child_by_field_name("right")
@@ -549,6 +553,7 @@ class PythonFrontend(Frontend):
     def text_facts(self, unit) -> tuple:
         return super().text_facts(unit) + (
             frozenset(_stream_callbacks(unit)), frozenset(self._generators(unit)), frozenset(self._given_sends(unit)),
+            tuple(sorted(_large_constants(unit.src.data).items())),
             tuple(sorted(_library_receivers(unit, self.catalogue.libraries).items())),
             tuple(sorted(_module_structs(unit).items())))
 
@@ -839,6 +844,62 @@ def _library_receivers(unit, libraries) -> dict[str, str]:
                 found.setdefault(receiver, lib.name)
         unit.library_receivers = found
     return unit.library_receivers
+
+
+# A message at least this long (some 45 segments of ~1448 bytes) leaves in
+# full-size segments but for its tail, and the peer acknowledges every second one.
+FULL_SIZE = 65536
+_EXITS = frozenset({"return_statement", "raise_statement", "break_statement", "continue_statement"})
+# A module-level constant of a literal integer or arithmetic on them (`MAX_PACKET_LEN = 2**24 - 1`).
+_CONSTANT = re.compile(rb"\n([A-Z_][A-Z0-9_]*)[ \t]*=[ \t]*([0-9][0-9_ \t*+\-<()x]*?)[ \t]*(?:#[^\n]*)?(?=\r?\n)")
+
+
+def _lets_large_through(node, unit) -> bool:
+    """`if size < LIMIT: return` (or break, continue, raise), LIMIT a number
+    or a module's constant of FULL_SIZE or more: only a message of LIMIT
+    bytes or more gets past it."""
+    cond, body = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
+    if cond is None or body is None or cond.type != "comparison_operator" or len(cond.named_children) != 2:
+        return False
+    if not body.named_children or body.named_children[-1].type not in _EXITS:
+        return False
+    op = next((text(c) for c in cond.children if not c.is_named), "")
+    left, right = cond.named_children
+    limit = right if op in ("<", "<=") else left if op in (">", ">=") else None
+    if limit is None:
+        return False
+    value = int_literal(text(limit)) if limit.type == "integer" else \
+        _large_constants(unit.src.data).get(text(limit)) if limit.type == "identifier" else None
+    return value is not None and value >= FULL_SIZE
+
+
+@lru_cache(maxsize=4)
+def _large_constants(data: bytes) -> dict[str, int]:
+    """The module's constants of FULL_SIZE or more, by name."""
+    found = {}
+    for m in _CONSTANT.finditer(data):
+        value = _arithmetic(m.group(2).decode())
+        if value is not None and value >= FULL_SIZE:
+            found[m.group(1).decode()] = value
+    return found
+
+
+def _arithmetic(expression: str) -> int | None:
+    """The value of integer literals joined by + - * ** <<, or None."""
+    import ast
+
+    try:
+        tree = ast.parse(expression, mode="eval")
+    except SyntaxError:
+        return None
+    allowed = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Add, ast.Sub, ast.Mult, ast.Pow,
+               ast.LShift, ast.USub)
+    if not all(isinstance(n, allowed) for n in ast.walk(tree)) or \
+            any(isinstance(n, ast.Constant) and type(n.value) is not int for n in ast.walk(tree)) or \
+            any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Pow, ast.LShift))
+                and not (isinstance(n.right, ast.Constant) and n.right.value <= 64) for n in ast.walk(tree)):
+        return None
+    return eval(compile(tree, "<constant>", "eval"), {"__builtins__": {}})  # integers only, checked above
 
 
 def _size(node, low) -> str:
