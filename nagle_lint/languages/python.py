@@ -738,8 +738,27 @@ def _inherited(found):
     overrides a method they call on self: in the subclass, `self.write(...)`
     in a base class's method is the subclass's write (a socket's send where
     the base class only fills a buffer)."""
-    methods: dict[str, dict] = {}  # class -> method name -> its node
-    holders = {}  # class -> its class_definition node
+    methods, holders = _methods_by_class(found)
+    by_name = {c.rsplit(".", 1)[-1]: c for c in methods}
+    bases = {c: [by_name[b] for b in _base_names(h) if b in by_name and by_name[b] != c]
+             for c, h in holders.items() if h is not None}
+    for cls, own in methods.items():
+        ancestors = [methods.get(base, {}) for base in lineage(bases, cls)[1:]]
+        inherited: dict[str, object] = {}
+        for theirs in ancestors:
+            for name, node in theirs.items():
+                if name not in own:
+                    inherited.setdefault(name, node)
+        overridden = [name for name in own if any(name in theirs for theirs in ancestors)]
+        if overridden and _call_self(inherited.values(), overridden):
+            yield from ((f"{cls}.{name}", node, cls) for name, node in inherited.items())
+
+
+def _methods_by_class(found):
+    """(class -> method name -> its node, class -> its class_definition node)
+    of the classes of `found` (their own methods, not the functions nested in them)."""
+    methods: dict[str, dict] = {}
+    holders = {}
     for q, node, cls in found:
         if cls is not None and q.startswith(cls + ".") and "." not in q[len(cls) + 1:]:
             methods.setdefault(cls, {})[q[len(cls) + 1:]] = node
@@ -747,19 +766,13 @@ def _inherited(found):
             while holder is not None and holder.type != "class_definition":
                 holder = holder.parent
             holders.setdefault(cls, holder)
-    by_name = {c.rsplit(".", 1)[-1]: c for c in methods}
-    bases = {c: [by_name[b] for b in _base_names(h) if b in by_name and by_name[b] != c]
-             for c, h in holders.items() if h is not None}
-    for cls, own in methods.items():
-        inherited: dict[str, object] = {}
-        for base in lineage(bases, cls)[1:]:
-            for name, node in methods.get(base, {}).items():
-                if name not in own:
-                    inherited.setdefault(name, node)
-        overridden = [name for name in own if any(name in methods.get(b, {}) for b in lineage(bases, cls)[1:])]
-        calls = re.compile(r"\bself\.(?:%s)\s*\(" % "|".join(map(re.escape, overridden))) if overridden else None
-        if calls is not None and any(calls.search(text(node)) for node in inherited.values()):
-            yield from ((f"{cls}.{name}", node, cls) for name, node in inherited.items())
+    return methods, holders
+
+
+def _call_self(nodes, names) -> bool:
+    """Whether one of the functions `nodes` calls one of `names` on self."""
+    calls = re.compile(r"\bself\.(?:%s)\s*\(" % "|".join(map(re.escape, names)))
+    return any(calls.search(text(node)) for node in nodes)
 
 
 def _base_names(class_node):
