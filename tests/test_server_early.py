@@ -113,3 +113,43 @@ def test_a_scan_that_fails_gives_nothing_and_the_index_scans_for_itself(tmp_path
     scan = early.Scan([str(tmp_path)], {}, jobs=1)
     scan.close()
     assert scan.found == {}
+
+
+def test_the_collector_is_off_while_the_protocol_library_loads_and_on_again_to_serve(monkeypatch):
+    import gc
+    import sys
+    import types
+
+    from nagle_lint import lsp
+
+    seen = {}
+
+    def loading():  # stands in for the import of nagle_lint.lsp.server
+        seen["loading"] = gc.isenabled()
+        return types.SimpleNamespace(main=lambda first, scan: seen.setdefault("serving", (gc.isenabled(), first)))
+
+    class Finder:
+        def find_spec(self, name, path=None, target=None):
+            if name != "nagle_lint.lsp.server":
+                return None
+            from importlib.machinery import ModuleSpec
+
+            class Loader:
+                def create_module(self, spec):
+                    return loading()
+
+                def exec_module(self, module):
+                    pass
+
+            return ModuleSpec(name, Loader())
+
+    # The real module, loaded or not, is back after the test (its entry and the package's name for it).
+    monkeypatch.setitem(sys.modules, "nagle_lint.lsp.server", None)
+    monkeypatch.delitem(sys.modules, "nagle_lint.lsp.server")
+    monkeypatch.setattr(lsp, "server", None, raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Finder(), *sys.meta_path])
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(b"")))
+    assert gc.isenabled()
+    lsp.main([])
+    assert seen == {"loading": False, "serving": (True, b"")}
+    gc.unfreeze()
