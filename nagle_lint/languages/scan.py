@@ -255,6 +255,19 @@ def _sites_between(data: bytes, backwards: bytes, start: int, end: int) -> set[t
     return set(_SITES_BACKWARDS.findall(backwards, size - end, size - start + 1 if start else size))
 
 
+def _names_called(sites) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Function -> the names it calls, and -> those it calls by their bare
+    name, from `FunctionTexts._call_sites`.  A name defined more than once (in
+    branches of an `#if`) calls what any of its texts calls."""
+    names = {n: n[::-1].decode() for n in {n for _, found in sites for site in found for n in site[::2] if n}}
+    calls: dict[str, set[str]] = {}
+    bare: dict[str, set[str]] = {}
+    for q, found in sites:
+        calls.setdefault(q, set()).update(names[n] for site in found for n in site[::2] if n)
+        bare.setdefault(q, set()).update(names[n] for n, before, _ in found if not before)
+    return calls, bare
+
+
 def n_is_root(qualname: str) -> bool:
     """A pseudo-function for module-level code (`<module>`)."""
     return qualname.startswith("<")
@@ -277,19 +290,19 @@ class FunctionTexts:
         self.inner = [(q, a, b) for q, a, b in spans if not n_is_root(q)]
         self.roots = [q for q, _, _ in spans if n_is_root(q)]
         self._bisect = bisect_left
+        # `_bare`: the names called by their bare name (not as a member: `x.name(`, `p->name(`).
+        self.calls, self._bare = _names_called(self._call_sites())
+
+    def _call_sites(self) -> list[tuple[str, list[tuple[bytes, bytes, bytes]]]]:
+        """(function, its call sites as (name, the byte before it, `Class.name` or b""),
+        all reversed), module-level code's from the ranges no function holds."""
+        data = self.data
         backwards = data[::-1]  # one reversed copy: each function's call sites are read from it
         sites = [(q, _sites_between(data, backwards, a, b)) for q, a, b in self.inner]
         if self.roots:
             outside = set().union(*(_sites_between(data, backwards, a, b) for a, b in self._gaps))
             sites += [(q, outside) for q in self.roots]
-        sites = [(q, [(n, before, _on_class(n, cls)) for n, before, cls in found]) for q, found in sites]
-        names = {n: n[::-1].decode() for n in {n for _, found in sites for site in found for n in site[::2] if n}}
-        # A name defined more than once (in branches of an `#if`) calls what any of its texts calls.
-        self.calls: dict[str, set[str]] = {}
-        self._bare: dict[str, set[str]] = {}  # those called by their bare name (not as a member: `x.name(`, `p->name(`)
-        for q, found in sites:
-            self.calls.setdefault(q, set()).update(names[n] for site in found for n in site[::2] if n)
-            self._bare.setdefault(q, set()).update(names[n] for n, before, _ in found if not before)
+        return [(q, [(n, before, _on_class(n, cls)) for n, before, cls in found]) for q, found in sites]
 
     @cached_property
     def _callers(self) -> dict[str, set[str]]:
