@@ -18,6 +18,7 @@ from ..model import (
     Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
 )
 from ..site import CONFIDENCES
+from .catalogue import Catalogue
 from .choice import Choice, choose, partial, short_name as _short
 from .edited import Earlier, edited_tree, unchanged
 from .scan import Scanner, n_is_root, socket_like, whole_words
@@ -185,6 +186,7 @@ class Frontend:
     byte scan is `scan`."""
 
     name = ""
+    catalogue: Catalogue  # what the language's libraries do (see catalogue.py)
     grammar_package = ""  # the tree-sitter grammar's package (tree_sitter_c)
     builtins: frozenset = frozenset()  # functions of the language itself: never looked for in another file
     # Two functions of one name in a file are alternatives (only one is
@@ -485,7 +487,7 @@ class Frontend:
 
     def is_callback(self, qualname: str) -> bool:
         """Whether a framework calls this function once per event (by its name)."""
-        return False
+        return qualname.rsplit(".", 1)[-1] in self.catalogue.callbacks
 
     def read_paths(self, data: bytes, functions) -> frozenset[str]:
         """Of the connections the functions reach through a member, those a

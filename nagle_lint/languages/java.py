@@ -98,9 +98,6 @@ class JavaFrontend(Frontend):
             low.recv(low.env[keys[0]], node.child_by_field_name("name"))  # called when a message was read
         return tuple(keys)
 
-    def is_callback(self, qualname: str) -> bool:
-        return qualname.rsplit(".", 1)[-1] in self.catalogue.callbacks
-
     def text_facts(self, unit) -> tuple:
         return super().text_facts(unit) + (unit.src.data.find(b"io.netty") >= 0,)
 

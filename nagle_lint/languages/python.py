@@ -90,9 +90,6 @@ class PythonFrontend(Frontend):
             self._asyncio_stream_params(low, node, keys)
         return tuple(keys)
 
-    def is_callback(self, qualname: str) -> bool:
-        return qualname.rsplit(".", 1)[-1] in self.catalogue.callbacks
-
     def _framework_fields(self, low: Lowering, node) -> None:
         """What a framework base class gives a method: socketserver's request and
         wfile, an asyncio protocol's transport (with the read it was called for)."""
