@@ -181,9 +181,9 @@ def compact(node) -> str:
 
 
 class Frontend:
-    """One language.  Subclasses set the class attributes and implement
-    `functions`, `statement`, `call` and `declare_params`; the language's
-    byte scan is `scan`."""
+    """One language.  Subclasses set the class attributes (the statement and
+    value tables among them) and implement `functions`, `call` and
+    `declare_params`; the language's byte scan is `scan`."""
 
     name = ""
     catalogue: Catalogue  # what the language's libraries do (see catalogue.py)
@@ -461,14 +461,56 @@ class Frontend:
     def body(self, unit: "Unit", node):
         return node.child_by_field_name("body")
 
+    # node type -> how the statement is lowered (any other: its expressions, in order)
+    STATEMENTS: dict = {}
+    # node type -> its value (any other: none we follow, its parts lowered in order)
+    VALUES: dict = {}
+
     def statement(self, low: "Lowering", node) -> None:
-        raise NotImplementedError
+        self.STATEMENTS.get(node.type, Frontend._evaluate)(self, low, node)
 
     def call(self, low: "Lowering", node):
         raise NotImplementedError
 
     def value(self, low: "Lowering", node):
-        """The value of a non-call expression (identifiers, fields, literals)."""
+        """The value of a non-call expression (identifiers, fields, literals),
+        by its type's handler in `VALUES`; None: no value we follow."""
+        handler = self.VALUES.get(node.type)
+        return handler(self, low, node) if handler is not None else None
+
+    # -- handlers the languages' tables share ------------------------------
+
+    def _evaluate(self, low: "Lowering", node) -> None:
+        low.evaluate(node.named_children)
+
+    def _children(self, low: "Lowering", node) -> None:
+        low.children(node)
+
+    def _nothing(self, low: "Lowering", node) -> None:
+        return
+
+    def _return(self, low: "Lowering", node) -> None:
+        low.jump("return", node, node.named_children[0] if node.named_children else None)
+
+    def _break(self, low: "Lowering", node) -> None:
+        """break, continue."""
+        low.jump(node.type.split("_")[0], node)
+
+    def _truth(self, low: "Lowering", node):
+        return Const(node.type == "true")
+
+    def _text(self, low: "Lowering", node):
+        return Const(text(node))
+
+    def _conditional(self, low: "Lowering", node):
+        """`cond ? a : b`."""
+        return low.alternatives(node, node.child_by_field_name("condition"),
+                                (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")))
+
+    def _short_circuit(self, low: "Lowering", node):
+        """`a && b`, `a || b` (any other binary operator: no value we follow)."""
+        if node.child_by_field_name("operator").type in ("&&", "||"):
+            return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
         return None
 
     def tests_failure(self, cond) -> bool:

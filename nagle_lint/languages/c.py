@@ -153,18 +153,6 @@ class CFrontend(Frontend):
     # Each statement type is lowered by its handler (see `STATEMENTS`); any
     # other statement's expressions are evaluated in order.
 
-    def statement(self, low: Lowering, node) -> None:
-        self.STATEMENTS.get(node.type, CFrontend._evaluate)(self, low, node)
-
-    def _evaluate(self, low: Lowering, node) -> None:
-        low.evaluate(node.named_children)
-
-    def _children(self, low: Lowering, node) -> None:
-        low.children(node)
-
-    def _nothing(self, low: Lowering, node) -> None:
-        return
-
     def _if(self, low: Lowering, node) -> None:
         branches, cur = [], node
         while cur is not None and cur.type == "if_statement":
@@ -206,12 +194,6 @@ class CFrontend(Frontend):
             exhaustive = exhaustive or value is None
             cases.append([c for c in case.named_children if c != value])
         low.switch(node, cases, exhaustive)
-
-    def _return(self, low: Lowering, node) -> None:
-        low.jump("return", node, node.named_children[0] if node.named_children else None)
-
-    def _break_or_continue(self, low: Lowering, node) -> None:
-        low.jump(node.type.split("_")[0], node)
 
     def _labeled(self, low: Lowering, node) -> None:
         for c in node.named_children:
@@ -264,29 +246,23 @@ class CFrontend(Frontend):
                     low.assign(name, None)
 
     STATEMENTS = {
-        **dict.fromkeys(("compound_statement", "translation_unit", "ERROR", "preproc_else"), _children),
+        **dict.fromkeys(("compound_statement", "translation_unit", "ERROR", "preproc_else"), Frontend._children),
         "declaration": _declare,
-        "expression_statement": _evaluate,
+        "expression_statement": Frontend._evaluate,
         "if_statement": _if,
         "while_statement": _while,
         "do_statement": _do,
         "for_statement": _for,
         "switch_statement": _switch,
-        "return_statement": _return,
-        "break_statement": _break_or_continue,
-        "continue_statement": _break_or_continue,
+        "return_statement": Frontend._return,
+        **dict.fromkeys(("break_statement", "continue_statement"), Frontend._break),
         "labeled_statement": _labeled,
         **dict.fromkeys(("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"), _preproc),
         **dict.fromkeys(("comment", "goto_statement", "preproc_def", "preproc_include", "preproc_call",
-                         "preproc_function_def", "type_definition", "struct_specifier"), _nothing),
+                         "preproc_function_def", "type_definition", "struct_specifier"), Frontend._nothing),
     }
 
     # -- expressions -------------------------------------------------------
-
-    def value(self, low: Lowering, node):
-        """The value of an expression, by its type's handler (see `VALUES`; None: no value we follow)."""
-        handler = self.VALUES.get(node.type)
-        return handler(self, low, node) if handler is not None else None
 
     def _name(self, low: Lowering, node):
         t = node.type
@@ -302,12 +278,6 @@ class CFrontend(Frontend):
     def _number(self, low: Lowering, node):
         n = int_literal(text(node))
         return Const(n) if n is not None else None
-
-    def _truth(self, low: Lowering, node):
-        return Const(node.type == "true")
-
-    def _text(self, low: Lowering, node):
-        return Const(text(node))
 
     def _assignment(self, low: Lowering, node):
         right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
@@ -333,27 +303,17 @@ class CFrontend(Frontend):
     def _sizeof(self, low: Lowering, node):
         return Const(None)
 
-    def _conditional(self, low: Lowering, node):
-        return low.alternatives(node, node.child_by_field_name("condition"),
-                                (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")))
-
-    def _short_circuit(self, low: Lowering, node):
-        if node.child_by_field_name("operator").type in ("&&", "||"):
-            return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
-        return None
-
     VALUES = {
         **dict.fromkeys(("identifier", "field_expression", "subscript_expression"), _name),
         "number_literal": _number,
-        "true": _truth,
-        "false": _truth,
-        **dict.fromkeys(("string_literal", "char_literal", "concatenated_string"), _text),
+        **dict.fromkeys(("true", "false"), Frontend._truth),
+        **dict.fromkeys(("string_literal", "char_literal", "concatenated_string"), Frontend._text),
         "assignment_expression": _assignment,
         "pointer_expression": _address,
         "compound_literal_expression": _compound_literal,
         "sizeof_expression": _sizeof,
-        "conditional_expression": _conditional,
-        "binary_expression": _short_circuit,
+        "conditional_expression": Frontend._conditional,
+        "binary_expression": Frontend._short_circuit,
     }
 
     def call(self, low: Lowering, node):

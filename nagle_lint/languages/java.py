@@ -167,15 +167,6 @@ class JavaFrontend(Frontend):
 
     # -- statements --------------------------------------------------------
 
-    def statement(self, low: Lowering, node) -> None:
-        self.STATEMENTS.get(node.type, JavaFrontend._evaluated)(self, low, node)
-
-    def _evaluated(self, low, node):
-        low.evaluate(node.named_children)
-
-    def _ignored(self, low, node):
-        pass
-
     def _block(self, low, node):
         for c in node.named_children:
             if c.type == "parenthesized_expression":
@@ -242,14 +233,8 @@ class JavaFrontend(Frontend):
         low.loop(node, body=node.child_by_field_name("body"), before=(node.child_by_field_name("value"),),
                  targets=(name,))
 
-    def _return(self, low, node):
-        low.jump("return", node, node.named_children[0] if node.named_children else None)
-
     def _throw(self, low, node):
         low.jump("raise", node, node.named_children[0] if node.named_children else None)
-
-    def _break(self, low, node):
-        low.jump(node.type.split("_")[0], node)
 
     def _declare(self, low, node):
         typ = text(node.child_by_field_name("type"))
@@ -301,7 +286,6 @@ class JavaFrontend(Frontend):
             cases.append([c for c in group.named_children if c.type != "switch_label"])
         low.switch(node, cases, exhaustive, fallthrough=not rules)
 
-    # node type -> how the statement is lowered (any other: its expressions, in order)
     STATEMENTS = {
         **dict.fromkeys(("block", "labeled_statement", "synchronized_statement", "program", "static_initializer",
                          "constructor_body", "switch_block_statement_group"), _block),
@@ -313,17 +297,13 @@ class JavaFrontend(Frontend):
         "enhanced_for_statement": _for_each,
         **dict.fromkeys(("try_statement", "try_with_resources_statement"), _try),
         **dict.fromkeys(("switch_expression", "switch_statement"), _switch),
-        "return_statement": _return,
+        "return_statement": Frontend._return,
         "throw_statement": _throw,
-        **dict.fromkeys(("break_statement", "continue_statement"), _break),
-        **dict.fromkeys(("line_comment", "block_comment", "local_class_declaration"), _ignored),
+        **dict.fromkeys(("break_statement", "continue_statement"), Frontend._break),
+        **dict.fromkeys(("line_comment", "block_comment", "local_class_declaration"), Frontend._nothing),
     }
 
     # -- expressions -------------------------------------------------------
-
-    def value(self, low: Lowering, node):
-        handler = self.VALUES.get(node.type)
-        return handler(self, low, node) if handler is not None else None
 
     def _name(self, low, node):
         """A variable, a field or `this`: what it holds, or what its declared type makes it."""
@@ -343,12 +323,6 @@ class JavaFrontend(Frontend):
         n = int_literal(text(node).replace("_", ""))
         return Const(n) if n is not None else None
 
-    def _boolean(self, low, node):
-        return Const(node.type == "true")
-
-    def _text(self, low, node):
-        return Const(text(node))
-
     def _assignment(self, low, node):
         v = low.expr(node.child_by_field_name("right"))
         if text(node.child_by_field_name("operator")) == "=":
@@ -359,26 +333,16 @@ class JavaFrontend(Frontend):
         low.expr(node.child_by_field_name("value"))
         return NOT_CONN
 
-    def _ternary(self, low, node):
-        return low.alternatives(node, node.child_by_field_name("condition"),
-                                (node.child_by_field_name("consequence"), node.child_by_field_name("alternative")))
-
-    def _binary(self, low, node):
-        if node.child_by_field_name("operator").type in ("&&", "||"):
-            return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
-        return None
-
-    # node type -> its value (any other: none, its parts lowered in order)
     VALUES = {
         **dict.fromkeys(("identifier", "field_access", "this"), _name),
         **dict.fromkeys(("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal",
                          "binary_integer_literal"), _integer),
-        **dict.fromkeys(("true", "false"), _boolean),
-        **dict.fromkeys(("string_literal", "character_literal"), _text),
+        **dict.fromkeys(("true", "false"), Frontend._truth),
+        **dict.fromkeys(("string_literal", "character_literal"), Frontend._text),
         "assignment_expression": _assignment,
         "array_creation_expression": _array,
-        "ternary_expression": _ternary,
-        "binary_expression": _binary,
+        "ternary_expression": Frontend._conditional,
+        "binary_expression": Frontend._short_circuit,
     }
 
     def call(self, low: Lowering, node):
