@@ -124,13 +124,6 @@ class PythonFrontend(Frontend):
 
     # -- statements --------------------------------------------------------
 
-    def statement(self, low: Lowering, node) -> None:
-        handler = _STATEMENTS.get(node.type)
-        if handler is not None:
-            handler(self, low, node)
-        elif node.type not in _INERT:
-            low.evaluate(node.named_children)
-
     def _if(self, low: Lowering, node) -> None:
         branches = [(node.child_by_field_name("condition"), node.child_by_field_name("consequence"))]
         for alt in node.children_by_field_name("alternative"):
@@ -213,10 +206,6 @@ class PythonFrontend(Frontend):
                 low.push(h, node)
 
     # -- expressions -------------------------------------------------------
-
-    def value(self, low: Lowering, node):
-        valuer = _VALUES.get(node.type)
-        return valuer(self, low, node) if valuer is not None else None
 
     def _name_value(self, low: Lowering, node):
         return low.env.get(text(node))
@@ -669,24 +658,22 @@ _STEPS = {
 }
 
 
-# Expression node type -> its value (see `Frontend.value`); any other is lowered for its events.
-_VALUES = {
+PythonFrontend.VALUES = {
     "identifier": PythonFrontend._name_value,
     "attribute": PythonFrontend._attribute_value,
     "integer": lambda fe, low, node: Const(n) if (n := int_literal(text(node))) is not None else None,
-    "true": lambda fe, low, node: Const(True),
-    "false": lambda fe, low, node: Const(False),
-    "string": lambda fe, low, node: Const(text(node)),
+    **dict.fromkeys(("true", "false"), Frontend._truth),
+    "string": Frontend._text,
     "assignment": PythonFrontend._assignment_value,
     "named_expression": PythonFrontend._named_value,
     "conditional_expression": PythonFrontend._conditional_value,
     "boolean_operator": PythonFrontend._boolean_value,
 }
-# Statement node type -> its lowering; any other statement is lowered for the
-# events of its expressions, unless it is inert.
-_STATEMENTS = {
-    "module": lambda fe, low, node: low.children(node),
-    "block": lambda fe, low, node: low.children(node),
+PythonFrontend.STATEMENTS = {
+    # Definitions (lowered on their own), and statements without events.
+    **dict.fromkeys(PythonFrontend.skip_types | {"pass_statement", "import_statement", "import_from_statement",
+                                                 "comment", "future_import_statement"}, Frontend._nothing),
+    **dict.fromkeys(("module", "block"), Frontend._children),
     "if_statement": PythonFrontend._if,
     "for_statement": PythonFrontend._for,
     "while_statement": PythonFrontend._while,
@@ -700,9 +687,6 @@ _STATEMENTS = {
     "global_statement": PythonFrontend._not_local,
     "nonlocal_statement": PythonFrontend._not_local,
 }
-# Definitions (lowered on their own), and statements without events.
-_INERT = PythonFrontend.skip_types | {"pass_statement", "import_statement", "import_from_statement", "comment",
-                                      "future_import_statement"}
 
 
 def _class_default(low, value) -> None:
