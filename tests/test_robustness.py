@@ -988,3 +988,29 @@ def test_a_symlink_out_of_the_tree_is_not_followed(capsys, tmp_path, monkeypatch
     assert {"./ok.py", "./inner/real.py"} <= linted
     code, out, err = lint(capsys, "leak.py")
     assert code == 1 and finding_lines(out) == [("leak.py", SPLIT_LINE, "NGL001")]
+
+
+def test_a_tower_of_powers_in_a_constant_is_refused_not_computed():
+    """A module constant's arithmetic (for a guard like `if size < LIMIT:
+    return`) comes from the linted tree: a value past 64 bits, or a tower of
+    powers whose fifth level would take hours, is no number; ordinary sizes
+    still are."""
+    from nagle_lint.languages.python import _arithmetic
+
+    assert _arithmetic("((9**64)**64)**64") is None
+    assert _arithmetic("1 * ((9**64)**64)**64") is None
+    assert _arithmetic("((((9**64)**64)**64)**64)**64") is None
+    assert _arithmetic("1 << 64 << 64") is None
+    assert _arithmetic("2**24 - 1") == 16777215
+    assert _arithmetic("16 * 1024 * 1024") == 1 << 24
+    assert _arithmetic("-(1 << 16)") == -65536
+
+
+def test_a_file_whose_constant_is_a_tower_of_powers_is_linted(capsys, isolated):
+    """Two lines that once stalled the run: the limit is no number, so the
+    guard lets every message on and the split after it is reported."""
+    write(isolated, "tower.py", "LIMIT = 1 * ((((9**64)**64)**64)**64)**64\n\n"
+          "def send(sock, data):\n    if len(data) < LIMIT:\n        return\n"
+          "    sock.sendall(b'h')\n    sock.sendall(data)\n    return sock.recv(10)\n")
+    code, out, err = lint(capsys, "tower.py")
+    assert ("tower.py", 7, "NGL001") in finding_lines(out), (out, err)
