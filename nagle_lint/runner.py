@@ -201,7 +201,7 @@ def _later_rounds(lowered: _Lowered, settings: Settings | Resolver, workers: _Wo
     project = project_of(prepared, settings)
     facts: dict[str, tuple] = {}  # skipped file -> its byte facts, for every round (see `LaterLook`)
     for _ in range(LATER_ROUNDS):
-        wanted = project.wanted()
+        wanted = project.wanted() if lowered.trace is None else lowered.trace.wanted(project)
         if lowered.trace is not None:
             lowered.trace.rounds.append(wanted)
         skipped = lowered.skipped

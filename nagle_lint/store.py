@@ -28,7 +28,12 @@ from them what is provably what the run would find itself:
   of it by a call, now or before (`Project.dependents`).
 Everything else is done again: lowering the files that changed, or whose
 later round wants otherwise now, and checking them, their callers and
-their callees.
+their callees.  Where every file that changed lowers to a model of the
+outline its last one had (`project.outline`: what a project reads of a file
+across files; a send added to a function that sends keeps it), each later
+round wants what the record's did and each call resolves as it did: the
+rounds' wants are the record's, not found again from every model, and the
+files to check again are found without the project of before.
 
 Cheaper still (`Store.replay`): where every change since the last run
 cannot matter to other files, the last result is taken without loading
@@ -119,6 +124,19 @@ class Trace:
             "offers": [[o.path, sorted(o.defined), sorted(o.worth), sorted(o.called)] for o in offers]}
         return offers
 
+    def wanted(self, project):
+        """`project.wanted()` of this round: the record's round's, where every
+        project of this run answers across files as the record's did
+        (`Store.same_outlines`), else found."""
+        data = self.store._read()
+        round_ = len(self.rounds)
+        if data and round_ < len(data["rounds"]) and self.store.same_outlines():
+            try:
+                return _wanted(data["rounds"][round_], whole=True)
+            except (TypeError, ValueError, AttributeError):  # damaged or not ours: found
+                pass
+        return project.wanted()
+
     def relowered(self, items: list, settings, wanted, workers) -> list:
         """`runner._relowered`: the lowerings the store has under the same key, the others made."""
         from .runner import _relowered
@@ -174,6 +192,7 @@ class Store:
         self._record: dict | None = None  # this run's, when replayed from the last one
         self._loaded: dict[str, object] = {}  # key -> the runner.Lowered kept under it, or None
         self._new: dict[str, bytes] = {}  # key -> a lowering to keep
+        self._same: bool | None = None  # see `same_outlines`, once asked
 
     # -- the last run's record
 
@@ -232,13 +251,50 @@ class Store:
             return {}
         final, checks = data["final"], data["checks"]
         changed = {p for p in prepared.keys() | final.keys() if self._checked_otherwise(p, prepared.get(p), final)}
-        if changed:
+        if changed and self.same_outlines():  # every call resolves as it did: no project of before to compare with
+            changed = project.dependents(changed)
+        elif changed:
             before = self._checked_before(prepared, final, changed)
             if before is None:
                 return {}  # what a file was is not known: everything is checked again
             changed = project.dependents(changed, project_of(before, settings, project))
         return {p: Checked(p, [from_data(f) for f in checks[p][0]], [tuple(problem) for problem in checks[p][1]])
                 for p in prepared if p not in changed and p in checks}
+
+    def same_outlines(self) -> bool:
+        """Whether every file changed since the record is one both runs'
+        first rounds lowered, with the same settings, that no later round of
+        the record's run lowered again, and whose lowering has the outline
+        its last one had (`project.outline`): then every project of this run
+        answers across files as the record's did, round by round (the other
+        files' lowerings are the same, and so are the rounds' wants and the
+        skipped files' offers).  Asked once the first round is done."""
+        if self._same is None:
+            try:
+                self._same = self._same_outlines()
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # damaged or not ours
+                self._same = False
+        return self._same
+
+    def _same_outlines(self) -> bool:
+        from .project import outline
+
+        data = self._read()
+        if not data:
+            return False
+        old, new = data["files"], self.digests
+        for path in old.keys() | new.keys():
+            then, now = old.get(path), new.get(path)
+            if then is not None and now is not None and tuple(then[:2]) == now:
+                continue
+            if then is None or now is None or not _lowered(then[2:5]) or then[1] != now[1]:
+                return False
+            key = self.key(path, FIRST, tuple(then[:2]))
+            was, made = self.load(path, key), self._loaded.get(self.key(path, FIRST))
+            if data["final"].get(path, [None])[0] != key or was is None or made is None or \
+                    outline(was.prepared.model, was.prepared.choice) != outline(made.prepared.model, made.prepared.choice):
+                return False
+        return True
 
     def _checked_otherwise(self, path: str, prepared, final: dict) -> bool:
         """Whether the file's lowering or settings are not those the record's run checked (or it has none now)."""
@@ -512,8 +568,9 @@ def _wanted_data(wanted) -> dict:
     return out
 
 
-def _wanted(data: dict):
-    """A round's `project.Wanted` as a later look reads it (without loading the model)."""
+def _wanted(data: dict, whole: bool = False):
+    """A round's `project.Wanted` as a later look reads it (without loading
+    the model), or (`whole`) the Wanted itself."""
     from types import SimpleNamespace
 
     values = {}
@@ -524,4 +581,12 @@ def _wanted(data: dict):
             values[name] = frozenset(map(str, value))
         else:
             raise TypeError(name)
-    return SimpleNamespace(**values)
+    if not whole:
+        return SimpleNamespace(**values)
+    from dataclasses import fields
+
+    from .project import Wanted
+
+    if set(values) != {f.name for f in fields(Wanted)}:
+        raise ValueError("not a round's wants")
+    return Wanted(**values)

@@ -274,6 +274,43 @@ def test_a_new_finding_in_the_changed_file_appears_and_goes_with_no_other_file_c
         assert lowered == checked == ["./other.c"]
 
 
+def counting_wants(monkeypatch) -> list:
+    """The later rounds' wants found from the models (not taken from the record), run after run."""
+    from nagle_lint.project import Project
+
+    found: list = []
+    wanted = Project.wanted
+    monkeypatch.setattr(Project, "wanted", lambda self: found.append(1) or wanted(self))
+    return found
+
+
+DOUBLED = JOINED_PROTO.replace("    write(fd, verb, strlen(verb));",
+                               "    write(fd, verb, strlen(verb));\n    write(fd, verb, strlen(verb));")
+
+
+def test_a_model_changing_edit_that_keeps_the_files_outline_finds_no_wants_again(joined, capsys, monkeypatch):
+    """send_header() writes twice now: its model changed, not what other
+    files see of it (the same functions, calls and kinds of events): the
+    later rounds' wants are the record's, and only proto.c and its caller
+    are checked; a write gone changes the outline: the wants are found."""
+    (joined / "other.c").write_text(OTHER)
+    assert findings(lint(capsys, ".")[1]) == SPLIT
+    proto = joined / "proto.c"
+    for text, outline_kept in [(DOUBLED, True), (JOINED_PROTO + "/* the write once */\n", True),
+                               (JOINED_PROTO.replace("write(fd, verb, strlen(verb));", "(void)fd;"), False)]:
+        proto.write_text(text)
+        with monkeypatch.context() as m:
+            wants = counting_wants(m)
+            lowered, checked = counting_work(m)
+            incremental = lint(capsys, ".")
+        assert incremental == cold(capsys)
+        assert (wants == []) == outline_kept
+        if outline_kept:
+            assert lowered == ["./proto.c"] and sorted(checked) == ["./client.c", "./proto.c"]
+    proto.write_text(DOUBLED)
+    assert findings(lint(capsys, ".")[1]) == [("./proto.c", 8, "NGL001")]  # the change is seen (the split is there now)
+
+
 def lowerings(tree: Path) -> list[Path]:
     return sorted((tree / CACHE).glob("*.lowering"))
 
@@ -560,6 +597,70 @@ def test_a_series_of_edits_to_the_fixtures_gives_what_cold_runs_give(tmp_path, m
         assert incremental == printed("--no-cache"), name
         changed.add(incremental)
     assert len(changed) >= len(SERIES) - 1  # the edits changed what is found (one may find what an earlier did)
+
+
+# Edits that change a file's model, and whether they keep its outline (the last record's).
+OUTLINE_SERIES = [
+    ("c/helpers_project/proto.c", "    write(fd, verb, strlen(verb));",  # kept, but a later round reads the file again
+     "    write(fd, verb, strlen(verb));\n    write(fd, verb, strlen(verb));", False),
+    ("python/split_three_sends.py", "    sock.send(data)\n", "    sock.send(data)\n    sock.send(data)\n", True),
+    ("java/buffered_flush_each_piece.java", "            out.write(body);",
+     "            out.write(body);\n            out.write(body);", True),
+    ("c/array_each_element_split.c", "        write(c->peers[i], body, bl);",
+     "        write(c->peers[i], body, bl);\n        write(c->peers[i], body, bl);", True),
+    ("python/split_three_sends.py", "    sock.send(data)\n", "    send_rest(sock, data)\n", False),  # a new call
+    ("c/array_each_element_split.c", "write(c->peers[i], ", "read(c->peers[i], ", False),  # reads, no send left
+]
+
+
+def test_what_an_unchanged_outline_takes_from_the_record_is_what_the_models_give(tmp_path, monkeypatch, capsys):
+    """Every fixture, a series of model-changing edits (none back to a tree
+    linted before, which the result cache would give): where the changed
+    files' outlines are the record's, the wants taken for each round and the
+    files checked again are those found the long way (every round's wants
+    from the models, the dependents against the project before the edit),
+    and the output is a cold run's."""
+    from nagle_lint import store
+
+    tree = tmp_path / "fixtures"
+    for language in ("c", "python", "java"):
+        shutil.copytree(ROOT / "fixtures" / language, tree / language)
+    monkeypatch.chdir(tree)
+    monkeypatch.delenv("NAGLE_LINT_CACHE_DIR", raising=False)
+    taken: list = []
+    wanted, kept = store.Trace.wanted, store.Store.checks_kept
+
+    def wanted_checked(self, project):
+        out = wanted(self, project)
+        if self.store.same_outlines():
+            assert out == project.wanted()
+            taken.append("wanted")
+        return out
+
+    def kept_checked(self, prepared, project, rules, settings):
+        out = kept(self, prepared, project, rules, settings)
+        if self.same_outlines():
+            self._same = False  # the long way, once more
+            assert out.keys() == kept(self, prepared, project, rules, settings).keys()
+            self._same = True
+            taken.append("checks")
+        return out
+
+    monkeypatch.setattr(store.Trace, "wanted", wanted_checked)
+    monkeypatch.setattr(store.Store, "checks_kept", kept_checked)
+
+    def printed(*argv):
+        code = main(["--format", "json", *argv, "."])
+        return code, capsys.readouterr().out
+
+    printed()
+    for name, old, new, outline_kept in OUTLINE_SERIES:
+        path = tree / name
+        assert old in path.read_text()
+        path.write_text(path.read_text().replace(old, new))
+        before = len(taken)
+        assert printed() == printed("--no-cache"), name
+        assert (len(taken) > before) == outline_kept, name
 
 
 def test_a_lowering_read_back_is_the_same_lowering():
