@@ -1265,6 +1265,8 @@ class OneFileChanged:
         self._write("model changed")
 
     def _write(self, how: str) -> None:
+        """Touch the file, then edit it (the issue's "after touch-ing and then editing one file")."""
+        self.touch()
         self.edits += 1
         mark = "#" if self.file.suffix in (".py", ".pyi") else "//"
         text = (self.sending[0] if self.doubled else self.original) + f"\n{mark} one file changed: edit {self.edits}\n".encode()
@@ -1273,10 +1275,11 @@ class OneFileChanged:
 
     def tools(self, cold: Tool) -> list[Tool]:
         cmd = [a for a in cold.cmd if a != "--no-cache"]
-        rows = [("touched", self.touch, "touched"), ("edited", self.edit, "edited: its last line, a comment, new")]
+        rows = [("touched", self.touch, "touched"),
+                ("edited", self.edit, "touched, then edited: its last line, a comment, new")]
         if self.sending is not None:
-            rows.append(("model changed", self.change_model,
-                         f"edited: line {self.sending[1]} (a send) doubled, or back to one, and its last line new"))
+            rows.append(("model changed", self.change_model, f"touched, then edited: line {self.sending[1]} (a send)"
+                         " doubled, or back to one, and its last line new"))
         return [Tool(f"{CHANGED}: {how}", cmd, count_nagle, prepare=prepare, cwd=self.root, env=self.env,
                      note=f"{self.rel} {what} before each run, in a copy of the tree with its own cache")
                 for how, prepare, what in rows]
