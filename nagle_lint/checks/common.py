@@ -2,22 +2,9 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..findings import Step
-from ..model import FileModel, Site
+from ..model import FileModel
 from .flow import Point
-
-
-class Loc(NamedTuple):
-    """A place in some linted file."""
-
-    path: str
-    site: Site
-
-    @property
-    def line(self) -> int:
-        return self.site.line
 
 
 def common_depth(*points: Point) -> int:
@@ -30,19 +17,22 @@ def common_depth(*points: Point) -> int:
     return depth
 
 
-def at_depth(p: Point, depth: int) -> Loc:
+def at_depth(p: Point, depth: int) -> Point:
     """Where `p` is, seen from the frame `depth` calls deep: the call that
     leads to it, or the site itself when it is in that frame."""
-    return Loc(*p.stack[depth]) if len(p.stack) > depth else Loc(p.path, p.site)
+    if len(p.stack) > depth:
+        path, site = p.stack[depth]
+        return Point(site, (), path)
+    return Point(p.site, (), p.path)
 
 
-def named(loc: Loc, here: str) -> str:
+def named(p: Point, here: str) -> str:
     """`line 28`, or `util.py:28` for a place in another file than `here`."""
-    return f"line {loc.line}" if loc.path == here else f"{loc.path}:{loc.line}"
+    return f"line {p.site.line}" if p.path == here else f"{p.path}:{p.site.line}"
 
 
-def step(loc: Loc, label: str, here: str) -> Step:
-    return Step(loc.site, label, None if loc.path == here else loc.path)
+def step(p: Point, label: str, here: str) -> Step:
+    return Step(p.site, label, None if p.path == here else p.path)
 
 
 def idiom(model: FileModel, name: str, default: str) -> str:

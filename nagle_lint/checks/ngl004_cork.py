@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..findings import Finding, Step
 from ..fixes import DROP_MORE, UNCORK, Proposal
 from ..model import FileModel
-from .common import Loc, named, step
+from .common import named, step
 from .flow import Analysis
 
 RULE = "NGL004"
@@ -26,22 +26,21 @@ def check(model: FileModel, analysis: Analysis):
         if anchor is None:
             continue
         here = anchor.path
-        at, held = Loc(h.at.path, h.at.site), Loc(h.held.path, h.held.site)
-        when = f"when the reply is read at {named(at, here)}" if h.at_read else "when the function returns"
+        when = f"when the reply is read at {named(h.at, here)}" if h.at_read else "when the function returns"
         if h.cork is not None:
-            message = MESSAGE_CORK.format(conn=h.info.name, held=named(held, here), when=when)
+            message = MESSAGE_CORK.format(conn=h.info.name, held=named(h.held, here), when=when)
             fix = "turn TCP_CORK off (setsockopt ..., 0) once the whole message is written"
             # Rewritten only where the cork and the data it holds are in the function itself.
             direct = not h.cork.stack and not h.held.stack and h.cork.path == h.held.path
             proposal = Proposal(UNCORK, (h.cork.site, h.held.site)) if direct else None
         else:
-            before = f"the read at {named(at, here)}" if h.at_read else "the function returns"
+            before = f"the read at {named(h.at, here)}" if h.at_read else "the function returns"
             message = MESSAGE_MORE.format(conn=h.info.name, when=before)
             fix = "send the last piece without MSG_MORE"
             proposal = Proposal(DROP_MORE, (h.more.site,))
-        steps = [step(held, "data held", here)]
+        steps = [step(h.held, "data held", here)]
         if h.at_read:
-            steps.append(step(at, "the read", here))
+            steps.append(step(h.at, "the read", here))
         yield Finding(
             rule=RULE, path=here, site=anchor.site, level="warning", confidence=h.info.confidence,
             message=message, related=tuple(steps), flow=(Step(anchor.site, "held from here"), *steps), fix=fix,

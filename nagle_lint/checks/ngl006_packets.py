@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..model import FileModel, Flush, SetOption
-from .common import Loc, idiom, named, step
+from .common import idiom, named, step
 from .flow import Analysis
 from .ngl001_split_write import fix_for, pieces, split_confidence
 from .ngl002_nodelay import nature
@@ -33,7 +33,7 @@ def check(model: FileModel, analysis: Analysis):
             ev = project.event_at(s.nodelay.path, s.nodelay.site)
             why = nature(ev) if isinstance(ev, SetOption) else None
             if why:
-                where = named(Loc(s.nodelay.path, s.nodelay.site), pieces(s)[1].path)
+                where = named(s.nodelay, pieces(s)[1].path)
                 yield _finding(model, project, s, f"{why} at {where}", at_exit)
 
 
