@@ -10,7 +10,6 @@ its source position.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from .site import Site
 
@@ -235,8 +234,8 @@ class Continue:
     site: Site
 
 
-Event = Union[Send, Flush, Recv, Push, SetOption, Bind, Call]
-Stmt = Union[Event, If, Switch, Loop, Try, Return, Break, Continue]
+Event = Send | Flush | Recv | Push | SetOption | Bind | Call
+Stmt = Event | If | Switch | Loop | Try | Return | Break | Continue
 
 
 @dataclass(slots=True)
