@@ -45,7 +45,9 @@ def escaped(names, tail: bytes = b"") -> list[bytes]:
     return [re.escape(n.encode()) + tail for n in sorted(names)]
 
 
-_SOCKETY = re.compile(
+# Compiled on first use (re keeps it): a big pattern, which a file with
+# evidence of its sockets never needs.
+_SOCKETY = (
     rf"(?:^|(?<=[_.>]))(?:{_either(_SOCKET_WORDS)})(?:s|fd|_fd|et|Fd|FD)?(?=$|[_\[]|[A-Z0-9])"
     rf"|(?:^|(?<=[_.>a-z0-9]))(?:{_either(w.capitalize() for w in _SOCKET_WORDS)})(?:s|fd|Fd|FD|_fd|et)?(?=$|[_\[]|[A-Z0-9])"
     rf"|(?:^|(?<=[_.>]))(?:{_either(w.upper() for w in _SOCKET_WORDS)})(?:S|FD|_FD)?(?=$|[_\[0-9])"
@@ -195,7 +197,7 @@ def _anchors(names: bytes) -> tuple[bytes, ...]:
 
 
 def socket_like(name: str) -> bool:
-    return bool(_SOCKETY.search(name.replace("self.", "").replace("this.", "")))
+    return bool(re.search(_SOCKETY, name.replace("self.", "").replace("this.", "")))
 
 
 @lru_cache(maxsize=4096)
