@@ -54,7 +54,7 @@ def taken(monkeypatch):
         count[0] += len(kept)
         return kept
 
-    monkeypatch.setattr(base, "unchanged", counting)
+    monkeypatch.setattr(edited, "unchanged", counting)  # base imports it where a lowering has an earlier one
     return count
 
 

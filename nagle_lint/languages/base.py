@@ -20,8 +20,11 @@ from ..model import (
 from ..site import CONFIDENCES
 from .catalogue import Catalogue
 from .choice import Choice, choose, partial, short_name as _short
-from .edited import Earlier, edited_tree, unchanged
 from .scan import Scanner, n_is_root, socket_like, whole_words
+
+TYPE_CHECKING = False  # typing's own, without importing typing
+if TYPE_CHECKING:
+    from .edited import Earlier  # an editor's buffer lowered again: loaded only there
 
 # --- abstract values --------------------------------------------------------
 
@@ -336,6 +339,8 @@ class Frontend:
                before: tuple[FileModel, Choice] | None, option_only: frozenset, budget: Budget | None,
                earlier: Earlier | None) -> tuple[FileModel, Choice]:
         """`lower_choosing`'s work, in the thread it runs in."""
+        if earlier is not None:
+            from .edited import edited_tree, unchanged
         trees, found, chosen, unparsed, reused = partial(self, data, names, needed, own, before, option_only, budget)
         lowered = frozenset(chosen.worth) if trees is not None else None
         whole = trees is None  # parsed whole (not in parts)
