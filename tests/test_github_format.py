@@ -179,6 +179,23 @@ def test_annotations_from_a_sarif_log_match(tmp_path):
     assert proc.stdout.rstrip("\n").split("\n")[-1].startswith(f"nagle-lint: {len(direct)} findings (")
 
 
+def test_the_sarif_reader_takes_its_options_as_the_command_does(tmp_path, capsys):
+    from nagle_lint.report.github import main as from_log
+
+    sarif = tmp_path / "log.sarif"
+    sarif.write_text(json.dumps(sarif_log(Result([], files=1), root=tmp_path)), encoding="utf-8")
+    try:
+        from_log(["--help"])
+    except SystemExit as e:
+        assert e.code == 0
+    out = capsys.readouterr().out
+    assert "--no-annotations" in out and "FILE.sarif" in out
+    assert from_log([str(sarif), "--no-annotations"]) == 0
+    assert capsys.readouterr().out == "nagle-lint: no findings.\n"
+    assert from_log(["--no-annotation", str(sarif)]) == 2  # no abbreviations, as the command's
+    assert "unrecognized arguments: --no-annotation" in capsys.readouterr().err
+
+
 def test_cli_exit_codes_with_github_format(tmp_path):
     (tmp_path / "split.py").write_text(SPLIT, encoding="utf-8")
     code, output = lint_github(tmp_path, "split.py")

@@ -163,20 +163,27 @@ def render(result, root: Path | None = None, token: str | None = None, **_) -> s
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    annotate = "--no-annotations" not in args
-    files = [a for a in args if a != "--no-annotations"]
-    if len(files) != 1:
-        print("usage: python -m nagle_lint.report.github [--no-annotations] FILE.sarif", file=sys.stderr)
-        return 2
+    from ..arguments import Parser, UsageError, print_error
+
+    parser = Parser(prog="python -m nagle_lint.report.github",
+                    description="GitHub annotations (and the listing and summary after them) from a SARIF log "
+                                "written by nagle-lint.")
+    parser.add_argument("sarif", metavar="FILE.sarif")
+    parser.add_argument("--no-annotations", action="store_true",
+                        help="no workflow commands: only the listing and the summary")
     try:
-        with open(files[0], encoding="utf-8") as fh:
+        args = parser.parse_args(argv)
+        with open(args.sarif, encoding="utf-8") as fh:
             log = json.load(fh)
+    except UsageError as e:
+        parser.print_usage(sys.stderr)
+        print_error(str(e))
+        return 2
     except (OSError, ValueError) as e:
-        print(f"nagle-lint: error: cannot read the SARIF log: {e}", file=sys.stderr)
+        print_error(f"cannot read the SARIF log: {e}")
         return 2
     annotations, problems = from_sarif(log)
-    sys.stdout.write(render_annotations(annotations, problems, annotate=annotate))
+    sys.stdout.write(render_annotations(annotations, problems, annotate=not args.no_annotations))
     return 0
 
 
