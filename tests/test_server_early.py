@@ -82,10 +82,12 @@ def test_the_index_takes_the_early_scan_and_finds_what_its_own_scan_finds(tmp_pa
     expected.build()
     scan = early.Scan([root], {}, jobs=1)
 
-    def no_scan(args):
-        raise AssertionError("scanned again")
+    def again(*args, **kwargs):
+        raise AssertionError("listed or scanned again")
 
-    monkeypatch.setattr(runner, "_scan_many", no_scan)  # here, not in the process forked already
+    # Here, not in the process forked already: the index neither walks the folder nor scans its files.
+    monkeypatch.setattr(runner, "_scan_many", again)
+    monkeypatch.setattr(runner, "plan", again)
     ix = Index(root, Resolver({}, start=root), jobs=1)
     ix.build(scan=scan)
     assert _key(ix) == _key(expected) and _key(ix)
@@ -93,17 +95,16 @@ def test_the_index_takes_the_early_scan_and_finds_what_its_own_scan_finds(tmp_pa
 
 
 @needs_fork
-def test_an_early_scan_of_other_settings_or_files_is_not_taken(tmp_path):
+def test_an_early_scan_of_other_settings_or_folders_is_not_taken(tmp_path):
     tree = Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))
     root = str(tree)
     scan = early.Scan([root], {"select": ("NGL001",)}, jobs=1)
     settings = Resolver({}, start=root)
-    files = runner.plan([root], settings).files
-    assert scan.records(root, settings, files) is None  # other settings
+    assert scan.planned(root, settings) is None  # other settings
     selected = Resolver({"select": ("NGL001",)}, start=root)
-    assert scan.records(root, selected, files) is not None
-    assert scan.records(root, selected, files[1:]) is None  # a file came or went meanwhile
-    assert scan.records(str(tmp_path), selected, files) is None  # another folder
+    files, records = scan.planned(root, selected)
+    assert files == runner.plan([root], selected).files and [r.path for r in records] == files
+    assert scan.planned(str(tmp_path), selected) is None  # another folder
 
 
 @needs_fork

@@ -5,8 +5,9 @@ workspace folders it names.
 Loading lsprotocol and pygls costs about a second of one core (some 550
 attrs classes made and their annotations resolved), while the other core
 waits.  So the scan (the command line's phase 1, see runner.py) runs in a
-forked process meanwhile, forked before any thread exists, and its records
-are read when the index is built (`Scan.records`).  The first message is
+forked process meanwhile, forked before any thread exists, and the files
+it listed and its records are taken when the index is built
+(`Scan.planned`).  The first message is
 then replayed to the protocol (`Replay`)."""
 
 from __future__ import annotations
@@ -151,14 +152,13 @@ class Scan:
         self.read_end = read_end
         self.found: dict | None = None
 
-    def records(self, folder: str, settings: Resolver, files: list[str]):
-        """The Scanned records of `files` (the folder's, as the index plans
-        it), or None where the scan was of other files or settings."""
+    def planned(self, folder: str, settings: Resolver):
+        """(the folder's files, their Scanned records), as the index would
+        list and scan them, or None where the scan was of other settings or
+        folders, or failed."""
         if self.found is None:
             self.close()
-        same = settings.overrides == self.options
-        got = self.found.get(folder) if same else None
-        return got[1] if got is not None and got[0] == files else None
+        return self.found.get(folder) if settings.overrides == self.options else None
 
     def close(self) -> None:
         """Wait for the scanning process and take what it found."""
