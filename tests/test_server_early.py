@@ -108,6 +108,18 @@ def test_an_early_scan_of_other_settings_or_folders_is_not_taken(tmp_path):
 
 
 @needs_fork
+def test_the_early_scan_starts_unless_switched_off(tmp_path, monkeypatch):
+    (tmp_path / "a.py").write_text("import socket\n")
+    first = initialize(rootUri=tmp_path.as_uri(), capabilities={})
+    got, scan = early.start(io.BytesIO(first))
+    assert got == first and scan is not None
+    assert scan.planned(str(tmp_path), Resolver({}, start=str(tmp_path)))[0] == [str(tmp_path / "a.py")]
+    monkeypatch.setenv("NAGLE_LINT_NO_EARLY_SCAN", "1")
+    monkeypatch.setattr(early, "Scan", None)  # never made
+    assert early.start(io.BytesIO(first)) == (first, None)
+
+
+@needs_fork
 def test_a_scan_that_fails_gives_nothing_and_the_index_scans_for_itself(tmp_path):
     (tmp_path / ".nagle-lint.toml").write_text("select = 3\n")  # a broken configuration file
     (tmp_path / "a.py").write_text("import socket\n")

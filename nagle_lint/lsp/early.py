@@ -175,7 +175,11 @@ class Scan:
 
 def start(stream) -> tuple[bytes, Scan | None]:
     """The first message of `stream`, and the scan of the folders it names
-    (None where there are none, or where this platform cannot fork)."""
+    (None where there are none, where this platform cannot fork, or where
+    NAGLE_LINT_NO_EARLY_SCAN is set: the index then lists and scans them
+    itself, once the protocol library is loaded)."""
     first = read_message(stream)
+    if os.environ.get("NAGLE_LINT_NO_EARLY_SCAN") or not hasattr(os, "fork"):
+        return first, None
     folders, options = folders_of(first)
-    return first, Scan(folders, options) if folders and hasattr(os, "fork") else None
+    return first, Scan(folders, options) if folders else None
