@@ -79,12 +79,13 @@ class Client(LanguageClient):
             print(f"server: {params.message}", file=sys.stderr)
 
 
-async def start(root: Path, source: Path | None = None) -> Client:
+async def start(root: Path, source: Path | None = None, env: dict | None = None) -> Client:
     """The server started in the folder `root`, as editors start it (from
     the nagle-lint source tree `source`, else the one installed: `python -m`
-    puts the current folder first on its path), and initialized with it."""
+    puts the current folder first on its path; `env`: more of its
+    environment), and initialized with it."""
     client = Client()
-    env = dict(os.environ, PYTHONPATH=str(source)) if source is not None else None
+    env = dict(os.environ, **(env or {}), **({"PYTHONPATH": str(source)} if source is not None else {}))
     await client.start_io(sys.executable, "-m", "nagle_lint", "server", env=env, cwd=root)
     await client.initialize_async(types.InitializeParams(
         capabilities=types.ClientCapabilities(),
@@ -167,15 +168,16 @@ def peak_memory_mb(pid: int) -> float:
     return float("nan")
 
 
-async def index_time(tree: Path, source: Path | None = None) -> tuple[float, float, float, float, float]:
+async def index_time(tree: Path, source: Path | None = None, env: dict | None = None
+                     ) -> tuple[float, float, float, float, float]:
     """Seconds to build the index of `tree` (until the diagnostics of a file
     opened right after `initialized`), the server's CPU seconds by then (its
     workers' too), the seconds and CPU seconds it took to answer
-    `initialize`, and its peak memory in MB; `source`: see `start`."""
+    `initialize`, and its peak memory in MB; `source`, `env`: see `start`."""
     files = sorted(p for p in tree.rglob("*") if p.suffix in (".py", ".java", ".c", ".h") and p.is_file())
     opened = files[0]
     started = time.perf_counter()
-    client = await start(tree, source)
+    client = await start(tree, source, env)
     start_cpu = cpu_seconds(client._server.pid)
     uri = from_fs_path(str(opened))
     client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
@@ -214,6 +216,9 @@ async def main():
     parser.add_argument("--compare", type=Path, action="append", default=[], metavar="SRC",
                         help="also index with the server of another nagle-lint source tree (an earlier "
                              "commit's `git archive`, say), in the same turns (repeatable)")
+    parser.add_argument("--without-early-scan", action="store_true",
+                        help="also index with the early scan switched off (NAGLE_LINT_NO_EARLY_SCAN=1), "
+                             "in the same turns")
     args = parser.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
@@ -223,15 +228,17 @@ async def main():
               f"server CPU {cpu:.1f} ms per edit")
     if args.tree:
         tree = args.tree.resolve()
-        servers = [("server", None)] + [(f"server from {src}", src.resolve()) for src in args.compare]
-        builds = {name: [] for name, _ in servers}  # name -> (seconds, CPU, start seconds, start CPU, MB) per round
+        servers = [("server", None, None)] + [(f"server from {src}", src.resolve(), None) for src in args.compare]
+        if args.without_early_scan:
+            servers.append(("server without the early scan", None, {"NAGLE_LINT_NO_EARLY_SCAN": "1"}))
+        builds = {name: [] for name, _, _ in servers}  # name -> (seconds, CPU, start seconds, start CPU, MB) per round
         colds = []
         for _ in range(args.rounds):  # in turns: the load of the moment weighs on every row alike
             colds.append(cold_run(tree))
-            for name, source in servers:
-                builds[name].append(await index_time(tree, source))
+            for name, source, env in servers:
+                builds[name].append(await index_time(tree, source, env))
         median = statistics.median
-        for name, _ in servers:
+        for name, _, _ in servers:
             seconds, cpus, starts, start_cpus, memories = zip(*builds[name])
             print(f"index of {args.tree}, {name}: median {median(seconds):.2f} s over {args.rounds} builds "
                   f"(start to the first file's diagnostics; each {each(seconds)}), CPU {median(cpus):.2f} s "
