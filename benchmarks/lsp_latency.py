@@ -204,6 +204,53 @@ def cold_run(tree: Path) -> tuple[float, float]:
     return seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
+# What the index costs beside the command line's work, each part timed in a process of its own started
+# in the tree; it prints its CPU seconds (its own and its workers').
+PART = """
+import gc, os, resource, time
+def cpu():
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+from nagle_lint import runner
+from nagle_lint.config import Resolver
+from nagle_lint.lsp.index import Index
+here = os.getcwd()
+"""
+PARTS = {
+    "the command line's run (runner.run)": "c = cpu(); runner.run([here], Resolver({}))",
+    "the index build (Index.build)": "c = cpu(); Index(here, Resolver({}, start=here)).build()",
+    "listing the files (runner.plan)": "c = cpu(); runner.plan([here], Resolver({}, start=here))",
+    "loading the protocol library (lsprotocol, pygls, cattrs, the server module), collector off":
+        "c = cpu(); gc.disable(); import nagle_lint.lsp.server",
+    "converting the first publishDiagnostics (one diagnostic per finding of the tree)": (
+        "import nagle_lint.lsp.server\n"
+        "from lsprotocol import types\n"
+        "from pygls.protocol import default_converter\n"
+        "ix = Index(here, Resolver({}, start=here)); ix.build(); converter = default_converter()\n"
+        "c = cpu()\n"
+        "p = types.Position(0, 0)\n"
+        "at = types.Range(p, p)\n"
+        "converter.unstructure(types.PublishDiagnosticsParams('file:///x', [types.Diagnostic(\n"
+        "    at, f.message, code=f.rule, source='nagle-lint', code_description=types.CodeDescription('x'),\n"
+        "    related_information=[types.DiagnosticRelatedInformation(types.Location('file:///x', at), 'x')])\n"
+        "    for fs in ix.shown.values() for f in fs]))"),
+}
+
+
+def components(tree: Path, rounds: int) -> None:
+    """The median CPU time of each of PARTS over `rounds` processes, in turns."""
+    import subprocess
+
+    times: dict[str, list[float]] = {name: [] for name in PARTS}
+    for _ in range(rounds):
+        for name, code in PARTS.items():
+            out = subprocess.run([sys.executable, "-c", f"{PART}{code}\nprint(cpu() - c)\nos._exit(0)"], cwd=tree,
+                                 check=True, capture_output=True, text=True).stdout
+            times[name].append(float(out.split()[-1]))
+    for name, values in times.items():
+        print(f"{name}: CPU {statistics.median(values):.3f} s (each {', '.join(f'{v:.3f}' for v in values)})")
+
+
 def each(values: list[float]) -> str:
     return ", ".join(f"{v:.2f}" for v in values)
 
@@ -219,6 +266,9 @@ async def main():
     parser.add_argument("--without-early-scan", action="store_true",
                         help="also index with the early scan switched off (NAGLE_LINT_NO_EARLY_SCAN=1), "
                              "in the same turns")
+    parser.add_argument("--components", action="store_true",
+                        help="with --tree: the CPU time of what the index does beside the command line's "
+                             "work, each part in a process of its own (--rounds each)")
     args = parser.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     print("load average at the start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
@@ -226,7 +276,9 @@ async def main():
         median, real, cpu = await edit_latency(lines, args.edits)
         print(f"didChange -> publishDiagnostics, {real}-line file: median {median:.1f} ms over {args.edits} edits; "
               f"server CPU {cpu:.1f} ms per edit")
-    if args.tree:
+    if args.tree and args.components:
+        components(args.tree.resolve(), args.rounds)
+    elif args.tree:
         tree = args.tree.resolve()
         servers = [("server", None, None)] + [(f"server from {src}", src.resolve(), None) for src in args.compare]
         if args.without_early_scan:
