@@ -126,7 +126,10 @@ class SetOption:
     `setting`: the user chooses it (the value, or the branch that sets it,
     comes from a setting named for the option: `if (conf->tcp_nodelay)`);
     `interactive`: the connection speaks an interactive protocol (SSH, X11,
-    VNC, telnet), where each keystroke or event must leave at once."""
+    VNC, telnet), where each keystroke or event must leave at once;
+    `tunnel`: the code hands both of the connection's streams to another
+    layer (a tunnel, a relay, a proxied session), whose traffic it carries
+    without knowing where its messages end."""
 
     conn: str
     option: str
@@ -136,6 +139,7 @@ class SetOption:
     value_param: str | None = None
     setting: bool = False
     interactive: bool = False
+    tunnel: bool = False
 
 
 @record

@@ -1217,7 +1217,8 @@ class Lowering:
             self.flush(handle, node)
         self.push(handle, node)
 
-    def set_option(self, handle: Handle, option: str, value_node, node) -> None:
+    def set_option(self, handle: Handle, option: str, value_node, node, tunnel: bool = False) -> None:
+        """`tunnel`: the frontend tells that the connection is handed to another layer (see `SetOption`)."""
         value = self.truth(value_node) if value_node is not None else None
         param = None
         if value is None and value_node is not None:
@@ -1229,7 +1230,7 @@ class Lowering:
             copied = self.copies.get(_CAST_OR_ADDRESS.sub("", compact(value_node)))
             setting = _names_setting(value_node, option) or (copied is not None and _names_setting(copied, option))
         self.emit(SetOption(handle.key, option, value, site, self.unit.comment_near(site.line), param,
-                            setting or _gated_by_setting(node, option), self.speaks_interactive()))
+                            setting or _gated_by_setting(node, option), self.speaks_interactive(), tunnel))
 
     def option_table(self, handle: Handle, option_node) -> None:
         """An option set from a table (`sock.setsockopt(*opt)`, `setsockopt(fd,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, seconds, text
-from .java_catalogue import JAVA, JavaTypes, is_type
+from .java_catalogue import JAVA, STREAM_PAIR, JavaTypes, is_type
 from ..model import ONE, SMALL, UNKNOWN
 
 
@@ -369,8 +369,46 @@ class JavaFrontend(Frontend):
             return _NOT_THIS
         h = (low.conn_for(c.obj, "medium") if c.obj is not None else low.conn_for_this()) or low.options_holder(c.obj)
         low.evaluate(c.args)
-        low.set_option(h, "nodelay", c.args[-1] if c.args else None, c.node.child_by_field_name("name"))
+        low.set_option(h, "nodelay", c.args[-1] if c.args else None, c.node.child_by_field_name("name"),
+                       tunnel=self._hands_over(low, c.obj))
         return None
+
+    def _hands_over(self, low, conn) -> bool:
+        """Whether the method gives both streams of connection `conn` (a name or
+        a field) to other code: as arguments of another object's methods or
+        constructors (not a stream wrapper's, not its own class's), directly or
+        through the variable or field it keeps one in, or through a method of
+        its class that returns that field.  The connection then carries another
+        layer's traffic (a tunnel, a relay, a proxied session)."""
+        if conn is None or conn.type not in ("identifier", "field_access") or low.node is None:
+            return False
+        names = {compact(conn), "this." + compact(conn), compact(conn).removeprefix("this.")}
+        given, kept = set(), {}  # the streams handed over; variable or field -> the stream it holds
+        for call in _calls_in(low.node):
+            obj, name = call.child_by_field_name("object"), text(call.child_by_field_name("name"))
+            if name not in STREAM_PAIR or obj is None or compact(obj) not in names:
+                continue
+            holder = _holder(call)
+            if holder is not None:
+                kept[holder] = name
+            elif self._handed(call):
+                given.add(name)
+        for holder, name in kept.items():
+            if any(self._handed(n) for n in _uses_in(low.node, holder)) or _returned_by_class(low, holder):
+                given.add(name)
+        return given == set(STREAM_PAIR)
+
+    def _handed(self, node) -> bool:
+        """Whether `node` is an argument of a call on another object, or of a `new` of no stream wrapper."""
+        args = node.parent
+        call = args.parent if args is not None and args.type == "argument_list" else None
+        if call is None:
+            return False
+        if call.type == "object_creation_expression":
+            return _base_type(text(call.child_by_field_name("type"))) not in self.types.wrappers
+        obj = call.child_by_field_name("object")
+        return call.type == "method_invocation" and obj is not None and obj.type != "this" \
+            and text(call.child_by_field_name("name")) not in self.connection_events
 
     def _own_method(self, low, c):
         """A method of the class, or by its bare name one of a class around it."""
@@ -652,3 +690,50 @@ def _is_static(node) -> bool:
 def _is_known(low, obj) -> bool:
     v = low.expr(obj)
     return isinstance(v, Handle)
+
+
+def _calls_in(node):
+    """The method calls in a method's body, outside lambdas and classes declared in it."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if n.type == "method_invocation":
+            yield n
+        todo.extend(c for c in n.named_children if c.type not in ("lambda_expression", "class_body"))
+
+
+def _holder(node) -> str | None:
+    """The variable or the field (as `this.name`) that `node`'s value is assigned to, if any."""
+    parent = node.parent
+    if parent is not None and parent.type == "variable_declarator":
+        return text(parent.child_by_field_name("name"))
+    if parent is not None and parent.type == "assignment_expression" and parent.child_by_field_name("right") == node:
+        return compact(parent.child_by_field_name("left"))
+    return None
+
+
+def _uses_in(node, name: str):
+    """The places where `name` (a variable, or a field by its bare name or as `this.name`) is read."""
+    bare = name.removeprefix("this.")
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if n.type in ("identifier", "field_access") and compact(n) in (bare, "this." + bare) \
+                and (n.parent is None or n.parent.type != "field_access" or n.parent.child_by_field_name("object") != n):
+            yield n
+        elif n.type != "field_access":
+            todo.extend(n.named_children)
+
+
+def _returned_by_class(low, name: str) -> bool:
+    """Whether a method of the function's class returns field `name` as it is (a getter)."""
+    bare = name.removeprefix("this.")
+    classes = low.fe._class_chain(low.unit.tree.root_node, low.cls.split(".")) if low.cls else []
+    body = classes[-1].child_by_field_name("body") if classes else None
+    for member in body.named_children if body is not None else ():
+        block = member.child_by_field_name("body") if member.type == "method_declaration" else None
+        stmts = block.named_children if block is not None else []
+        if len(stmts) == 1 and stmts[0].type == "return_statement" and stmts[0].named_children \
+                and compact(stmts[0].named_children[0]) in (bare, "this." + bare):
+            return True
+    return False

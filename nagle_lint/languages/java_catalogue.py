@@ -107,6 +107,11 @@ JAVA = Catalogue(
             "TimeUnit.NANOSECONDS.sleep": 1e-9},
 )
 
+# A socket's two streams (see `wrappers`): code that hands both to other code
+# (another object's methods, or its callers through getters) gives the
+# connection to another layer, whose traffic it carries.
+STREAM_PAIR = ("getInputStream", "getOutputStream")
+
 
 def is_type(name: str) -> bool:
     """Whether a catalogue's name is a type's (`Socket`), not a method's (`accept`) or a dotted call's."""
