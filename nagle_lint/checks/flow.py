@@ -230,12 +230,13 @@ class _Shared:
     the analysis runs): what a function reads, the reads and calls in a
     loop, a callee's local keys.  Made for each analysis: nothing outlives it."""
 
-    __slots__ = ("reads", "loops", "locals")
+    __slots__ = ("reads", "loops", "locals", "objects")
 
     def __init__(self):
         self.reads: dict = {}
         self.loops: dict[int, tuple] = {}
         self.locals: dict[int, frozenset] = {}
+        self.objects: dict[str, dict[str, str]] = {}  # class -> `_objects_in_fields` of it
 
 
 class _Run:
@@ -267,6 +268,8 @@ class _Run:
                 on = EMPTY._replace(nodelay=point)
                 # A user setting may leave it off: both ways are possible.
                 state[key] = frozenset({on, EMPTY} if chosen else {on})
+        if cls:
+            self.fields.update(self.objects_in_fields(cls))
         frame = _Frame(self.root, {}, (), frozenset({id(self.root)}))
         flow = self.block(self.project.live_body(self.root), state, frame)
         end = _join_all([flow.normal, *flow.returns])
@@ -276,6 +279,29 @@ class _Run:
             self.at_exit(end if self.is_entry else {k: v for k, v in end.items() if k in self.root.locals})
 
     # -- helpers ---------------------------------------------------------
+
+    def objects_in_fields(self, cls: str) -> dict[str, str]:
+        """`this.out.wrapped` -> `this.in`: a connection that a method of the
+        class (a constructor) is given and keeps both in a field of its own
+        (`this.in = socket.getInputStream()`) and in a field of an object it
+        keeps (`this.out = new WordStream(socket.getOutputStream())`, whose
+        constructor keeps it as `this.wrapped`): in every method of the class,
+        the two are the same connection."""
+        found = self.shared.objects.get(cls)
+        if found is None:
+            found = self.shared.objects[cls] = {}
+            for fn in self.project.models[self.root.path].functions:
+                if not fn.field_params or class_of(fn.qualname) != cls:
+                    continue
+                held = {param: field for field, param in fn.field_params}
+                for s in walk(fn.body):
+                    if isinstance(s, Call) and s.receiver is not None and is_field(s.receiver):
+                        callee = self.project.resolve(fn, s.callee)
+                        for field, param in callee.field_params if callee is not None else ():
+                            i = callee.params.index(param) if param in callee.params else -1
+                            if 0 <= i < len(s.args) and s.args[i] in held and "." in field:
+                                found.setdefault(s.receiver + field[field.index("."):], held[s.args[i]])
+        return found
 
     def reads(self, caller: Function, callee: str, active: frozenset, depth: int = 0) -> set:
         """What a function reads from, itself or through its callees: its

@@ -195,7 +195,8 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
                      if q in needed or short_name(q) in needed or classes.get(q) in needed}
     bases = scan.class_bases(data, set(classes.values())) if classes else {}
     reaching = texts.calling(with_events, bare=True)
-    relevant = _closure(texts, relevant, reaching | quiet, with_events, classes, bases)
+    inits = {q for q in classes if short_name(q) == scan.constructor}
+    relevant = _closure(texts, relevant, reaching | quiet, with_events, classes, bases, inits)
     left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
     quiet -= relevant
     return Relevance(relevant, (with_events - relevant) | quiet, left_out, frozenset(quiet),
@@ -222,10 +223,12 @@ def _calling_any(texts: FunctionTexts, names) -> set[str]:
 
 
 def _closure(texts: FunctionTexts, relevant: set[str], leading: set[str], with_events: set[str],
-             classes: dict[str, str], bases: dict[str, tuple[str, ...]]) -> set[str]:
+             classes: dict[str, str], bases: dict[str, tuple[str, ...]], inits: set[str] = frozenset()) -> set[str]:
     """`relevant` and, to a fixpoint, those of `leading` a relevant function
-    calls by their name, and those with events sharing a class (or a base
-    class of `bases`) with one."""
+    calls by their name, those with events sharing a class (or a base
+    class of `bases`) with one, and the constructors (of `inits`) of such a
+    class that a relevant function calls (`new WordWriter(out)`): one keeps
+    what it is given (`this.out = out`) for the methods, with no event of its own."""
     while True:
         called = set().union(*(texts.calls[q] for q in relevant))
         # A class's fields are set in its methods, in those of its base classes
@@ -234,6 +237,7 @@ def _closure(texts: FunctionTexts, relevant: set[str], leading: set[str], with_e
                  for n in range(c.count(".") + 1)}
         more = {q for q in leading - relevant if short_name(q) in called}
         more |= {q for q in with_events - relevant if classes.get(q) in mates}
+        more |= {q for q in inits - relevant if classes[q] in mates and short_name(classes[q]) in called}
         if not more:
             return relevant
         relevant |= more

@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, seconds, text
+from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Returned, compact, int_literal, seconds, \
+    text
 from .java_catalogue import JAVA, STREAM_PAIR, JavaTypes, is_type
 from ..model import ONE, SMALL, UNKNOWN
 
@@ -245,7 +246,12 @@ class JavaFrontend(Frontend):
             low.types[text(name)] = typ + (text(dims) if dims is not None else "")
             value = d.child_by_field_name("value")
             if value is not None:
-                low.bind_target(name, low.expr(value))
+                v = low.expr(value)
+                low.bind_target(name, v)
+                if isinstance(v, Returned) and _on_object(value) and self._name_typed(low, text(name)):
+                    # What another object's method gives (`Socket s = pool.take()`, often an
+                    # interface's, with no body to follow) is what it is declared as.
+                    self._typed(low, text(name), _base_type(low.types[text(name)]), "unknown")
             else:
                 low.assign(text(name), None)
 
@@ -436,14 +442,15 @@ class JavaFrontend(Frontend):
 
     def _project_method(self, low, c):
         """A method of a class that may be defined in a linted file, on that object."""
-        if c.obj is None or c.obj.type != "identifier":
+        if c.obj is None or not (c.obj.type == "identifier" or _this_field(c.obj)):
             return _NOT_THIS
-        declared = _base_type(low.types.get(c.receiver, ""))
-        target = low.env.get(c.receiver)
+        receiver = self.key(low, c.obj)  # a local, a parameter, or a field (`this.out`)
+        declared = _base_type(self._declared(low, c.obj))
+        target = low.env.get(receiver)
         if isinstance(target, Obj):
-            return low.outside_call(f"{target.cls}.{c.name}", c.args, c.node, c.receiver)
-        if declared[:1].isupper() and declared not in self.types.known:
-            return low.outside_call(f"{declared}.{c.name}", c.args, c.node, c.receiver)
+            return low.outside_call(f"{target.cls}.{c.name}", c.args, c.node, receiver)
+        if declared[:1].isupper() and declared not in self.types.known and declared not in self.catalogue.supertypes:
+            return low.outside_call(f"{declared}.{c.name}", c.args, c.node, receiver)
         return _NOT_THIS
 
     def _static_method(self, low, c):
@@ -685,6 +692,17 @@ def _is_static(node) -> bool:
         return True
     mods = next((c for c in node.children if c.type == "modifiers"), None)
     return mods is not None and any(c.type == "static" for c in mods.children)
+
+
+def _on_object(node) -> bool:
+    """Whether `node` calls a method of another object (`pool.take()`, not `take()` nor `this.take()`)."""
+    obj = node.child_by_field_name("object") if node.type == "method_invocation" else None
+    return obj is not None and obj.type != "this"
+
+
+def _this_field(node) -> bool:
+    """Whether `node` is a field of `this` (`this.out`)."""
+    return node.type == "field_access" and node.child_by_field_name("object").type == "this"
 
 
 def _is_known(low, obj) -> bool:

@@ -42,6 +42,7 @@ class JavaScanner(Scanner):
     evidence_words = (b"Socket", b"Channel", b"OutputStream")
 
     nodelay_setter = None
+    constructor = "<init>"
     definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")
     definition_after = re.compile(rb"")
     declaration_words = (b"class", b"interface", b"record", b"enum")
