@@ -204,28 +204,49 @@ class Project:
     def choice(self, path: str) -> Choice:
         return self.choices.get(path, _NO_CHOICE)
 
-    def resolve(self, caller: Function, callee: str) -> Function | None:
+    def resolve(self, caller: Function, callee: str, arity: int | None = None) -> Function | None:
         """The function a call names: one of the caller's file first (none
         where the file has two, in a language where they are alternatives),
         else the only one of that name among the linted files of the language
-        (or, when several have it, the only one in the caller's folder)."""
+        (or, when several have it, the only one in the caller's folder).  In
+        a language whose methods are overloaded (Java), where several have
+        the name, the only one lowered that takes `arity` arguments, if any
+        (the caller's file's first)."""
         if callee in caller.params:  # a parameter's name calls the value passed, whatever it is
             return None
-        key = (caller.path, callee)
+        key = (caller.path, callee, arity)
         if key not in self._resolved:
-            self._resolved[key] = self._resolve(caller, callee)
+            self._resolved[key] = self._resolve(caller, callee, arity)
         return self._resolved[key]
 
-    def _resolve(self, caller: Function, callee: str) -> Function | None:
+    def _resolve(self, caller: Function, callee: str, arity: int | None) -> Function | None:
+        if arity is not None:
+            overload = self._overload(caller, callee, arity)
+            if overload is not None:
+                return overload
         local = self._local.get(caller.path, {})
         if callee in local:
             return local[callee]
         language = self.models[caller.path].language if caller.path in self.models else None
         return _only(self._global.get((language, callee), ()), caller.path, lambda fn: fn.path)
 
-    def targets(self, caller: Function, callee: str) -> list[Function]:
+    def _overload(self, caller: Function, callee: str, arity: int) -> Function | None:
+        """Of the methods named `callee` (several, in a language with overloads),
+        the one lowered that takes `arity` arguments, where only one does (of
+        the caller's file's, where it has some); None otherwise."""
+        language = self.models[caller.path].language if caller.path in self.models else None
+        if language is None or not frontend(language).overloads:
+            return None
+        found = self._global.get((language, callee), ())
+        if len(found) < 2:
+            return None
+        fits = [fn for fn in ([fn for fn in found if fn.path == caller.path] or found)
+                if fn.body and len(fn.params) == arity]
+        return fits[0] if len(fits) == 1 else None
+
+    def targets(self, caller: Function, callee: str, arity: int | None = None) -> list[Function]:
         """The functions a call may run: the one it resolves to, or each alternative definition."""
-        target = self.resolve(caller, callee)
+        target = self.resolve(caller, callee, arity)
         return [target] if target is not None else self.alternatives(caller, callee)
 
     def alternatives(self, caller: Function, callee: str) -> list[Function]:
@@ -247,7 +268,7 @@ class Project:
         callers: dict[int, list[int]] = {}
         for fn in self._bodied:
             for ev in self.facts(fn).calls:
-                for target in self.targets(fn, ev.callee):
+                for target in self.targets(fn, ev.callee, len(ev.args)):
                     callers.setdefault(id(target), []).append(id(fn))
         return callers
 
@@ -260,7 +281,7 @@ class Project:
         found, names = set(), set()
         for fn in self._bodied:
             for ev in self.facts(fn).calls:
-                targets = self.targets(fn, ev.callee)
+                targets = self.targets(fn, ev.callee, len(ev.args))
                 if targets:
                     found |= {(target.path, target.qualname) for target in targets}
                 else:
@@ -333,7 +354,7 @@ class Project:
                 if ev.receiver is None and not any(a is not None for a in ev.args) and \
                         (ev.result is None or not _mentioned(ev.result, facts.used)):
                     continue
-                target = self.resolve(fn, ev.callee)
+                target = self.resolve(fn, ev.callee, len(ev.args))
                 if target is None:
                     name = _entry_name(ev.callee)
                     if ev.callee not in fn.params and name not in frontend(self.models[fn.path].language).builtins:
@@ -361,8 +382,8 @@ class Project:
         for fn in self._bodied:
             compared = before is not None and fn.path not in paths and fn.path in before.models
             for call in self.facts(fn).calls:
-                now = self.targets(fn, call.callee)
-                then = before.targets(fn, call.callee) if compared else now
+                now = self.targets(fn, call.callee, len(call.args))
+                then = before.targets(fn, call.callee, len(call.args)) if compared else now
                 into = self._into(fn, call.callee, now) | self._into(fn, call.callee, then)
                 for target in into:
                     callers.setdefault(target, set()).add(fn.path)
@@ -372,7 +393,7 @@ class Project:
         for fn in before._bodied if before is not None else ():
             if fn.path in paths or fn.path not in self.models:  # its calls as they were
                 for call in before.facts(fn).calls:
-                    into = before._into(fn, call.callee, before.targets(fn, call.callee))
+                    into = before._into(fn, call.callee, before.targets(fn, call.callee, len(call.args)))
                     for target in into:
                         callers.setdefault(target, set()).add(fn.path)
                     reached |= into
@@ -432,7 +453,7 @@ class Project:
         return s if prune is None else prune(self, fn, s)
 
     def _pruned_call(self, fn: Function, s: Call):
-        targets = self.targets(fn, s.callee)
+        targets = self.targets(fn, s.callee, len(s.args))
         keeps = any(t.field_params for t in targets) and s.receiver is not None  # a constructor keeping a connection
         return s if any(self.has_effects(t) for t in targets) or keeps else None
 

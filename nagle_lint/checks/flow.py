@@ -269,7 +269,10 @@ class _Run:
                 # A user setting may leave it off: both ways are possible.
                 state[key] = frozenset({on, EMPTY} if chosen else {on})
         if cls:
-            self.fields.update(self.objects_in_fields(cls))
+            fields, infos = self.objects_in_fields(cls)
+            self.fields.update(fields)
+            for key, info in infos.items():
+                self.infos.setdefault(key, info)
         frame = _Frame(self.root, {}, (), frozenset({id(self.root)}))
         flow = self.block(self.project.live_body(self.root), state, frame)
         end = _join_all([flow.normal, *flow.returns])
@@ -280,33 +283,40 @@ class _Run:
 
     # -- helpers ---------------------------------------------------------
 
-    def objects_in_fields(self, cls: str) -> dict[str, str]:
+    def objects_in_fields(self, cls: str) -> tuple[dict[str, str], dict[str, ConnInfo]]:
         """`this.out.wrapped` -> `this.in`: a connection that a method of the
-        class (a constructor) is given and keeps both in a field of its own
-        (`this.in = socket.getInputStream()`) and in a field of an object it
-        keeps (`this.out = new WordStream(socket.getOutputStream())`, whose
-        constructor keeps it as `this.wrapped`): in every method of the class,
-        the two are the same connection."""
+        class (a constructor) is given and keeps in fields of objects it keeps
+        (`this.out = new WordStream(socket.getOutputStream())`, whose
+        constructor keeps it as `this.wrapped`), and maybe in a field of its
+        own (`this.in = socket.getInputStream()`): in every method of the
+        class, those are the same connection (named by the class's field, or
+        else by the parameter); and what is known of those named by a parameter."""
         found = self.shared.objects.get(cls)
         if found is None:
-            found = self.shared.objects[cls] = {}
+            fields, infos = {}, {}
             for fn in self.project.models[self.root.path].functions:
-                if not fn.field_params or class_of(fn.qualname) != cls:
+                if class_of(fn.qualname) != cls:
                     continue
                 held = {param: field for field, param in fn.field_params}
                 for s in walk(fn.body):
-                    if isinstance(s, Call) and s.receiver is not None and is_field(s.receiver):
-                        callee = self.project.resolve(fn, s.callee)
-                        for field, param in callee.field_params if callee is not None else ():
-                            i = callee.params.index(param) if param in callee.params else -1
-                            if 0 <= i < len(s.args) and s.args[i] in held and "." in field:
-                                found.setdefault(s.receiver + field[field.index("."):], held[s.args[i]])
+                    if not (isinstance(s, Call) and s.receiver is not None and is_field(s.receiver)):
+                        continue
+                    callee = self.project.resolve(fn, s.callee, len(s.args))
+                    for field, param in callee.field_params if callee is not None else ():
+                        i = callee.params.index(param) if param in callee.params else -1
+                        arg = s.args[i] if 0 <= i < len(s.args) else None
+                        if arg in fn.params and "." in field:
+                            name = held.get(arg) or _callee_key(fn, arg)
+                            fields.setdefault(s.receiver + field[field.index("."):], name)
+                            if arg not in held and arg in fn.conns:
+                                infos[name] = fn.conns[arg]
+            found = self.shared.objects[cls] = (fields, infos)
         return found
 
-    def reads(self, caller: Function, callee: str, active: frozenset, depth: int = 0) -> set:
-        """What a function reads from, itself or through its callees: its
+    def reads(self, caller: Function, call: Call, active: frozenset, depth: int = 0) -> set:
+        """What the function a call runs reads from, itself or through its callees: its
         parameters (by index) and its object's fields (self./this. keys)."""
-        fn = self.project.resolve(caller, callee)
+        fn = self.project.resolve(caller, call.callee, len(call.args))
         if fn is None or id(fn) in active or depth > MAX_CALL_DEPTH or not self.project.has_effects(fn):
             return set()
         memo = (id(fn), active, depth)  # asked again on every pass of every loop that makes the call
@@ -325,7 +335,7 @@ class _Run:
                 elif is_field(e.conn):
                     found.add(e.conn)
             elif isinstance(e, Call):
-                for r in self.reads(fn, e.callee, active | {id(fn)}, depth + 1):
+                for r in self.reads(fn, e, active | {id(fn)}, depth + 1):
                     if isinstance(r, str):
                         found.add(r)
                     elif r < len(e.args) and e.args[r] in index:
@@ -460,7 +470,7 @@ class _Run:
         for conn in recvs:
             talks.add(self.key(frame, conn))
         for e in calls:
-            for r in self.reads(frame.fn, e.callee, frame.active):
+            for r in self.reads(frame.fn, e, frame.active):
                 if isinstance(r, str):  # a field of the object the method works on
                     if e.receiver is None:
                         talks.add(self.key(frame, r))
@@ -546,7 +556,7 @@ class _Run:
         flow.continues += groups["continues"]
 
     def call(self, s: Call, flow: _Flow, frame: _Frame) -> None:
-        callee = self.project.resolve(frame.fn, s.callee)
+        callee = self.project.resolve(frame.fn, s.callee, len(s.args))
         if callee is not None:
             if callee.field_params and s.receiver is not None:
                 self.keep_fields(callee, s, frame)

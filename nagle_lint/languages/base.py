@@ -196,6 +196,7 @@ class Frontend:
     # compiled): a call to that name is then as unknown as a call to a name
     # two files define.
     same_name_alternatives = False
+    overloads = False  # methods of one name told apart by their parameters (Java's): see Project.resolve
     # Binding a name makes it a local variable (Python), else only a
     # declaration does (see `Lowering.declared`).
     binding_declares = False

@@ -49,6 +49,7 @@ class JavaFrontend(Frontend):
     skip_types = frozenset({"lambda_expression", "class_declaration", "interface_declaration", "enum_declaration",
                             "record_declaration", "class_body", "method_declaration", "constructor_declaration"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
+    overloads = True
     live_leaf_types = frozenset({"identifier"})  # a name of a socket type becomes a connection (see `_typed`)
 
     # -- functions ---------------------------------------------------------
