@@ -1,7 +1,6 @@
 """The neutral model every frontend lowers into and every check reads.
 
-A function is a tree of structured statements (`If`, `Loop`, `Try`, `Switch`,
-jumps) whose leaves are socket events.  There is one `Loop` for every kind of
+A function is a tree of structured statements (`If`, `Loop`, `Try`, jumps) whose leaves are socket events.  There is one `Loop` for every kind of
 loop in every language.  Events name connections by a key that is local to the
 function; `Function.conns` says what is known about each key.  Every node keeps
 its source position.
@@ -178,20 +177,13 @@ class Call:
 
 @record
 class If:
-    """Alternatives; when not `exhaustive`, control may also skip them all."""
+    """Alternatives; when not `exhaustive`, control may also skip them all.
+    A `switch`'s cases: a `Break` inside leaves the switch, not a loop."""
 
     branches: tuple[tuple["Stmt", ...], ...]
     exhaustive: bool
     site: Site
-
-
-@record
-class Switch:
-    """Like `If`, but a `Break` inside leaves the switch, not a loop."""
-
-    branches: tuple[tuple["Stmt", ...], ...]
-    exhaustive: bool
-    site: Site
+    switch: bool = False
 
 
 @record
@@ -239,7 +231,7 @@ class Continue:
 
 
 Event = Send | Flush | Recv | Push | SetOption | Bind | Call
-Stmt = Event | If | Switch | Loop | Try | Return | Break | Continue
+Stmt = Event | If | Loop | Try | Return | Break | Continue
 
 
 @dataclass(slots=True)
@@ -304,7 +296,7 @@ def lineage(bases: dict[str, tuple[str, ...]], cls: str) -> list[str]:
 
 def blocks(s) -> tuple:
     """The statement lists a statement holds, in source order (none: an event or a jump)."""
-    if isinstance(s, (If, Switch)):
+    if isinstance(s, If):
         return s.branches
     if isinstance(s, Loop):
         return s.head, s.body
@@ -342,7 +334,7 @@ def _dump_block(stmts, depth: int, out: list[str]) -> None:
 
 def _dump_branches(s, depth: int, out: list[str]) -> None:
     pad = "  " * depth
-    out.append(f"{pad}{type(s).__name__.lower()}{'' if s.exhaustive else ' (may skip)'} @{s.site.line}")
+    out.append(f"{pad}{'switch' if s.switch else 'if'}{'' if s.exhaustive else ' (may skip)'} @{s.site.line}")
     for i, branch in enumerate(s.branches):
         out.append(f"{pad}  branch {i}")
         _dump_block(branch, depth + 2, out)
@@ -381,7 +373,7 @@ def _dump_leaf(s, depth: int, out: list[str]) -> None:
     out.append("  " * depth + text)
 
 
-_DUMPS = {If: _dump_branches, Switch: _dump_branches, Loop: _dump_loop, Try: _dump_try}
+_DUMPS = {If: _dump_branches, Loop: _dump_loop, Try: _dump_try}
 
 
 def _dump_event(e) -> str:

@@ -15,7 +15,7 @@ from functools import cached_property
 from .languages import frontend
 from .languages.choice import Choice
 from .languages.scan import n_is_root
-from .model import (Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send, SetOption, Switch, Try,
+from .model import (Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send, SetOption, Try,
                     record, walk)
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
@@ -524,7 +524,7 @@ class Project:
 
 
 # How `Project._pruned_one` prunes each kind of statement (any other is kept as it is).
-_PRUNED = {Call: Project._pruned_call, If: Project._pruned_branches, Switch: Project._pruned_branches,
+_PRUNED = {Call: Project._pruned_call, If: Project._pruned_branches,
            Loop: Project._pruned_loop, Try: Project._pruned_try}
 
 

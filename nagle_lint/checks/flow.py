@@ -34,7 +34,7 @@ from typing import NamedTuple
 from ..model import (
     lineage, record, walk,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
-    Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
+    Pause, Push, Recv, Return, Send, SetOption, Site, Try,
 )
 from ..site import CONFIDENCES
 
@@ -433,7 +433,7 @@ class _Run:
         elif isinstance(s, Continue):
             flow.continues.append(st)
             flow.normal = None
-        elif isinstance(s, (If, Switch)):
+        elif isinstance(s, If):
             outs = [self.block(b, st, frame) for b in s.branches]
             normals = [o.normal for o in outs]
             if not s.exhaustive:
@@ -441,7 +441,7 @@ class _Run:
             for o in outs:
                 flow.returns += o.returns
                 flow.continues += o.continues
-                if isinstance(s, Switch):
+                if s.switch:
                     normals += o.breaks
                 else:
                     flow.breaks += o.breaks

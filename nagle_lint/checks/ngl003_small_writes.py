@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..model import (ONE, SMALL, Break, Call, Continue, Failed, FileModel, If, Loop, Pause, Push, Recv, Return, Send,
-                     Switch, Try, blocks, walk)
+                     Try, blocks, walk)
 from ..site import CONFIDENCES
 from .common import idiom
 from .flow import Analysis
@@ -82,12 +82,12 @@ def _passes(stmts, states: set, send: Send):
             breaks, states = breaks | states, set()
         elif isinstance(s, Continue):
             again, states = again | states, set()
-        elif isinstance(s, (If, Switch)):
+        elif isinstance(s, If):
             out = set() if s.exhaustive else set(states)
             for branch in s.branches:
                 ends, b, c = _passes(branch, states, send)
-                out |= ends | b if isinstance(s, Switch) else ends
-                breaks |= set() if isinstance(s, Switch) else b
+                out |= ends | b if s.switch else ends
+                breaks |= set() if s.switch else b
                 again |= c
             states = out
         elif isinstance(s, Loop):  # an inner loop: its own break and continue; once or twice round

@@ -15,7 +15,7 @@ from ..model import (
     blocks, lineage, record, walk,
     ONE, SMALL, UNKNOWN,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
-    Pause, Push, Recv, Return, Send, SetOption, Site, Switch, Try,
+    Pause, Push, Recv, Return, Send, SetOption, Site, Try,
 )
 from ..site import CONFIDENCES
 from .catalogue import Catalogue
@@ -995,7 +995,7 @@ class Lowering:
                 b = b + lowered[j]
             branches.append(b)
         branches = tuple(branches)
-        self.emit(Switch(branches, exhaustive, self.site(node)))
+        self.emit(If(branches, exhaustive, self.site(node), switch=True))
 
     def try_(self, node, body, handlers, orelse, final, resources=(), closes=None) -> None:
         """`closes()`, when given, returns the handles closed when the body ends
