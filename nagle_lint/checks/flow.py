@@ -101,7 +101,6 @@ class SplitAtExit:
     info: ConnInfo
     first: Point
     second: Point
-    exit: Site
     # A read of the same connection in the function: called again for the
     # next request, the handler waits there (the event loop's back edge).
     next_read: Point | None = None
@@ -696,8 +695,8 @@ class _Run:
             info = self.info(key)
             for cs in states:
                 if len(cs.units) >= 2 and info.origin != "created":
-                    self.result.split_exits.add(SplitAtExit(key, info, cs.units[0], cs.units[1], self.root.site,
-                                                            self.first_read.get(key), self.root.callback, cs.nodelay))
+                    self.result.split_exits.add(SplitAtExit(key, info, cs.units[0], cs.units[1], self.first_read.get(key),
+                                                            self.root.callback, cs.nodelay))
                 if cs.held:
                     self.result.held.add(HeldData(key, info, cs.corked, cs.more, cs.held, end, False))
 
