@@ -285,26 +285,3 @@ class Catalogue:
         """The methods of its libraries with a step of one of `events` (any, with none)."""
         return frozenset(m for lib in self.libraries for m, steps in lib.methods.items()
                          if not events or any(s.event in events for s in steps))
-
-    def without(self, field_name: str, entry) -> "Catalogue":
-        """The catalogue with one entry left out (of a set, a tuple or a
-        mapping's keys; a library by its name): to show that each entry is
-        needed."""
-        value = getattr(self, field_name)
-        if isinstance(value, MappingProxyType):
-            value = {k: v for k, v in value.items() if k != entry}
-        elif field_name == "libraries":
-            value = tuple(lib for lib in value if lib.name != entry)
-        elif isinstance(value, tuple):
-            value = tuple(v for v in value if v != entry)
-        else:
-            value = value - {entry}
-        return type(self)(**{**vars(self), field_name: value})
-
-    def entries(self):
-        """(field, entry) for every entry: the unit `without` leaves out."""
-        for name, value in vars(self).items():
-            if name == "libraries":
-                yield from ((name, lib.name) for lib in value)
-            else:
-                yield from ((name, entry) for entry in sorted(value))
