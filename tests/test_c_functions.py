@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from nagle_lint.languages import frontend
-from nagle_lint.model import dump
+from model_dump import dump
 
 ROOT = Path(__file__).resolve().parent.parent
 C_FILES = sorted((ROOT / "fixtures").rglob("*.c"))

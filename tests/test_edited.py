@@ -12,7 +12,7 @@ import pytest
 from nagle_lint.languages import base, edited
 from nagle_lint.languages.edited import Earlier
 from nagle_lint.lint import prepare
-from nagle_lint.model import dump
+from model_dump import dump
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 FILES = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".py", ".java", ".c"))

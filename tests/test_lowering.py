@@ -1,6 +1,6 @@
 """Golden tests of each frontend, without any rule: the source of every case
 in tests/lowering/<language>.txt is lowered into the neutral model and its
-`dump()` must equal the expected text.
+`model_dump.dump()` must equal the expected text.
 
 The files use tree-sitter's corpus format:
 
@@ -28,7 +28,8 @@ import pytest
 
 from nagle_lint.languages import frontend
 from nagle_lint.model import (Bind, Break, Call, ConnInfo, Continue, Flush, If, Loop, Push, Recv, Return, Send,
-                              SetOption, Try, dump, walk)
+                              SetOption, Try, walk)
+from model_dump import dump
 
 HERE = Path(__file__).resolve().parent / "lowering"
 LANGUAGES = {"python": ".py", "java": ".java", "c": ".c"}

@@ -1,0 +1,92 @@
+"""The golden dumps of tests/lowering/: a stable text form of a model, one
+line a function, connection or statement, indented by nesting."""
+
+from __future__ import annotations
+
+from nagle_lint.model import UNKNOWN, Break, Call, Continue, FileModel, If, Loop, Pause, Recv, Return, Send, SetOption, Try
+
+
+def dump(model: FileModel) -> str:
+    """The model as the goldens hold it."""
+    out: list[str] = []
+    for fn in model.functions:
+        params = ", ".join(p or "_" for p in fn.params)
+        out.append(f"function {fn.qualname}({params}) @{fn.site.line}{' callback' if fn.callback else ''}")
+        for key in sorted(fn.conns):
+            c = fn.conns[key]
+            tcp = {True: "tcp", False: "no-nagle", None: "tcp?"}[c.tcp]
+            out.append(f"  conn {key} {tcp} {c.confidence} {c.origin}{' nodelay-default' if c.nodelay else ''}")
+        _dump_block(fn.body, 1, out)
+    return "\n".join(out) + "\n"
+
+
+def _dump_block(stmts, depth: int, out: list[str]) -> None:
+    for s in stmts:
+        _DUMPS.get(type(s), _dump_leaf)(s, depth, out)
+
+
+def _dump_branches(s, depth: int, out: list[str]) -> None:
+    pad = "  " * depth
+    out.append(f"{pad}{'switch' if s.switch else 'if'}{'' if s.exhaustive else ' (may skip)'} @{s.site.line}")
+    for i, branch in enumerate(s.branches):
+        out.append(f"{pad}  branch {i}")
+        _dump_block(branch, depth + 2, out)
+
+
+def _dump_loop(s, depth: int, out: list[str]) -> None:
+    pad = "  " * depth
+    flags = [f for f, on in (("infinite", s.infinite), ("do", s.body_first)) if on]
+    flags += [f"{name}={','.join(sorted(keys))}" for name, keys in (("varies", s.varies), ("polled", s.polled)) if keys]
+    out.append(f"{pad}loop{' ' + ' '.join(flags) if flags else ''} @{s.site.line}")
+    for name, block in (("head", s.head), ("body", s.body)):
+        if block or name == "body":
+            out.append(f"{pad}  {name}")
+            _dump_block(block, depth + 2, out)
+
+
+def _dump_try(s, depth: int, out: list[str]) -> None:
+    pad = "  " * depth
+    out.append(f"{pad}try @{s.site.line}")
+    _dump_block(s.body, depth + 1, out)
+    for name, block in [*(("except", h) for h in s.handlers), ("else", s.orelse), ("finally", s.final)]:
+        if block or name == "except":
+            out.append(f"{pad}{name}")
+            _dump_block(block, depth + 1, out)
+
+
+def _dump_leaf(s, depth: int, out: list[str]) -> None:
+    if isinstance(s, Return) and s.raised:
+        text = f"raise @{s.site.line}"
+    elif isinstance(s, Return) and s.value:
+        text = f"return {s.value} @{s.site.line}"
+    elif isinstance(s, (Return, Break, Continue)):
+        text = f"{type(s).__name__.lower()} @{s.site.line}"
+    else:
+        text = _dump_event(s)
+    out.append("  " * depth + text)
+
+
+_DUMPS = {If: _dump_branches, Loop: _dump_loop, Try: _dump_try}
+
+
+def _dump_event(e) -> str:
+    line = f"@{e.site.line}"
+    if isinstance(e, Send):
+        flags = [f for f, on in (("buffered", e.buffered), ("gather", e.gather), ("more", e.more),
+                                 ("partial", e.partial)) if on]
+        extra = (" " + " ".join(flags)) if flags else ""
+        return f"send {e.conn} size={e.size}{extra} {line}"
+    if isinstance(e, SetOption):
+        value = e.value if e.value is not None or not e.value_param else f"param:{e.value_param}"
+        why = "".join(f" {w}" for w, on in (("setting", e.setting), ("interactive", e.interactive)) if on)
+        return f"setopt {e.conn} {e.option}={value}{why} {line}"
+    if isinstance(e, Call):
+        args = ", ".join(a or "_" for a in e.args)
+        on = f" on {e.receiver}" if e.receiver else ""
+        into = f"{e.result} = " if e.result else ""
+        return f"call {into}{e.callee}({args}){on} {line}"
+    if isinstance(e, Pause):
+        return f"pause {line}"
+    if isinstance(e, Recv) and e.size != UNKNOWN:
+        return f"recv {e.conn} size={e.size} {line}"
+    return f"{type(e).__name__.lower()} {e.conn} {line}"
