@@ -835,7 +835,9 @@ def _library_receivers(unit, libraries) -> dict[str, str]:
         source = unit.src.data.decode("utf-8", "replace")
         for lib in libraries:
             own = "|".join(sorted(lib.own_methods))
-            for receiver in re.findall(rf"([A-Za-z_][\w.]*)\.(?:{own})\s*\(", source) if own else ():
+            # The pattern is tried at every name of the file: in one that names none of the methods, not at all.
+            named = any(m in source for m in lib.own_methods)
+            for receiver in re.findall(rf"([A-Za-z_][\w.]*)\.(?:{own})\s*\(", source) if named else ():
                 found.setdefault(receiver, lib.name)
         unit.library_receivers = found
     return unit.library_receivers
