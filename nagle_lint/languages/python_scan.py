@@ -398,8 +398,9 @@ def _call(name: str) -> bytes:
     return re.escape(name.encode()) + _OPEN
 
 
-# `name = obj.path` or `self.name = obj.path` before a method taken as a value: group 1 the name.
-_KEPT_IN = re.compile(rb"[ \t]*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)[ \t]*=[ \t]*[A-Za-z_][\w.]*")
+# `name = obj.path` or `self.name = obj.path` before a method taken as a value: group 1 the
+# name as written (`self.name`), which the lowering knows it by.
+_KEPT_IN = re.compile(rb"[ \t]*((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)[ \t]*=[ \t]*[A-Za-z_][\w.]*")
 # A bare-name call left open before a value given to it (`relay(sock` of `relay(sock.sendall, data)`):
 # group 1 the name.
 _CALL_OPEN = re.compile(rb"(?<![\w.])([A-Za-z_]\w*)[ \t]*\([^()\n]*?[A-Za-z_][\w.]*\Z")
@@ -411,8 +412,9 @@ _TAKEN = rb"[ \t]*[\r\n#,)\]]"
 
 
 def _kept_use(names) -> bytes:
-    """A call of one of the names a connection's method is kept in, or the keeping."""
-    return rb"\b(?:" + b"|".join(re.escape(n) for n in sorted(names)) + rb")[ \t]*(?:\(|=(?!=))"
+    """A call of one of the names a connection's method is kept in, or the keeping: the
+    name as written there (`self._write(`, not another object's `x._write(`)."""
+    return rb"(?<![\w.])(?:" + b"|".join(re.escape(n) for n in sorted(names)) + rb")[ \t]*(?:\(|=(?!=))"
 
 
 def _definition_of(names) -> bytes:
