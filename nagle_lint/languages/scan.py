@@ -685,7 +685,9 @@ class LaterLook:
 
     def _facts(self, scan: Scanner, language: str, data: bytes):
         """The file's facts, or None where a look at the few needed names
-        and at its socket code rules it out first."""
+        and at its socket code rules it out first.  Once the names it calls
+        are found (the costly part), its facts are worked out whole, so that
+        the next round does not look again."""
         talks = called = None
         if len(self.wanted.needed) <= FEW_NAMES:
             if language not in self._may_define:
@@ -695,6 +697,4 @@ class LaterLook:
                 if not talks:
                     return None
                 called = called_keys(data)
-                if not scan.followed(data, names_of(called & self.effects)):
-                    return None
         return scan.facts(data, talks, called)
