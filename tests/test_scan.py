@@ -11,9 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from nagle_lint.languages import java_catalogue, python_scan, scanner
+from nagle_lint.languages.java_scan import FileEvents
 from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, _may_match, called_keys, name_key, names_of, socket_like
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -459,6 +460,22 @@ def test_java_events_are_the_calls_that_may_be_made_on_a_connection(call: bytes,
     sends = any(m.group(1).decode() in java_catalogue.JAVA.stream_writes for m in re.finditer(rb"(\w+)\(", call))
     assert (java.starts_in(data).search(data, len(JAVA_DECLARATIONS)) is not None) is (event and sends
                                                                                         or b"TCP_NODELAY" in call)
+
+
+JAVA_TOKENS = st.sampled_from([b"write", b"read", b"close", b"flush", b"rewrite", b"readInt", b"(", b")", b" ",
+                               b"\n", b".", b"out", b"x", b"this", b"new ", b"Stream", b"Socket", b"Writer", b";",
+                               b"{", b"}", b"OutputStream ", b"ByteBuf ", b"0", b"option", b"setOption"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(JAVA_TOKENS, max_size=30).map(b"".join), st.integers(0, 200))
+@example(b"xoption(", 8)  # a range starting inside a name: the byte before it is looked at
+def test_java_events_found_backwards_are_those_the_regex_finds(data: bytes, end: int):
+    java = scanner("java")
+    end = min(end, len(data))
+    fast, regex = FileEvents(java.events, data, java), FileEvents(java.events.pattern, data, java)
+    for pos in range(end + 1):  # every start, a name's first byte among them
+        assert (fast.search(data, pos, end) is None) == (regex.search(data, pos, end) is None), pos
 
 
 @pytest.mark.parametrize("body, worth", [
