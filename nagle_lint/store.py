@@ -101,11 +101,7 @@ class Trace:
         """`runner._first_round`: the verdicts and lowerings the store has, the others found."""
         from .runner import _first_round
 
-        known = {}
-        for path in files:
-            item = self.store.first(path)
-            if item is not None:
-                known[path] = item
+        known = self.store.first(files)
         found = iter(_first_round([p for p in files if p not in known], settings, workers))
         return [known[p] if p in known else next(found) for p in files]
 
@@ -193,6 +189,7 @@ class Store:
         self._loaded: dict[str, object] = {}  # key -> the runner.Lowered kept under it, or None
         self._new: dict[str, bytes] = {}  # key -> a lowering to keep
         self._same: bool | None = None  # see `same_outlines`, once asked
+        self._changed: set[str] | None = None  # see `changed`, once asked
 
     # -- the last run's record
 
@@ -207,24 +204,36 @@ class Store:
         data = self._read()
         return {p: (v[5], v[0]) for p, v in data["files"].items() if isinstance(v[5], list)} if data else {}
 
+    def changed(self) -> set[str]:
+        """The files whose content or settings are not the last record's (those added or gone too)."""
+        if self._changed is None:
+            old = (self._read() or {}).get("files", {})
+            self._changed = {p for p in old.keys() | self.digests.keys()
+                             if (tuple(old[p][:2]) if p in old else None) != self.digests.get(p)}
+        return self._changed
+
     def unchanged(self, path: str) -> bool:
         """Whether the file's content and settings are the last record's."""
-        entry = (self._read() or {}).get("files", {}).get(path)
-        return entry is not None and (entry[0], entry[1]) == self.digests.get(path)
+        return path not in self.changed() and path in self.digests
 
-    def first(self, path: str):
-        """The first round's `runner.Lowered` of an unchanged file, from the record and the store; else None."""
+    def first(self, files: list[str]) -> dict:
+        """path -> the first round's `runner.Lowered` of those of `files` the
+        record and the store have (unchanged, or lowered already this run by `replay`)."""
         from .prepared import SKIPPED
         from .runner import Lowered
 
-        if not self.unchanged(path):
-            return self._loaded.get(self.key(path, FIRST))  # lowered already this run (by `replay`)
-        read, skipped, problem = self._last["files"][path][2:5]
-        if not read:
-            return Lowered(path, None, problem)
-        if skipped:
-            return Lowered(path, SKIPPED, problem)
-        return self.load(path, self.key(path, FIRST))
+        changed, record = self.changed(), (self._read() or {}).get("files", {})
+        out = {}
+        for path in files:
+            if path in changed:
+                item = self._loaded.get(self.key(path, FIRST))
+            else:
+                read, skipped, problem = record[path][2:5]
+                item = Lowered(path, SKIPPED if skipped else None, problem) if skipped or not read else \
+                    self.load(path, self.key(path, FIRST))
+            if item is not None:
+                out[path] = item
+        return out
 
     def asked(self, round_: int, wanted: dict):
         """(the skipped files the record's round `round_` asked, path -> the
@@ -283,10 +292,8 @@ class Store:
         if not data:
             return False
         old, new = data["files"], self.digests
-        for path in old.keys() | new.keys():
+        for path in self.changed():
             then, now = old.get(path), new.get(path)
-            if then is not None and now is not None and tuple(then[:2]) == now:
-                continue
             if then is None or now is None or not _lowered(then[2:5]) or then[1] != now[1]:
                 return False
             key = self.key(path, FIRST, tuple(then[:2]))
@@ -418,10 +425,8 @@ class Store:
             return None
 
     def _replay(self, data: dict, settings) -> Result | None:
-        old, new = data["files"], self.digests
-        changed = sorted(p for p in old.keys() | new.keys()
-                         if (tuple(old[p][:2]) if p in old else None) != (new[p] if p in new else None))
-        if len(changed) > max(8, len(new) // MANY):
+        changed = sorted(self.changed())
+        if len(changed) > max(8, len(self.digests) // MANY):
             return None
         rounds = [_wanted(w) for w in data["rounds"]]
         verdicts = {}  # path -> what the first round makes of it now (None: gone)
