@@ -22,7 +22,10 @@ from them what is provably what the run would find itself:
 - a later round's offer of a skipped file that the record's round asked,
   where the round wants what the record's did and the file is unchanged;
 - a later round's lowering of a file kept under the same key (the same
-  content and settings, the same wants, the same earlier lowering);
+  content and settings, the same wants, the same earlier lowering), or
+  under the same part of the wants, the part lowering the file reads
+  (`_part`: a round that wants otherwise only in names the file neither
+  calls nor defines takes it too);
 - the checks of a file checked on the same lowering with the same settings
   and rules, where no file whose lowering changed reaches into it or out
   of it by a call, now or before (`Project.dependents`).
@@ -134,16 +137,29 @@ class Trace:
         return project.wanted()
 
     def relowered(self, items: list, settings, wanted, workers) -> list:
-        """`runner._relowered`: the lowerings the store has under the same key, the others made."""
+        """`runner._relowered`: the lowerings the store has, the others made.
+        A later round's lowering is kept under two keys, each with the file
+        and its earlier lowering: the round's wants, and the part of them
+        that lowering the file reads (`_part`), so that a round wanting
+        otherwise only where the file cannot tell takes it too (found by the
+        first, without reading the file, where the round wants the same)."""
         from .runner import _relowered
 
         wants = _digest(_json(_wanted_data(wanted)).encode())
-        found, todo, keys = [], [], {}
+        found, todo, keys, parts = [], [], {}, {}
         for path, before in items:
             held = self.store.held.get(id(before)) if before is not None else None
+            item = None
             if before is None or held is not None:  # (a lowering not held cannot be told apart: made again)
-                keys[path] = self.store.key(path, ("later", wants, held.sum if held is not None else None))
-            item = self.store.load(path, keys[path]) if path in keys else None
+                earlier = held.sum if held is not None else None
+                keys[path] = self.store.key(path, ("later", wants, earlier))
+                item = self.store.load(path, keys[path])
+                part = _part(wanted, path, self.store.digests[path][0]) if item is None else None
+                if part is not None:
+                    parts[path] = self.store.key(path, ("later, reading", part, earlier))
+                    item = self.store.load(path, parts[path])
+                    if item is not None:
+                        self.store.also(item, keys[path])
             if item is not None:
                 found.append(item)
             else:
@@ -151,7 +167,7 @@ class Trace:
         for item in _relowered(todo, settings, wanted, workers):
             found.append(item)
             if item.path in keys and item.prepared is not None and item.prepared.model is not None:
-                self.store.hold(item, keys[item.path])
+                self.store.hold(item, keys[item.path], (parts[item.path],) if item.path in parts else ())
         return found
 
     def checks_kept(self, prepared: dict, project, rules: set[str], settings) -> dict:
@@ -190,6 +206,7 @@ class Store:
         self._new: dict[str, bytes] = {}  # key -> a lowering to keep
         self._same: bool | None = None  # see `same_outlines`, once asked
         self._changed: set[str] | None = None  # see `changed`, once asked
+        self._also: set[str] = set()  # the other keys of the lowerings held (see `hold`)
 
     # -- the last run's record
 
@@ -364,26 +381,51 @@ class Store:
                 gc.enable()
         item = Lowered(path, Prepared(path, model, marks, errors, head["spent"], choice), head["problem"])
         self.held[id(item.prepared)] = Held(item.prepared, key, head["sum"])
+        also = head.get("also", [])
+        if type(also) is list and all(type(k) is str for k in also):
+            self._also.update(also)  # the same lowering's other entries: used still
         return item
 
-    def hold(self, item, key: str) -> None:
-        """A lowering made this run, kept under `key` (once stored: see `keep`)."""
+    def hold(self, item, key: str, also: tuple[str, ...] = ()) -> None:
+        """A lowering made this run, kept under `key`, and under each of
+        `also` (the other keys it is found by: see `Trace.relowered`), once
+        stored (see `keep`)."""
+        prepared = item.prepared
+        if id(prepared) in self.held:
+            return
+        total = self._keep_under(item, (key, *also))
+        if total is not None:
+            self.held[id(prepared)] = Held(prepared, key, total)
+            self._also.update(also)
+
+    def also(self, item, key: str) -> None:
+        """A lowering taken from the store (held), kept under `key` too."""
+        held = self.held.get(id(item.prepared))
+        if held is not None and key != held.key and key not in self._new:
+            if self._keep_under(item, (key, held.key)) is not None:
+                self._also.add(key)
+
+    def _keep_under(self, item, keys: tuple[str, ...]) -> str | None:
+        """Keep a lowering under the first of `keys`, and under the others
+        where they are new, each entry naming the others (which the record
+        then uses: see `keep`); the digest of its data, or None where it is
+        not spelt out whole (then it is not kept: lowered again next time)."""
         import json
 
         from . import modeldata
 
         prepared = item.prepared
-        if id(prepared) in self.held:
-            return
         try:
             payload = modeldata.dumps((prepared.model, prepared.marks, prepared.errors, prepared.choice)).encode()
-        except TypeError:  # not spelt out whole: not kept (lowered again next time)
-            return
+        except TypeError:
+            return None
         total = _digest(payload)
-        head = json.dumps({"key": key, "sum": total, "problem": item.problem, "spent": float(prepared.spent)})
-        self._new[key] = head.encode() + b"\n" + payload
-        self._loaded[key] = item
-        self.held[id(prepared)] = Held(prepared, key, total)
+        for key in [keys[0], *(k for k in keys[1:] if k not in self._new and self._loaded.get(k) is None)]:
+            head = json.dumps({"key": key, "sum": total, "problem": item.problem, "spent": float(prepared.spent),
+                               "also": [k for k in keys if k != key]})
+            self._new[key] = head.encode() + b"\n" + payload
+            self._loaded[key] = item
+        return total
 
     # -- this run's record
 
@@ -396,8 +438,11 @@ class Store:
             return
         record["result"] = {"files": result.files, "problems": [list(p) for p in result.problems],
                             "findings": [to_data(f) for f in result.findings]}
+        also = record.get("also")  # a replayed record's: the other keys of the lowerings its run kept
+        record["also"] = sorted(self._also.union(also if type(also) is list and all(type(k) is str for k in also)
+                                                 else ()))
         self.cache.store_record(self.name, record, self._new, sorted(
-            {v[0] for v in record["final"].values()} | {h.key for h in self.held.values()}
+            {v[0] for v in record["final"].values()} | {h.key for h in self.held.values()} | set(record["also"])
             | {self.key(p, FIRST, tuple(v[:2])) for p, v in record["files"].items() if v[2] and not v[3]}))
 
     def _this_run(self) -> dict | None:
@@ -552,6 +597,42 @@ def _first_round(path: str, settings):
     if prepared is not None and prepared.model is not None:
         return None
     return prepared is not None, prepared is not None, problem
+
+
+_WORD = None  # the words of a text (see `_part`), compiled where first needed
+
+
+def _part(wanted, path: str, digest: str):
+    """The part of a later round's wants that lowering the file reads
+    (`lint.prepare`, `choice.choose`: the names its functions call, and the
+    names of its functions and classes, looked up in them): of the names of
+    the functions that send, or set an option only, and of those other files
+    call, those the file's text may hold, and whether the file's own sends
+    start findings.  A name of plain words (`Client.send`) is left out
+    where one of its words is not a word of the text: the file neither calls
+    nor defines it; any other is kept.  None where the file is not the text
+    digested (`digest`: it changed since) or cannot be read."""
+    global _WORD
+    import re
+
+    from .runner import _as_text, _read_bytes
+
+    data = _read_bytes(path, 0)[0]
+    if data is None or _content_digest(data) != digest:
+        return None
+    text = _as_text(data)[0]
+    if text is None:
+        return None
+    if _WORD is None:
+        _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+    words = {w.decode() for w in _WORD.findall(text)}
+
+    def named(names) -> list[str]:
+        return sorted(n for n in names if not all(p.isascii() and p.isidentifier() for p in n.split("."))
+                      or all(p in words for p in n.split(".")))
+
+    return (named(wanted.effects), named(wanted.option_only),
+            named(wanted.needed | wanted.called.get(path, frozenset())), path in wanted.again)
 
 
 def _offers(path: str, rounds: list) -> bool:

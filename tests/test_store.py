@@ -315,20 +315,14 @@ def lowerings(tree: Path) -> list[Path]:
     return sorted((tree / CACHE).glob("*.lowering"))
 
 
-def lowering_of(tree: Path, path: str) -> Path:
-    """The kept lowering of the file `path` (as linted from `tree`)."""
-    (found,) = [p for p in lowerings(tree) if f'"{path}"'.encode() in p.read_bytes().partition(b"\n")[2]]
+def lowerings_of(tree: Path, path: str) -> list[Path]:
+    """The kept lowerings of the file `path` (as linted from `tree`): a later round's is kept under two keys."""
+    found = [p for p in lowerings(tree) if f'"{path}"'.encode() in p.read_bytes().partition(b"\n")[2]]
+    assert found
     return found
 
 
-@pytest.mark.parametrize("how", ["cut short", "a byte changed", "another key", "not json", "not a model", "gone"])
-def test_a_damaged_lowering_is_lowered_again(joined, capsys, monkeypatch, how):
-    """client.c's kept lowering (by a later round) is not to be trusted:
-    when other.c changes (in a way that changes no round's wants), client.c
-    is lowered again (and the result is a cold run's)."""
-    (joined / "other.c").write_text(OTHER)
-    lint(capsys, ".")
-    entry = lowering_of(joined, "./client.c")
+def damage(entry: Path, how: str) -> None:
     head, _, payload = entry.read_bytes().partition(b"\n")
     if how == "cut short":
         entry.write_bytes(head + b"\n" + payload[:-1])
@@ -346,6 +340,17 @@ def test_a_damaged_lowering_is_lowered_again(joined, capsys, monkeypatch, how):
         entry.write_bytes(json.dumps(forged).encode() + b"\n" + b'["os.system","x"]')
     else:
         entry.unlink()
+
+
+@pytest.mark.parametrize("how", ["cut short", "a byte changed", "another key", "not json", "not a model", "gone"])
+def test_a_damaged_lowering_is_lowered_again(joined, capsys, monkeypatch, how):
+    """client.c's kept lowering (by a later round) is not to be trusted:
+    when other.c changes (in a way that changes no round's wants), client.c
+    is lowered again (and the result is a cold run's)."""
+    (joined / "other.c").write_text(OTHER)
+    lint(capsys, ".")
+    for entry in lowerings_of(joined, "./client.c"):
+        damage(entry, how)
     (joined / "other.c").write_text(OTHER_SPLIT)
     with monkeypatch.context() as m:
         lowered, _ = counting_work(m)
@@ -356,11 +361,11 @@ def test_a_damaged_lowering_is_lowered_again(joined, capsys, monkeypatch, how):
 
 def test_a_lowering_that_is_a_link_is_not_followed(joined, tmp_path, capsys):
     lint(capsys, ".")
-    entry = lowering_of(joined, "./client.c")
-    outside = tmp_path / "outside"
-    outside.write_bytes(entry.read_bytes())
-    entry.unlink()
-    entry.symlink_to(outside)
+    for n, entry in enumerate(lowerings_of(joined, "./client.c")):
+        outside = tmp_path / f"outside{n}"
+        outside.write_bytes(entry.read_bytes())
+        entry.unlink()
+        entry.symlink_to(outside)
     (joined / "proto.c").write_text(JOINED_PROTO + "/* edited */\n")
     before = outside.read_bytes()
     code = main(["--format", "json", "."])
@@ -400,6 +405,52 @@ def test_a_lowered_file_a_later_round_reads_again_is_a_full_run(project, capsys,
     incremental = lint(capsys, ".")
     assert incremental == cold(capsys) and findings(incremental[1]) == []
     assert calls == [1, 1]
+
+
+# A client of its own that hands its socket to a function no file defines (NAME).
+TELLING = """/* A client of its own, that tells another file's function of its socket. */
+#include <sys/socket.h>
+#include <unistd.h>
+
+int ping_NAME(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    char c;
+
+    send(fd, "p", 1, 0);
+    NAME(fd);
+    return (int)read(fd, &c, 1);
+}
+"""
+
+
+def test_a_later_rounds_lowering_is_taken_where_the_wants_changed_only_in_what_it_cannot_read(
+        project, capsys, monkeypatch):
+    """proto.c and client.c are lowered again by a later round (client.c
+    calls proto.c's read_reply(), left without a body by the first).  A new
+    file calling a function no file defines changes that round's wants, in a
+    name neither file calls nor defines: their lowerings are taken from the
+    store.  A call of a name both texts hold (`verb`, a parameter's) changes
+    the part of the wants their lowerings read: they are lowered again.
+    Each run gives a cold run's output; the lowerings are found so after
+    runs that took them otherwise (the last run's result, replayed; the
+    same wants)."""
+    (project / "other.c").write_text(OTHER)
+    lint(capsys, ".")
+    (project / "notes.c").write_text(NOTES + "/* edited */\n")
+    lint(capsys, ".")
+    (project / "other.c").write_text(OTHER_SPLIT)
+    lint(capsys, ".")
+    for name, again in [("log_peer", []), ("verb", ["./client.c", "./proto.c"])]:
+        (project / f"{name}.c").write_text(TELLING.replace("NAME", name))
+        with monkeypatch.context() as m:
+            wants = counting_wants(m)
+            lowered, _ = counting_work(m)
+            incremental = lint(capsys, ".")
+        assert incremental == cold(capsys)
+        assert findings(incremental[1]) == [("./client.c", 17, "NGL001"), ("./other.c", 10, "NGL001")]
+        assert wants  # found: a file was added
+        assert sorted(lowered) == sorted([f"./{name}.c", *again]), name
 
 
 def records(tree: Path) -> list[Path]:
