@@ -382,10 +382,9 @@ class JavaFrontend(Frontend):
 
     def _hands_over(self, low, conn) -> bool:
         """Whether the method gives both streams of connection `conn` (a name or
-        a field) to other code: as arguments of another object's methods or
-        constructors (not a stream wrapper's, not its own class's), directly or
-        through the variable or field it keeps one in, or through a method of
-        its class that returns that field.  The connection then carries another
+        a field) to other code: as arguments of another object's methods,
+        directly or through the variable or field it keeps one in, or through
+        a method of its class that returns that field.  The connection then carries another
         layer's traffic (a tunnel, a relay, a proxied session)."""
         if conn is None or conn.type not in ("identifier", "field_access") or low.node is None:
             return False
@@ -406,16 +405,13 @@ class JavaFrontend(Frontend):
         return given == set(STREAM_PAIR)
 
     def _handed(self, node) -> bool:
-        """Whether `node` is an argument of a call on another object, or of a `new` of no stream wrapper."""
+        """Whether `node` is an argument of a method of another object (`relay.setOutputStream(out)`).
+        A `new` is none: the object made over a stream (`new FrameWriter(out)`) is most often the
+        code's own writer, kept in its fields."""
         args = node.parent
         call = args.parent if args is not None and args.type == "argument_list" else None
-        if call is None:
-            return False
-        if call.type == "object_creation_expression":
-            return _base_type(text(call.child_by_field_name("type"))) not in self.types.wrappers
-        obj = call.child_by_field_name("object")
-        return call.type == "method_invocation" and obj is not None and obj.type != "this" \
-            and text(call.child_by_field_name("name")) not in self.connection_events
+        obj = call.child_by_field_name("object") if call is not None and call.type == "method_invocation" else None
+        return obj is not None and obj.type != "this" and text(call.child_by_field_name("name")) not in self.connection_events
 
     def _own_method(self, low, c):
         """A method of the class, or by its bare name one of a class around it."""
