@@ -237,10 +237,17 @@ def _closure(texts: FunctionTexts, relevant: set[str], leading: set[str], with_e
                  for n in range(c.count(".") + 1)}
         more = {q for q in leading - relevant if short_name(q) in called}
         more |= {q for q in with_events - relevant if classes.get(q) in mates}
-        more |= {q for q in inits - relevant if classes[q] in mates and short_name(classes[q]) in called}
+        more |= {q for q in inits - relevant if classes[q] in mates and _made_elsewhere(texts, relevant, classes, q)}
         if not more:
             return relevant
         relevant |= more
+
+
+def _made_elsewhere(texts: FunctionTexts, relevant: set[str], classes: dict[str, str], init: str) -> bool:
+    """Whether a relevant function of another class makes an object of `init`'s class
+    (`new WordWriter(..)`): one of its own (a copy, a builder's) keeps nothing new."""
+    cls = classes[init]
+    return any(short_name(cls) in texts.calls[q] for q in relevant if classes.get(q) != cls)
 
 
 def short_name(qualname: str) -> str:

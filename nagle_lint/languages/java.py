@@ -6,8 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Returned, compact, int_literal, seconds, \
-    text
+from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, seconds, text
 from .java_catalogue import JAVA, STREAM_PAIR, JavaTypes, is_type
 from ..model import ONE, SMALL, UNKNOWN
 
@@ -247,12 +246,7 @@ class JavaFrontend(Frontend):
             low.types[text(name)] = typ + (text(dims) if dims is not None else "")
             value = d.child_by_field_name("value")
             if value is not None:
-                v = low.expr(value)
-                low.bind_target(name, v)
-                if isinstance(v, Returned) and _on_object(value) and self._name_typed(low, text(name)):
-                    # What another object's method gives (`Socket s = pool.take()`, often an
-                    # interface's, with no body to follow) is what it is declared as.
-                    self._typed(low, text(name), _base_type(low.types[text(name)]), "unknown")
+                low.bind_target(name, low.expr(value))
             else:
                 low.assign(text(name), None)
 
@@ -442,11 +436,13 @@ class JavaFrontend(Frontend):
         if c.obj is None or not (c.obj.type == "identifier" or _this_field(c.obj)):
             return _NOT_THIS
         receiver = self.key(low, c.obj)  # a local, a parameter, or a field (`this.out`)
-        declared = _base_type(self._declared(low, c.obj))
         target = low.env.get(receiver)
         if isinstance(target, Obj):
             return low.outside_call(f"{target.cls}.{c.name}", c.args, c.node, receiver)
-        if declared[:1].isupper() and declared not in self.types.known and declared not in self.catalogue.supertypes:
+        if receiver.startswith("this."):
+            return _NOT_THIS  # a field: followed where it holds an object the class makes (above)
+        declared = _base_type(low.types.get(receiver, ""))
+        if declared[:1].isupper() and declared not in self.types.known:
             return low.outside_call(f"{declared}.{c.name}", c.args, c.node, receiver)
         return _NOT_THIS
 
@@ -689,12 +685,6 @@ def _is_static(node) -> bool:
         return True
     mods = next((c for c in node.children if c.type == "modifiers"), None)
     return mods is not None and any(c.type == "static" for c in mods.children)
-
-
-def _on_object(node) -> bool:
-    """Whether `node` calls a method of another object (`pool.take()`, not `take()` nor `this.take()`)."""
-    obj = node.child_by_field_name("object") if node.type == "method_invocation" else None
-    return obj is not None and obj.type != "this"
 
 
 def _this_field(node) -> bool:
