@@ -1018,6 +1018,8 @@ class Lowering:
         v = self.expr(value) if value is not None else None
         if isinstance(v, Fresh):  # `return socket(...)`: a connection made to be returned
             v = self.new_conn(f"returned@{self.site(node).line}", node, v.tcp, v.confidence)
+        elif isinstance(v, Obj):  # `return Response(sock)`: its constructor runs (and may read) first
+            self.made(v, f"returned@{self.site(node).line}")
         if kind == "raise":
             self.emit(Return(self.site(node), raised=True))
         elif kind == "return":
@@ -1131,15 +1133,21 @@ class Lowering:
             return
         if isinstance(value, Returned):
             value = self.bind_result(value, key)
-        if isinstance(value, Obj) and value.init is not None:
-            callee, args, consts, site = value.init
-            self.emit(Call(callee, args, site, consts, receiver=key))
-            value = Obj(value.cls)
+        if isinstance(value, Obj):
+            value = self.made(value, key)
         if isinstance(value, Fresh):
             value = self.new_conn(key, node, value.tcp, value.confidence, value.library)
         elif isinstance(value, Pair):
             value = None
         self.assign(key, value)
+
+    def made(self, value: Obj, key: str) -> Obj:
+        """The object `value` named `key`: its constructor call, still to be made, made on it."""
+        if value.init is None:
+            return value
+        callee, args, consts, site = value.init
+        self.emit(Call(callee, args, site, consts, receiver=key))
+        return Obj(value.cls)
 
     def new_conn(self, key: str, site_node, tcp: bool | None, confidence: str, library: str | None = None) -> Handle:
         """A connection created here (socket(), accept(), new Socket())."""

@@ -170,13 +170,16 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     (they may read after the call); then, to a fixpoint, the functions of
     the file called by any of these that may reach an event (one has an
     event, or calls by its bare name one of the file's that may: a
-    factory, a read helper, and those in between), and those with events
-    sharing a class with one (a constructor setting up fields).  A
+    factory, a read helper, and those in between), the constructors making
+    a class runs where the class has events (its own or a base class's:
+    `Response(sock)` may read in `__init__`, or in `super().__init__`),
+    and those with events sharing a class with one (a constructor setting
+    up fields).  A
     function that neither starts nor leads to a start is not lowered for
     calling one that was: nothing it does can start a finding.
     `outside`: functions of other files that send (calling one is a
     start); `needed`: names other files call (lowered when they have
-    events); `own`: whether the file's own sends are starts;
+    events; a class, its constructors as above); `own`: whether the file's own sends are starts;
     `option_only`: those of `outside` that set an option and send
     nothing.  In a file that cannot send (no send in its text, no call
     of an outside function that sends), a call of one of those starts
@@ -190,13 +193,15 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     with_events = texts.matching(scan.events_in(data))
     starts, quiet, quiet_options = _starts(scan, texts, data, with_events, outside, own, option_only)
     relevant = texts.calling(starts) | {q for q, _, _, _ in spans if n_is_root(q)}
+    bases = scan.class_bases(data, set(classes.values())) if classes else {}
+    constructors = _constructors(scan, spans, classes, bases, with_events)
     if needed:
         relevant |= {q for q in with_events | quiet
                      if q in needed or short_name(q) in needed or classes.get(q) in needed}
-    bases = scan.class_bases(data, set(classes.values())) if classes else {}
+        relevant |= {q for name in needed & constructors.keys() for q in constructors[name]}
     reaching = texts.calling(with_events, bare=True)
     inits = {q for q in classes if short_name(q) == scan.constructor}
-    relevant = _closure(texts, relevant, reaching | quiet, with_events, classes, bases, inits)
+    relevant = _closure(texts, relevant, reaching | quiet, with_events, classes, bases, inits, constructors)
     left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
     quiet -= relevant
     return Relevance(relevant, (with_events - relevant) | quiet, left_out, frozenset(quiet),
@@ -222,13 +227,32 @@ def _calling_any(texts: FunctionTexts, names) -> set[str]:
     return {q for q, called in texts.calls.items() if not names.isdisjoint(called)}
 
 
+def _constructors(scan, spans, classes: dict[str, str], bases: dict[str, tuple[str, ...]],
+                  with_events: set[str]) -> dict[str, set[str]]:
+    """Class (its short name) -> the constructors making one runs (its own
+    and its base classes', `super().__init__(...)`), for the classes of
+    the file with events in a method of theirs or of a base class."""
+    if scan.constructor is None or not classes:
+        return {}
+    inits = {classes[q]: q for q, _, _, _ in spans if q in classes and short_name(q) == scan.constructor}
+    eventful = {classes[q] for q in with_events if q in classes}
+    made = {}
+    for cls in set(classes.values()):
+        order = lineage(bases, cls)
+        if eventful.intersection(order):
+            made[short_name(cls)] = {inits[c] for c in order if c in inits}
+    return made
+
+
 def _closure(texts: FunctionTexts, relevant: set[str], leading: set[str], with_events: set[str],
-             classes: dict[str, str], bases: dict[str, tuple[str, ...]], inits: set[str] = frozenset()) -> set[str]:
+             classes: dict[str, str], bases: dict[str, tuple[str, ...]], inits: set[str],
+             constructors: dict[str, set[str]]) -> set[str]:
     """`relevant` and, to a fixpoint, those of `leading` a relevant function
     calls by their name, those with events sharing a class (or a base
-    class of `bases`) with one, and the constructors (of `inits`) of such a
+    class of `bases`) with one, the constructors (of `inits`) of such a
     class that a relevant function calls (`new WordWriter(out)`): one keeps
-    what it is given (`this.out = out`) for the methods, with no event of its own."""
+    what it is given (`this.out = out`) for the methods, with no event of its own;
+    and the `constructors` of the classes a relevant function makes (see `_constructors`)."""
     while True:
         called = set().union(*(texts.calls[q] for q in relevant))
         # A class's fields are set in its methods, in those of its base classes
@@ -236,6 +260,7 @@ def _closure(texts: FunctionTexts, relevant: set[str], leading: set[str], with_e
         mates = {c.rsplit(".", n)[0] for q in relevant if q in classes for c in lineage(bases, classes[q])
                  for n in range(c.count(".") + 1)}
         more = {q for q in leading - relevant if short_name(q) in called}
+        more |= {q for name in called & constructors.keys() for q in constructors[name] - relevant}
         more |= {q for q in with_events - relevant if classes.get(q) in mates}
         more |= {q for q in inits - relevant if classes[q] in mates and _made_elsewhere(texts, relevant, classes, q)}
         if not more:

@@ -155,6 +155,7 @@ class PythonScanner(Scanner):
     definition_before = re.compile(rb"\b(?:def|class)\s+\Z")
     definition_after = re.compile(rb"")
     declaration_words = DEFINING
+    constructor = "__init__"
 
     # -- derived from the catalogue ------------------------------------------
     # Each pattern is searched on its own: a regex that starts with a literal

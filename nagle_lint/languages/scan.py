@@ -404,9 +404,11 @@ class Scanner:
     # getsockopt() or in prose, sets nothing.)  Java sets it in more ways.
     nodelay_setter: bytes | None = b"setsockopt"
     events: re.Pattern = re.compile(rb"")  # a call that may lower to an event: functions without one are skipped
-    # How the frontend names a class's constructors (`Client.<init>`), where it
-    # names them apart: one keeps what it is given in fields that the class's
-    # other methods write on, so it is lowered with them (see choice.py).
+    # How the frontend names a class's constructors (`Client.<init>`,
+    # `Client.__init__`), where it names them apart: one keeps what it is
+    # given in fields that the class's other methods write on, and making
+    # the class by its name (`Client(sock)`) runs it, so it is lowered with
+    # them (see choice.py).
     constructor: str | None = None
 
     def events_in(self, data: bytes) -> re.Pattern:
