@@ -15,6 +15,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from nagle_lint.languages import java_catalogue, python_scan, scanner
 from nagle_lint.languages.java_scan import FileEvents
+from nagle_lint.model import lineage
 from nagle_lint.languages.scan import AnyOf, FunctionTexts, PlainCalls, _may_match, called_keys, name_key, names_of, socket_like
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -278,16 +279,20 @@ def reference_definitions(data: bytes) -> list[tuple[int, int]]:
 
 def reference_with_events(data: bytes, names) -> set[str]:
     """What `with_events` stands for: each definition of a name, to the next
-    definition indented no deeper, from every definition of the file."""
-    defs, events, worth, seen = reference_definitions(data), scanner("python").events_in(data), set(), set()
+    definition indented no deeper, from every definition of the file; a
+    class also where one of its base classes (of the file, at any depth) has one."""
+    defs, events, eventful, seen = reference_definitions(data), scanner("python").events_in(data), set(), set()
     for i, (line, width) in enumerate(defs):
         name = re.match(rb"[ \t\f]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)", data[line:])
         name = name.group(1).decode() if name else None
-        if name in names:
-            seen.add(name)
-            end = next((start for start, w in defs[i + 1:] if w <= width), len(data))
-            if events.search(data, line, end):
-                worth.add(name)
+        seen.add(name)
+        end = next((start for start, w in defs[i + 1:] if w <= width), len(data))
+        if events.search(data, line, end):
+            eventful.add(name)
+    bases = {}
+    for cls, found, _ in python_scan.class_statements(data):
+        bases.setdefault(cls, found)
+    worth = {n for n in names if eventful.intersection(lineage(bases, n))}
     return worth | (set(names) - seen)
 
 

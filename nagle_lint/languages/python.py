@@ -302,13 +302,10 @@ class PythonFrontend(Frontend):
             return NOT_CONN
         if isinstance(bound := low.env.get(dotted), _Bound):  # self._write(...) after self._write = sock.sendall
             return self._call_bound(low, node, bound, args, kwargs)
-        if obj.type == "call" and text(obj.child_by_field_name("function")) == "super" and low.cls:
-            # super().meth(...), super(Cls, self).meth(...): the first base class of the file's that has it
-            inherited = next((f"{c}.{meth}" for c in lineage(low.unit.bases, low.cls)[1:]
-                              if f"{c}.{meth}" in low.unit.function_names), None)
-            if inherited is not None:
-                _eval_all(low, [], kwargs)
-                return self._local_call(low, node, inherited, args)
+        if low.cls and (inherited := self._base_method(low, obj, meth, args)) is not None:
+            # On the object itself: a constructor keeping a connection in a field keeps it in self's.
+            _eval_all(low, [], kwargs)
+            return low.local_call(inherited, args[1:] if obj.type != "call" else args, node, receiver="self")
         by_callee = self._callees.get(dotted)
         if by_callee is not None:
             return by_callee(low, node, dotted, args, kwargs)
@@ -325,6 +322,20 @@ class PythonFrontend(Frontend):
         if cat.wrappers.get(meth, True) is False:  # ssl's wrap_socket(sock): the same connection
             return self._same_connection(low, node, meth, args, kwargs)
         return self._on_connection(low, node, obj, meth, args, kwargs)
+
+    @staticmethod
+    def _base_method(low, obj, meth, args) -> str | None:
+        """The base class's method a call runs on the object itself:
+        `super().meth(...)`, `super(Cls, self).meth(...)` (the first base
+        class of the file's that has it), or `Base.meth(self, ...)` (Base a
+        base class of the file's); else None."""
+        ancestors = lineage(low.unit.bases, low.cls)[1:]
+        if obj.type == "call" and text(obj.child_by_field_name("function")) == "super":
+            return next((f"{c}.{meth}" for c in ancestors if f"{c}.{meth}" in low.unit.function_names), None)
+        if obj.type == "identifier" and args and text(args[0]) == "self":
+            return next((f"{c}.{meth}" for c in ancestors
+                         if c.rsplit(".", 1)[-1] == text(obj) and f"{c}.{meth}" in low.unit.function_names), None)
+        return None
 
     @cached_property
     def _callees(self) -> dict:

@@ -8,6 +8,7 @@ import os
 import re
 from functools import cached_property
 
+from ..model import lineage
 from .python_catalogue import PYTHON
 from .scan import WORD_BYTES, AnyOf, Scanner, escaped, stems
 
@@ -244,20 +245,37 @@ class PythonScanner(Scanner):
         # A definition's text runs from its line to the next definition
         # indented no deeper (as `_enclosing_spans` reads it: it may hold
         # module-level code after it too).  A name whose definition is not
-        # found so is kept.
+        # found so is kept.  A class is worth it also where a base class of
+        # the file is: its constructor may run the base's
+        # (`super().__init__(sock)`) and reach the events there.
         events, worth, seen = self.events_in(data), set(), set()
+        bases: dict[str, tuple[str, ...]] = {}
+        for name, found, _ in class_statements(data):
+            bases.setdefault(name, found)
         for name in names:
-            for m in re.finditer(rb"(?:def|class)[ \t]+" + re.escape(name.encode()) + rb"(?!\w)", data):
-                line = data.rfind(b"\n", 0, m.start()) + 1
-                width, named = _definition_line(data, line), _DEF_NAME.match(data, line)
-                if width is None or named.group(1) != name.encode():
-                    continue  # not the definition its line starts
-                seen.add(name)
-                after = data.find(b"\n", m.end()) + 1
-                if events.search(data, line, _definition_below(data, after, width) if after else len(data)):
+            for each in lineage(bases, name):
+                if self._has_events(data, events, each):
                     worth.add(name)
                     break
+                seen.update((name,) if each == name and self._defined(data, each) else ())
         return worth | (set(names) - seen)
+
+    @staticmethod
+    def _definitions(data: bytes, name: str):
+        """(line start, indentation width, end of the first line) of each definition of `name`."""
+        for m in re.finditer(rb"(?:def|class)[ \t]+" + re.escape(name.encode()) + rb"(?!\w)", data):
+            line = data.rfind(b"\n", 0, m.start()) + 1
+            width, named = _definition_line(data, line), _DEF_NAME.match(data, line)
+            if width is not None and named.group(1) == name.encode():  # the definition its line starts
+                yield line, width, data.find(b"\n", m.end()) + 1
+
+    def _defined(self, data: bytes, name: str) -> bool:
+        return next(self._definitions(data, name), None) is not None
+
+    def _has_events(self, data: bytes, events, name: str) -> bool:
+        """Whether a definition of `name` has an event in its text."""
+        return any(events.search(data, line, _definition_below(data, after, width) if after else len(data))
+                   for line, width, after in self._definitions(data, name))
 
     def followed(self, data: bytes, names) -> set[str]:
         # A call of a bare name (`f(...)`, `Client(...)`) is followed by its
