@@ -7,6 +7,7 @@ from functools import cached_property
 
 from .base import NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
 from .c_catalogue import C
+from .c_scan import IF_ZERO
 from ..model import ONE, SMALL, UNKNOWN, ConnInfo
 from .scan import stems
 
@@ -655,7 +656,6 @@ def _directive_in_error(node) -> bool:
     return False
 
 
-_IF_ZERO = re.compile(rb"[ \t]*#[ \t]*if[ \t]+\(?0\)?[ \t]*(?:/[*/][^\n]*)?\n?$")
 _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b[^\n]*\n?", re.M)
 
 
@@ -674,7 +674,7 @@ def _one_arm(data: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
         if all(s == "keep" for s in stack) and a > at:
             ranges.append((at, a))
         if word.startswith(b"if"):
-            stack.append("zero" if word == b"if" and _IF_ZERO.match(data, a, b) else "keep")
+            stack.append("zero" if word == b"if" and IF_ZERO.match(data, a, b) else "keep")
         elif word.startswith(b"el"):
             stack[-1] = "keep" if stack[-1] == "zero" else "done"
         else:

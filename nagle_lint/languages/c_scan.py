@@ -104,7 +104,7 @@ class _Braces:
         word = directive.group(1) if directive else b""
         if self.skip:
             self.skipped(word)
-        elif word == b"if" and _IF_ZERO.match(self.data, at, end):
+        elif word == b"if" and IF_ZERO.match(self.data, at, end):
             self.skip = 1
             self.branches.append(None)
         elif word.startswith(b"if"):
@@ -205,7 +205,9 @@ _TOKEN_REST = {ord("/"): _COMMENTS, ord('"'): re.compile(_STRING), ord("'"): re.
                ord("#"): _DIRECTIVE_LINE}
 _BLANKS = re.compile(rb"(?:\s+|" + _COMMENT + rb")*", re.S)
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(\w*)")
-_IF_ZERO = re.compile(rb"[ \t]*#[ \t]*if[ \t]+\(?0\)?[ \t]*(?:/[*/].*)?$", re.S)
+# `#if 0` (or `#if (0)`), a comment after it: an arm no build compiles.  Matched on
+# a directive's text, which may end with its newline and run over several lines.
+IF_ZERO = re.compile(rb"[ \t]*#[ \t]*if[ \t]+\(?0\)?[ \t]*(?:/[*/].*)?$", re.S)
 _COMMENTS_AND_STRINGS = re.compile(b"|".join((_COMMENT, _STRING, _CHARACTER)), re.S)
 _HEADER_PARTS = re.compile(rb"([A-Za-z_]\w*)?\s*\(|\)")
 _NAME_BEFORE_PARENTHESIS = re.compile(rb"([A-Za-z_]\w*)?\s*\(")
