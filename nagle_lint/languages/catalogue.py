@@ -21,6 +21,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 
+# A message at least this long (some 45 segments of ~1448 bytes) leaves in
+# full-size segments but for its tail, and the peer acknowledges every second
+# one: what was sent before it waits for no delayed ACK.  The same in every language.
+FULL_SIZE = 65536
+
+
 def _frozen(mapping) -> MappingProxyType:
     return MappingProxyType(dict(mapping))
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
+from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
 from .python_scan import class_end, class_statements, generators
 from ..model import ONE, SMALL, UNKNOWN, Bind, lineage
@@ -854,9 +855,6 @@ def _library_receivers(unit, libraries) -> dict[str, str]:
     return unit.library_receivers
 
 
-# A message at least this long (some 45 segments of ~1448 bytes) leaves in
-# full-size segments but for its tail, and the peer acknowledges every second one.
-FULL_SIZE = 65536
 _EXITS = frozenset({"return_statement", "raise_statement", "break_statement", "continue_statement"})
 # A module-level constant of a literal integer or arithmetic on them (`MAX_PACKET_LEN = 2**24 - 1`).
 _CONSTANT = re.compile(rb"\n([A-Z_][A-Z0-9_]*)[ \t]*=[ \t]*([0-9][0-9_ \t*+\-<()x]*?)[ \t]*(?:#[^\n]*)?(?=\r?\n)")
