@@ -174,6 +174,41 @@ def test_what_is_worth_lowering(fixture, idle):
     assert len(bodies - {"<module>"}) == 3, sorted(bodies)  # ask and the two helpers down to the read
 
 
+def test_making_a_class_lowers_every_constructor_a_call_by_its_name_may_run():
+    """Making an object by its class's name runs a constructor that reads through a helper:
+    it is lowered, and where two classes of the file (nested in others) have that name,
+    both are (either may run), whatever order the names come in."""
+    source = b"""
+class Plain:
+    class Reply:
+        def __init__(self, sock):
+            self.sock = sock
+            self._read()
+
+        def _read(self):
+            return self.sock.recv(4096)
+
+
+class Tls:
+    class Reply:
+        def __init__(self, sock):
+            self.sock = sock
+            self._read()
+
+        def _read(self):
+            return self.sock.recv(16384)
+
+
+def ask(sock, head, body):
+    sock.sendall(head)
+    sock.sendall(body)
+    return Reply(sock)
+"""
+    model = frontend("python").lower("made.py", source)
+    bodies = {fn.qualname for fn in model.functions if fn.body}
+    assert {"Plain.Reply.__init__", "Tls.Reply.__init__"} <= bodies, sorted(bodies)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_language_has_enough_cases(language):
     cases = [c for lang, c in (p.values for p in CASES) if lang == language]

@@ -232,15 +232,15 @@ def _constructors(scan, spans, classes: dict[str, str], bases: dict[str, tuple[s
     """Class (its short name) -> the constructors making one runs (its own
     and its base classes', `super().__init__(...)`), for the classes of
     the file with events in a method of theirs or of a base class."""
-    if scan.constructor is None or not classes:
+    if not scan.made_runs_constructors or not classes:
         return {}
     inits = {classes[q]: q for q, _, _, _ in spans if q in classes and short_name(q) == scan.constructor}
     eventful = {classes[q] for q in with_events if q in classes}
-    made = {}
+    made: dict[str, set[str]] = {}
     for cls in set(classes.values()):
         order = lineage(bases, cls)
-        if eventful.intersection(order):
-            made[short_name(cls)] = {inits[c] for c in order if c in inits}
+        if eventful.intersection(order):  # two classes of one name (nested in others): a call may make either
+            made.setdefault(short_name(cls), set()).update(inits[c] for c in order if c in inits)
     return made
 
 

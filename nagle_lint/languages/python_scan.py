@@ -157,6 +157,7 @@ class PythonScanner(Scanner):
     definition_after = re.compile(rb"")
     declaration_words = DEFINING
     constructor = "__init__"
+    made_runs_constructors = True
 
     # -- derived from the catalogue ------------------------------------------
     # Each pattern is searched on its own: a regex that starts with a literal

@@ -404,12 +404,14 @@ class Scanner:
     # getsockopt() or in prose, sets nothing.)  Java sets it in more ways.
     nodelay_setter: bytes | None = b"setsockopt"
     events: re.Pattern = re.compile(rb"")  # a call that may lower to an event: functions without one are skipped
-    # How the frontend names a class's constructors (`Client.<init>`,
-    # `Client.__init__`), where it names them apart: one keeps what it is
-    # given in fields that the class's other methods write on, and making
-    # the class by its name (`Client(sock)`) runs it, so it is lowered with
-    # them (see choice.py).
+    # How the frontend names a class's constructors (`Client.<init>`), where it
+    # names them apart: one keeps what it is given in fields that the class's
+    # other methods write on, so it is lowered with them (see choice.py).
     constructor: str | None = None
+    # Whether making a class (`Client(sock)`) lowers the constructors that
+    # run, its own and its base classes', wherever the class has events (see
+    # choice.py): a constructor may read the reply itself, through a helper.
+    made_runs_constructors = False
 
     def events_in(self, data: bytes) -> re.Pattern:
         """The event pattern for this file (a language may narrow it by what the file contains)."""
