@@ -6,6 +6,7 @@ from __future__ import annotations
 import keyword
 import os
 import re
+from dataclasses import replace
 from functools import cached_property
 
 from ..model import lineage
@@ -317,7 +318,32 @@ class PythonScanner(Scanner):
                 found.setdefault(by_name[name], tuple(by_name[b] for b in bases if b in by_name and b != name))
         return found
 
+    @cached_property
+    def library_words(self) -> tuple[bytes, ...]:
+        """What a file that uses one of the catalogue's libraries names: a
+        maker (`HTTPConnection`), or a method only its objects have."""
+        c = self.catalogue
+        return _encoded(sorted({m.rsplit(".", 1)[-1] for lib in c.libraries for m in lib.makers}
+                               | set().union(*(lib.own_methods for lib in c.libraries))))
+
+    @cached_property
+    def without_libraries(self) -> "PythonScanner":
+        """This scan for a file that names none of the `library_words`: the
+        lowering makes a library's call of no method there (`x.request()` is
+        one only on an object the library made, or that one of its own
+        methods is called on)."""
+        scan = PythonScanner()
+        scan.catalogue = replace(self.catalogue, libraries=())
+        return scan
+
+    def _scan_of(self, data: bytes) -> "PythonScanner":
+        if not self.catalogue.libraries or any(w in data for w in self.library_words):
+            return self
+        return self.without_libraries
+
     def events_in(self, data: bytes):
+        if (scan := self._scan_of(data)) is not self:
+            return scan.events_in(data)
         events = self.stream_events if any(w in data for w in self.stream_words) else self.events
         # A name or field a connection's send or read is kept in (`self._write =
         # self.sock.sendall`): calling it is that event, and keeping it sets a field.
@@ -327,6 +353,8 @@ class PythonScanner(Scanner):
         return events.extended(_definition_of(passed)) if passed else events
 
     def starts_in(self, data: bytes):
+        if (scan := self._scan_of(data)) is not self:
+            return scan.starts_in(data)
         sends = {name for name, method in self._kept(data).items() if method in self.send_methods}
         starts = self.sends_or_options.extended(_kept_use(sends)) if sends else self.sends_or_options
         passed = self.passed_to(data)
@@ -385,6 +413,8 @@ class PythonScanner(Scanner):
         return frozenset(n.encode() for n in c.all_sends | c.stream_writes)
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
+        if (scan := self._scan_of(data)) is not self:
+            return scan.sends_in(data, min_confidence)
         first = self.send_calls.search(data)
         if first is None:
             return any(method in self.send_methods for method in self._kept(data).values()) \
