@@ -300,3 +300,21 @@ def test_an_index_holds_no_reference_cycles(tmp_path):
     gc.collect()
     del ix
     assert gc.collect() == 0
+
+
+def test_an_edit_of_one_overload_analyses_again_the_functions_that_call_it(tmp_path):
+    """A call runs the overload with its number of arguments: an edit of that
+    overload takes over no earlier run of a function that reaches it."""
+    path = tmp_path / "Framer.java"
+    text = (FIXTURES / "java" / "overloads_by_arity.java").read_bytes()
+    path.write_bytes(text)
+    ix = Index(str(tmp_path), Settings(), jobs=1)
+    ix.build()
+    assert [f.rule for f in ix.findings(str(path))] == ["NGL001"]
+    # The one-argument overload, declared first, stops writing: the two-argument
+    # one (the file's last `send`) and its caller are left as they were.
+    quiet = text.replace(b"        out.write(piece);\n", b"        (piece).clone();\n")
+    assert quiet != text
+    ix.update(str(path), quiet)
+    path.write_bytes(quiet)
+    assert ix.findings(str(path)) == [] == run([str(tmp_path)], Settings(), jobs=1).findings
