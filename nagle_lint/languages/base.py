@@ -180,6 +180,17 @@ def compact(node) -> str:
     return "".join(text(node).split())
 
 
+def descendants(node, into=None):
+    """`node` and the named nodes below it, depth first; where `into(n)` is
+    false, nothing below `n`."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        if into is None or into(n):
+            todo.extend(n.named_children)
+
+
 # --- the frontend -----------------------------------------------------------
 
 

@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, int_literal, seconds, text
+from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, descendants, int_literal,
+                   seconds, text)
 from .java_catalogue import JAVA, STREAM_PAIR, JavaTypes, is_type
 from ..model import ONE, SMALL, UNKNOWN
 
@@ -218,14 +219,12 @@ class JavaFrontend(Frontend):
 
     def _drain_tested(self, low, cond) -> frozenset:
         """The keys of the buffers a loop condition asks for what is left (see `Catalogue.drain_tests`)."""
-        found, todo = set(), [cond] if cond is not None else []
-        while todo:
-            n = todo.pop()
+        found = set()
+        for n in descendants(cond) if cond is not None else ():
             if n.type == "method_invocation" and text(n.child_by_field_name("name")) in self.catalogue.drain_tests:
                 obj = n.child_by_field_name("object")
                 if obj is not None and obj.type in ("identifier", "field_access"):
                     found.add(self.key(low, obj))
-            todo.extend(n.named_children)
         return frozenset(found)
 
     def _for_each(self, low, node):
@@ -699,12 +698,8 @@ def _is_known(low, obj) -> bool:
 
 def _calls_in(node):
     """The method calls in a method's body, outside lambdas and classes declared in it."""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if n.type == "method_invocation":
-            yield n
-        todo.extend(c for c in n.named_children if c.type not in ("lambda_expression", "class_body"))
+    return (n for n in descendants(node, lambda n: n.type not in ("lambda_expression", "class_body"))
+            if n.type == "method_invocation")
 
 
 def _holder(node) -> str | None:
@@ -720,14 +715,12 @@ def _holder(node) -> str | None:
 def _uses_in(node, name: str):
     """The places where `name` (a variable, or a field by its bare name or as `this.name`) is read."""
     bare = name.removeprefix("this.")
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if n.type in ("identifier", "field_access") and compact(n) in (bare, "this." + bare) \
-                and (n.parent is None or n.parent.type != "field_access" or n.parent.child_by_field_name("object") != n):
-            yield n
-        elif n.type != "field_access":
-            todo.extend(n.named_children)
+
+    def read(n) -> bool:
+        return n.type in ("identifier", "field_access") and compact(n) in (bare, "this." + bare) \
+            and (n.parent is None or n.parent.type != "field_access" or n.parent.child_by_field_name("object") != n)
+
+    return (n for n in descendants(node, lambda n: n.type != "field_access" and not read(n)) if read(n))
 
 
 def _returned_by_class(low, name: str) -> bool:
