@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -28,14 +29,14 @@ def scorer():
     return module
 
 
-def write_projects(path: Path, findings: str) -> Path:
+def write_projects(path: Path, findings: str, split: str = "tune") -> Path:
     path.write_text(f"""
 [[project]]
 name = "demo"
 repo = "example/demo"
 commit = "0123456789abcdef0123456789abcdef01234567"
 language = "Python"
-split = "holdout"
+split = "{split}"
 {findings}
 """)
     return path
@@ -59,8 +60,8 @@ label = "true"
 reason = "set with no reason"
 """, capsys)
     assert code == 0
-    assert "| demo | Python | holdout | 0123456789 | 1 | 1 | 1 | 0 | 0 | 0 |" in out
-    assert "| half: holdout | 1 | 1 | 0 | 0 | 0 | 1.00 | 1.00 |" in out
+    assert "| demo | Python | tune | 0123456789 | 1 | 1 | 1 | 0 | 0 | 0 |" in out
+    assert "| half: tune | 1 | 1 | 0 | 0 | 0 | 1.00 | 1.00 |" in out
     assert "no label" not in out
 
 
@@ -74,7 +75,7 @@ label = "false"
 reason = "a label on another line"
 """, capsys)
     assert code == 3
-    assert "| demo | Python | holdout | 0123456789 | 1 | 1 | 0 | 0 | 0 | 1 |" in out
+    assert "| demo | Python | tune | 0123456789 | 1 | 1 | 0 | 0 | 0 | 1 |" in out
     assert "https://github.com/example/demo/blob/0123456789abcdef0123456789abcdef01234567/client.py#L4" in out
     assert "`client.py:3` NGL002 (was false)" in out
 
@@ -98,12 +99,38 @@ def test_peer_rule_ids_name_the_rule(scorer):
 
 
 def test_the_judged_file_carries_the_computed_halves(scorer):
-    """Within a language, names ordered by SHA-256 alternate tune, holdout, tune, ..."""
+    """Per round and language, names ordered by SHA-256 alternate between the halves; a later round
+    leaves the earlier ones as they were and keeps each language balanced to within one project."""
     projects = scorer.load_projects(SCRIPT.parent / "projects.toml")
     assert len(projects) >= 15
+    split = scorer.split_of(projects)
+    assert {p.name: p.split for p in projects} == split
     for language in ("C", "Java", "Python"):
-        names = sorted((p.name for p in projects if p.language == language),
+        first = sorted((p.name for p in projects if p.language == language and p.round == 1),
                        key=lambda n: hashlib.sha256(n.encode()).hexdigest())
-        assert len(names) >= 4
-        split = {p.name: p.split for p in projects}
-        assert [split[n] for n in names] == [("tune", "holdout")[i % 2] for i in range(len(names))]
+        assert len(first) >= 4
+        assert [split[n] for n in first] == [("tune", "holdout")[i % 2] for i in range(len(first))]
+        halves = Counter(split[p.name] for p in projects if p.language == language)
+        assert abs(halves["tune"] - halves["holdout"]) <= 1, language
+    assert scorer.main(["--check-split"]) == 0
+
+
+def test_a_later_round_starts_with_the_half_its_language_is_short_of(scorer):
+    earlier = [(f"c{n}", "C", 1) for n in range(3)] + [(f"j{n}", "Java", 1) for n in range(2)]
+    later = [(f"c2-{n}", "C", 2) for n in range(3)] + [(f"j2-{n}", "Java", 2) for n in range(3)]
+    before = scorer.deal(earlier)
+    after = scorer.deal(earlier + later)
+    assert {name: after[name] for name in before} == before
+    # C's round 1 left holdout short (2 tune, 1 holdout), Java's is a tie (tune first).
+    c2 = sorted((n for n, _, _ in later if n.startswith("c")), key=lambda n: hashlib.sha256(n.encode()).hexdigest())
+    j2 = sorted((n for n, _, _ in later if n.startswith("j")), key=lambda n: hashlib.sha256(n.encode()).hexdigest())
+    assert [after[n] for n in c2] == ["holdout", "tune", "holdout"]
+    assert [after[n] for n in j2] == ["tune", "holdout", "tune"]
+
+
+def test_a_project_in_the_wrong_half_is_refused(scorer, tmp_path, capsys):
+    projects = write_projects(tmp_path / "projects.toml", "", split="holdout")
+    (tmp_path / "trees" / "demo").mkdir(parents=True)
+    assert scorer.main(["--check-split", "--projects", str(projects)]) == 1
+    assert scorer.main(["--root", str(tmp_path / "trees"), "--projects", str(projects)]) == 1
+    assert "demo (should be 'tune')" in capsys.readouterr().err

@@ -38,7 +38,7 @@ too).
 from __future__ import annotations
 
 import argparse
-import hashlib
+import functools
 import importlib.util
 import json
 import os
@@ -96,23 +96,9 @@ def load_bugs(path: Path) -> list[Bug]:
 
 
 def split_of(bugs: list[Bug]) -> dict[str, str]:
-    """The deterministic split, dealt per labelling round so that a later round never changes an
-    earlier one. Within a round and a language, ids ordered by the SHA-256 of the id alternate
-    between the halves; round 1 starts with tune, a later round with the half that has fewer
-    entries of that language in the earlier rounds (tune on a tie), so each language stays
-    balanced to within one entry."""
-    result: dict[str, str] = {}
-    for language in sorted({b.language for b in bugs}):
-        counts = {"tune": 0, "holdout": 0}
-        for rnd in sorted({b.round for b in bugs if b.language == language}):
-            ids = sorted((b.id for b in bugs if b.language == language and b.round == rnd),
-                         key=lambda i: hashlib.sha256(i.encode()).hexdigest())
-            first = "tune" if rnd == 1 or counts["tune"] <= counts["holdout"] else "holdout"
-            second = "holdout" if first == "tune" else "tune"
-            for n, bug_id in enumerate(ids):
-                result[bug_id] = first if n % 2 == 0 else second
-                counts[result[bug_id]] += 1
-    return result
+    """The deterministic split (score_projects.deal, the rule the whole projects follow too): within a
+    labelling round and a language, ids ordered by their SHA-256 alternate between the halves."""
+    return projects_module().deal([(b.id, b.language, b.round) for b in bugs])
 
 
 def near(line: int, targets: list[int], tolerance: int = TOLERANCE) -> bool:
@@ -207,14 +193,20 @@ def lint(root: Path, target: str, low: bool) -> list[dict]:
     return findings
 
 
-def peer_tool(name: str):
-    """The function of score_projects.py that runs peer `name` on a tree (the same rules and output
-    parsing for both benchmarks)."""
+@functools.cache
+def projects_module():
+    """score_projects.py, which holds what both benchmarks share: the split and the peers' runners."""
     spec = importlib.util.spec_from_file_location("score_projects", HERE / "score_projects.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules["score_projects"] = module  # its dataclasses look the module up by name
     spec.loader.exec_module(module)
-    return module.TOOLS[name]
+    return module
+
+
+def peer_tool(name: str):
+    """The function of score_projects.py that runs peer `name` on a tree (the same rules and output
+    parsing for both benchmarks)."""
+    return projects_module().TOOLS[name]
 
 
 def peer_lint(root: Path, name: str, exe: str) -> list[dict]:

@@ -8,6 +8,7 @@ at the commit recorded there (a git checkout or an unpacked archive), then:
     python benchmarks/realworld/score_projects.py --root TREES --half holdout
     python benchmarks/realworld/score_projects.py --root TREES --peer ast-grep=PATH --peer semgrep=PATH
     python benchmarks/realworld/score_projects.py --show-commands --root TREES
+    python benchmarks/realworld/score_projects.py --check-split
 
 For each tree it runs nagle-lint at its default settings (the copy in this repository), matches each
 finding to the labels by path, line and rule, and prints Markdown tables: per project (files, findings,
@@ -18,13 +19,18 @@ no longer reported are listed too. A peer's finding shares the label of nagle-li
 path, line and rule (its rule id starts with the rule's name, e.g. ngl001-c-split-write-then-read); a label
 with `found_by` was judged on a line only the peers named there reported.
 
-Exit status: 0 when every finding has a label, 3 when some have none, 2 when no tree was found.
+Each project's `split` must be the one deal() computes from the names, languages and rounds (the rule
+bugs.toml follows too); the script refuses to score otherwise, and --check-split checks only that.
+
+Exit status: 0 when every finding has a label, 3 when some have none, 2 when no tree was found, 1 when a
+project's split is not the computed one.
 Standard library only, plus nagle-lint itself (and tomli before Python 3.11, which nagle-lint needs too).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -54,6 +60,7 @@ class Project:
     split: str
     labels: dict  # (path, line, rule) -> (label, reason)
     found_by: dict  # (path, line, rule) -> the tools that reported it when it was judged
+    round: int = 1  # the labelling round, for the split
 
     def link(self, path: str, line: int) -> str:
         return f"https://github.com/{self.repo}/blob/{self.commit}/{path}#L{line}"
@@ -80,8 +87,33 @@ def load_projects(path: Path) -> list[Project]:
             key = (f["path"], f["line"], f["rule"])
             labels[key] = (f["label"], f["reason"])
             found_by[key] = set(f.get("found_by", ["nagle-lint"]))
-        projects.append(Project(p["name"], p["repo"], p["commit"], p["language"], p["split"], labels, found_by))
+        projects.append(Project(p["name"], p["repo"], p["commit"], p["language"], p["split"], labels, found_by,
+                                p.get("round", 1)))
     return projects
+
+
+def deal(entries: list[tuple[str, str, int]]) -> dict[str, str]:
+    """The deterministic split of (name, language, round) entries into "tune" and "holdout", dealt per
+    labelling round so that a later round never changes an earlier one. Within a round and a language,
+    names ordered by their SHA-256 alternate between the halves; round 1 starts with tune, a later round
+    with the half that has fewer entries of that language in the earlier rounds (tune on a tie), so each
+    language stays balanced to within one entry. Projects and documented bugs are both dealt this way."""
+    result: dict[str, str] = {}
+    for language in sorted({lang for _, lang, _ in entries}):
+        counts = {"tune": 0, "holdout": 0}
+        for rnd in sorted({r for _, lang, r in entries if lang == language}):
+            names = sorted((name for name, lang, r in entries if lang == language and r == rnd),
+                           key=lambda n: hashlib.sha256(n.encode()).hexdigest())
+            first = "tune" if rnd == 1 or counts["tune"] <= counts["holdout"] else "holdout"
+            second = "holdout" if first == "tune" else "tune"
+            for n, name in enumerate(names):
+                result[name] = first if n % 2 == 0 else second
+                counts[result[name]] += 1
+    return result
+
+
+def split_of(projects: list[Project]) -> dict[str, str]:
+    return deal([(p.name, p.language, p.round) for p in projects])
 
 
 def relative(path: str) -> str:
@@ -203,7 +235,7 @@ def report(tool_name: str, scored: list[tuple[Project, Score]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", required=True, help="folder holding one tree per project, named as in the file")
+    parser.add_argument("--root", help="folder holding one tree per project, named as in the file")
     parser.add_argument("--projects", default=str(HERE / "projects.toml"), help="the judged projects (default: %(default)s)")
     parser.add_argument("--only", action="append", metavar="NAME", help="score only this project (repeatable)")
     parser.add_argument("--half", choices=("tune", "holdout"), help="score only this half")
@@ -211,9 +243,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="also score a peer with the rules in benchmarks/peers: ast-grep=PATH or semgrep=PATH")
     parser.add_argument("--show-commands", action="store_true",
                         help="print git commands that create the trees under --root, then exit")
+    parser.add_argument("--check-split", action="store_true",
+                        help="only check that each project's split is the computed one")
     args = parser.parse_args(argv)
 
     projects = load_projects(Path(args.projects))
+    expected = split_of(projects)
+    wrong = [f"{p.name} (should be {expected[p.name]!r})" for p in projects if p.split != expected[p.name]]
+    if wrong:
+        print(f"split differs from the computed one: {', '.join(wrong)}", file=sys.stderr)
+        return 1
+    if args.check_split:
+        print(f"{len(projects)} projects, split as computed")
+        return 0
+    if args.root is None:
+        parser.error("--root is required")
     projects = [p for p in projects if (not args.only or p.name in args.only) and (not args.half or p.split == args.half)]
     if args.show_commands:
         for p in projects:
