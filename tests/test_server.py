@@ -302,3 +302,66 @@ async def test_an_excluded_file_gets_no_diagnostics_even_when_open(client, tmp_p
     # Asked to fix all, an excluded file has nothing to fix (not an error).
     fix_all = types.CodeActionContext([], only=[types.CodeActionKind.SourceFixAll])
     assert not await code_actions(client, excluded, types.Range(types.Position(0, 0), types.Position(0, 0)), fix_all)
+
+
+FRAMES_JAVA = """import java.io.IOException;
+import java.net.Socket;
+
+final class Frames {
+    void send(Socket s, byte[] piece) throws IOException {
+        s.getOutputStream().write(piece);
+    }
+
+    void send(Socket s, byte[] head, byte[] body) throws IOException {
+        byte[] message = new byte[head.length + body.length];
+        System.arraycopy(head, 0, message, 0, head.length);
+        System.arraycopy(body, 0, message, head.length, body.length);
+        s.getOutputStream().write(message);
+    }
+}
+"""
+
+CLIENT_JAVA = """import java.io.IOException;
+import java.net.Socket;
+
+final class Client {
+    static int put(String host, int port, byte[] head, byte[] body) throws IOException {
+        Frames frames = new Frames();
+        try (Socket s = new Socket(host, port)) {
+            s.getOutputStream().write(head);
+            frames.send(s, body);
+            return s.getInputStream().read();
+        }
+    }
+}
+
+final class Version {
+    static int major() {
+        return 1;
+    }
+}
+"""
+
+
+@pytest.mark.asyncio
+async def test_an_edit_of_the_overload_a_call_runs_is_seen_by_its_callers(client, tmp_path):
+    """A Java call runs the overload with its number of arguments, in the
+    editor's index as on the command line: Client.put's run, taken over from
+    the last analysis while nothing it reaches changed, is not taken over once
+    the overload its call runs (two arguments, among two of the name) reads
+    before it writes."""
+    (tmp_path / "Frames.java").write_text(FRAMES_JAVA)
+    (tmp_path / "Client.java").write_text(CLIENT_JAVA)
+    await start(client, tmp_path)
+    uri = open_doc(client, tmp_path / "Client.java", language="java")
+    (d,) = await published(client, uri, bool)
+    assert (d.code, d.range.start.line) == ("NGL001", 8)  # frames.send(s, body), then the read
+    # An edit of another class of the file: Client.put and its run are taken over from now on.
+    change(client, uri, 2, CLIENT_JAVA.replace("return 1;", "return 2;"))
+    frames = open_doc(client, tmp_path / "Frames.java", language="java")
+    assert not await published(client, frames)  # (analysed after the edit above)
+    reads_first = FRAMES_JAVA.replace("        s.getOutputStream().write(piece);\n",
+                                      "        s.getInputStream().read();\n        s.getOutputStream().write(piece);\n")
+    assert reads_first != FRAMES_JAVA
+    change(client, frames, 2, reads_first)  # the reply to the first write is read before the second
+    await published(client, uri, lambda ds: not ds)
