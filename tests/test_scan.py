@@ -159,19 +159,45 @@ def test_functions_matching_a_union_on_generated_text(case):
         assert FunctionTexts(spans, data).matching(pattern) == functions_matching(spans, data, pattern)
 
 
-JAVA_EVIDENCE = re.compile(rb"\b(?:[A-Z][A-Za-z0-9_]*)?(?:Socket|OutputStream)\b|getOutputStream|"
-                           rb"java\.nio\.channels|io\.netty|\b(?:Channel|ChannelHandlerContext)\b")
+# What the Java catalogue makes evidence of: a socket's type (or a type's
+# name ending in one), the calls that give a socket's streams or make one,
+# and a framework's connection object in a file of that framework.
+JAVA_EVIDENCE = re.compile(rb"\b(?:[A-Z][A-Za-z0-9_]*)?(?:Socket|SocketChannel)\b|getOutputStream|getInputStream|"
+                           rb"createSocket")
+JAVA_FRAMEWORK = re.compile(rb"\b(?:Channel|ChannelHandlerContext|ChannelOutboundInvoker)\b")
 
 
 @pytest.mark.parametrize("text", [
     b"Socket s;", b"SSLSocket s;", b"mySocket.close();", b"SocketFactory f;", b"FileOutputStream out;",
-    b"x.getOutputStream()", b"import java.nio.channels.*; Channel c;", b"DecodeChannel d;", b"Channel c;",
-    b"ChannelHandlerContext ctx;", b"ChannelFuture f;", b"_Socket s;", b"A1Socket s;", b"socket", b"",
+    b"x.getOutputStream()", b"x.getInputStream()", b"f.createSocket(h, p)", b"SocketChannel ch;",
+    b"ServerSocketChannel server;", b"import java.nio.channels.*; Channel c;", b"DecodeChannel d;", b"Channel c;",
+    b"import io.netty.channel.*; Channel c;", b"import org.jboss.netty.channel.*; Channel c;",
+    b"import io.netty.channel.*; ChannelFuture f;", b"import io.netty.channel.*; ChannelHandlerContext ctx;",
+    b"ChannelHandlerContext ctx;", b"_Socket s;", b"A1Socket s;", b"socket", b"",
 ])
 def test_java_evidence_is_the_regex_it_stands_for(text: bytes):
-    java = scanner("java")
-    gate = any(w in text for w in java.evidence_words)
-    assert java.has_evidence(text) == (gate and bool(JAVA_EVIDENCE.search(text)))
+    framework = b"io.netty" in text or b"org.jboss.netty" in text
+    assert scanner("java").has_evidence(text) == bool(
+        JAVA_EVIDENCE.search(text) or framework and JAVA_FRAMEWORK.search(text))
+
+
+def test_java_evidence_follows_the_catalogue():
+    """A socket type, a factory's method or a framework's type added to the
+    catalogue is evidence with no word of the byte scan's own."""
+    from dataclasses import replace
+
+    from nagle_lint.languages.java_catalogue import JAVA
+    from nagle_lint.languages.java_scan import JavaScanner
+
+    def scan(cat):
+        return type("Scanner", (JavaScanner,), {"catalogue": cat})()
+
+    text = b"import com.example.net.*; Tunnel t = factory.openTunnel(h); KcpSession s;"
+    assert not scan(JAVA).has_evidence(text)
+    assert scan(replace(JAVA, socket_types=JAVA.socket_types | {"KcpSession"})).has_evidence(text)
+    assert scan(replace(JAVA, tcp_makers=JAVA.tcp_makers | {"openTunnel"})).has_evidence(text)
+    assert scan(replace(JAVA, frameworks={**JAVA.frameworks, "com.example.net": "send"},
+                        framework_types=JAVA.framework_types | {"Tunnel"})).has_evidence(text)
 
 
 def reference_call_sites(data: bytes, classes: bool = True) -> list[tuple[int, int, str]]:
@@ -535,7 +561,8 @@ def test_the_java_scan_skips_a_file_whose_writes_the_lowering_makes_no_send_of(c
     data = JAVA_STREAM_CLASS.replace(b"%s", call)
     model = frontend("java").lower("Out.java", data)
     assert any(isinstance(ev, Send) for fn in model.functions for ev in walk(fn.body)) is sends
-    assert scanner("java").may_find(data) is sends
+    # At `low`: the evidence a default run asks for besides is none here (an `OutputStream out` is low-sure).
+    assert scanner("java").may_find(data, "low") is sends
 
 
 NETTY_HANDLER = b"""import io.netty.channel.*;
@@ -560,7 +587,8 @@ def test_the_java_scan_counts_sends_on_a_netty_channel_only_where_a_rule_finds_s
     assert java.may_find(NETTY_HANDLER)
     assert not java.may_find(NETTY_HANDLER, nodelay_by_design=False)
     plain = NETTY_HANDLER.replace(b"io.netty", b"org.example")  # no framework: a channel of the project's own
-    assert java.may_find(plain, nodelay_by_design=False)
+    assert java.may_find(plain, "low", nodelay_by_design=False)
+    assert not java.may_find(plain)  # ... which the lowering knows nothing of (no evidence)
 
 
 def test_a_netty_file_is_linted_where_a_rule_finds_something_in_its_sends(tmp_path):

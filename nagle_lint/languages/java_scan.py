@@ -37,9 +37,6 @@ _ANGLES_AND_ENDS = re.compile(rb"[<>;{}]")
 
 class JavaScanner(Scanner):
     catalogue = JAVA
-    # ... as a type's name (not part of a method's or of any class's: a
-    # DecodeChannel of the project's own is no socket), or their packages
-    evidence_words = (b"Socket", b"Channel", b"OutputStream")
 
     nodelay_setter = None
     constructor = "<init>"
@@ -50,9 +47,40 @@ class JavaScanner(Scanner):
     # -- derived from the catalogue ------------------------------------------
 
     @cached_property
-    def packages(self) -> tuple[bytes, ...]:
-        """Words whose presence is evidence: the socket's stream, NIO's channels, a framework's package."""
-        return (b"getOutputStream", b"java.nio.channels", *(w.encode() for w in self.catalogue.frameworks))
+    def evidence_words(self) -> tuple[bytes, ...]:
+        """Words whose presence is evidence, anywhere: the catalogue's own,
+        the calls that give a socket's streams (`getOutputStream`) and a
+        factory's call that makes one (`createSocket`).  (NIO's channels are
+        named, `SocketChannel`: their package is no evidence of its own, nor
+        is a stream's type, which the lowering makes a connection of only
+        on a socket-like name, a test the byte scan makes apart.)"""
+        c = self.catalogue
+        return tuple(sorted(w.encode() for w in {*c.evidence_words, *(w for w in c.wrappers if w in c.socket_only),
+                             *(m for m in c.tcp_makers if not is_type(m) and "." not in m)}))
+
+    @cached_property
+    def type_endings(self) -> tuple[bytes, ...]:
+        """Names that are evidence as a type's name or its end (`Socket`,
+        `SSLSocket`, a project's `WebSocket`): the catalogue's sockets and
+        what its makers make (`SocketChannel.open`), each by the shortest of
+        them it ends with."""
+        c = self.catalogue
+        types = c.socket_types | {m.split(".")[0] for m in c.tcp_makers if is_type(m.split(".")[0])}
+        return tuple(sorted(t.encode() for t in types if not any(o != t and t.endswith(o) for o in types)))
+
+    @cached_property
+    def write_words(self) -> tuple[bytes, ...]:
+        """Words one of which every type a write may be made on holds, the
+        last of a name (`Stream`, `Writer`, `Socket`, `Channel`), unless the
+        name holds another already (`ChannelHandlerContext`): a file that
+        names none only appends to strings."""
+        c = self.catalogue
+        types = {t.split(".")[0] for t in {*c.socket_types, *c.stream_types, *c.framework_types, *c.wrappers,
+                                           *c.tcp_makers}} - {""}
+        types = {t for t in types if is_type(t)}
+        last = {_last_word(t) for t in types}
+        return tuple(sorted({_last_word(t).encode() for t in types
+                             if not any(w in t for w in last - {_last_word(t)})}))
 
     @cached_property
     def nodelay_words(self) -> tuple[bytes, ...]:
@@ -155,7 +183,7 @@ class JavaScanner(Scanner):
         # the lowering never makes a send of (see `SendEvents`).  Most files
         # have no write at all: comments and literals are blanked only in
         # those that have one.
-        if not any(w in data for w in (b"Stream", b"Writer", b"Socket", b"Channel")) \
+        if not any(w in data for w in self.write_words) \
                 or FileEvents(self.send_calls, data, self).search(data) is None:
             return False
         return any(lowered for _, lowered in self._send_kinds(data))
@@ -179,22 +207,35 @@ class JavaScanner(Scanner):
         return tuple((w.encode(), how) for w, how in self.catalogue.frameworks.items())
 
     def has_evidence(self, data: bytes) -> bool:
-        if not any(w in data for w in self.evidence_words):
-            return False
-        if any(w in data for w in self.packages):
+        """A connection the file can make at least medium-sure: the words
+        (see `evidence_words`), a socket's type (see `type_endings`), or a
+        framework's connection object, by its exact name, in a file of that
+        framework (elsewhere a `Channel` is a project's own)."""
+        if any(w in data for w in self.evidence_words):
             return True
-        for word in (b"Socket", b"OutputStream"):  # the end of a type's name: `Socket`, `SSLSocket`
-            at = data.find(word)
-            while at >= 0:
-                end = at + len(word)
-                if end == len(data) or data[end] not in WORD_BYTES:
-                    start = at
-                    while start and data[start - 1] in WORD_BYTES:
-                        start -= 1
-                    if start == at or 65 <= data[start] <= 90:  # A-Z
-                        return True
-                at = data.find(word, end)
-        return any(True for w in (b"Channel", b"ChannelHandlerContext") for _ in whole_words(data, w))
+        if any(_ends_a_type(data, t) for t in self.type_endings):
+            return True
+        return any(True for t in self.framework_words for _ in whole_words(data, t)) \
+            and self.framework_of(data) is not None
+
+    @cached_property
+    def framework_words(self) -> tuple[bytes, ...]:
+        return tuple(sorted(t.encode() for t in self.catalogue.framework_types))
+
+
+def _ends_a_type(data: bytes, word: bytes) -> bool:
+    """Whether `word` stands in `data` as a name or the end of a capitalized one."""
+    at = data.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if end == len(data) or data[end] not in WORD_BYTES:
+            start = at
+            while start and data[start - 1] in WORD_BYTES:
+                start -= 1
+            if start == at or 65 <= data[start] <= 90:  # A-Z
+                return True
+        at = data.find(word, end)
+    return False
 
 
 # What is never code: comments, and string, text-block and character literals.
