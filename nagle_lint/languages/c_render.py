@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ..fixes import DROP_MORE, JOIN, SAFE, UNCORK, UNSAFE, Edit, Fix
+from .base import descendants
 from .render import Parsed, after, movable, next_statement, names_in, pauses, statements_between, step_in, without_flag
 
 UIO = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*<sys/uio\.h>", re.MULTILINE)
@@ -213,9 +214,7 @@ def _statement_of(node):
 
 def _piece_of(parsed: Parsed, statement, fd: str) -> bool:
     """Whether `statement` is a write or send on `fd` (see _Piece)."""
-    stack = [statement]
-    while stack:
-        node = stack.pop()
+    for node in descendants(statement):
         if node.type == "call_expression" and node.child_by_field_name("function").type == "identifier":
             args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
             if args and parsed.text(args[0]) == fd and parsed.text(node.child_by_field_name("function")) in parsed.catalogue.joinable_sends:
@@ -223,5 +222,4 @@ def _piece_of(parsed: Parsed, statement, fd: str) -> bool:
                     return _Piece(parsed, node, args).statement == statement
                 except (ValueError, IndexError):
                     return False
-        stack.extend(node.named_children)
     return False

@@ -4,6 +4,7 @@ node at a model site, statements, lines and indentation, edits."""
 from __future__ import annotations
 
 from ..fixes import Edit
+from .base import descendants
 
 
 class Parsed:
@@ -97,23 +98,12 @@ def statements_between(first, second, skip=("comment", "line_comment", "block_co
 
 def names_in(parsed: Parsed, node, types=("identifier",)) -> set[str]:
     """The names written in `node` (identifiers, and the `types` given)."""
-    found, stack = set(), [node]
-    while stack:
-        n = stack.pop()
-        if n.type in types:
-            found.add(parsed.text(n))
-        stack.extend(n.named_children)
-    return found
+    return {parsed.text(n) for n in descendants(node) if n.type in types}
 
 
 def has_type(node, types) -> bool:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type in types:
-            return True
-        stack.extend(n.children)
-    return False
+    """Whether `node` holds a node of one of `types` (named node types)."""
+    return any(n.type in types for n in descendants(node))
 
 
 def movable(parsed: Parsed, statements, simple, barriers, names: set[str]) -> bool:
@@ -131,13 +121,8 @@ def pauses(parsed: Parsed, statements, sleeps, call_type: str) -> bool:
     """Whether one of `statements` calls one of `sleeps` (as written): a
     pause between two sends paces them on purpose (a device that needs the
     time), and they stay apart."""
-    stack = list(statements)
-    while stack:
-        n = stack.pop()
-        if n.type == call_type and parsed.text(n.child_by_field_name("function")) in sleeps:
-            return True
-        stack.extend(n.named_children)
-    return False
+    return any(n.type == call_type and parsed.text(n.child_by_field_name("function")) in sleeps
+               for s in statements for n in descendants(s))
 
 
 def or_operands(node, binary_type: str, operator_of) -> list | None:
