@@ -137,7 +137,7 @@ def test_functions_matching_a_union_on_every_python_fixture(path: Path):
 
 MATCH_TOKENS = st.sampled_from([b".send(", b".sendall", b".close", b" (", b"(", b".", b"socket", b"sock", b"et",
                                 b"TCP_", b"TCP", b"_", b".write(", b"x", b"\n", b" ", b"TCP_NODELAY", b"write(", b"->",
-                                b"send", b"2"])
+                                b"send", b"2", b"class", b"\t"])
 
 
 @st.composite
@@ -200,14 +200,17 @@ def test_java_evidence_follows_the_catalogue():
                         framework_types=JAVA.framework_types | {"Tunnel"})).has_evidence(text)
 
 
-def reference_call_sites(data: bytes, classes: bool = True) -> list[tuple[int, int, str]]:
+def reference_call_sites(data: bytes, classes: bool = True, class_statements: bool = True) -> list[tuple[int, int, str]]:
     """What `called_keys` and `FunctionTexts.calls` stand for: a name, then
     blanks, then a parenthesis (start, end, name); and (`classes`) where the
     name follows a dot and the word before it starts with a capital (a class a
-    static method is called on: `Messages.send(`), both, dotted, from its start."""
+    static method is called on: `Messages.send(`), both, dotted, from its start.
+    A class statement's name (`class Server(Base):`) counts where `class_statements`."""
     sites = []
     for m in re.finditer(rb"(?<!\w)(\w+)\s*\(", data):
         if m.group(1)[:1].isdigit():
+            continue
+        if not class_statements and re.search(rb"(?<!\w)class[ \t]+\Z", data[:m.start()]):
             continue
         sites.append((m.start(), m.end(), m.group(1).decode()))
         receiver = re.search(rb"(?<!\w)\w+\Z", data[:m.start() - 1]) if data[m.start() - 1:m.start()] == b"." else None
@@ -220,8 +223,9 @@ def reference_function_calls(spans, data: bytes, bare: bool = False) -> dict[str
     """The names each function calls: the call sites its range holds whole
     (`bare`: only those not of a member, `x.name(` or `p->name(`); of a name
     given several ranges, those of every one; of the module-level
-    pseudo-function, those no function's range holds."""
-    sites = [(a, b, name) for a, b, name in reference_call_sites(data, classes=not bare)
+    pseudo-function, those no function's range holds.  A class statement
+    (`class Server(Base):`) makes no object: it is no call."""
+    sites = [(a, b, name) for a, b, name in reference_call_sites(data, classes=not bare, class_statements=False)
              if not (bare and a and data[a - 1:a] in (b".", b">"))]
     inner = [(q, a, b) for q, a, b in spans if not q.startswith("<")]
     calls: dict[str, set[str]] = {q: set() for q, _, _ in spans}
@@ -252,6 +256,16 @@ def test_function_calls_on_every_c_fixture(path: Path):
         assert FunctionTexts(spans, data).matching(pattern) == functions_matching(spans, data, pattern)
 
 
+def test_a_class_statement_is_no_call():
+    """`class Server(Base):` defines the class: module-level code that only
+    defines it makes none (whose constructor would then be lowered)."""
+    data = b"class Server(Base):\n    def __init__(self): pass\nclass\tClient (Base): pass\nx = Client(1)\n"
+    spans = [("Server.__init__", data.index(b"def"), data.index(b"class\t")), ("<module>", 0, len(data))]
+    assert FunctionTexts(spans, data).calls["<module>"] == {"Client"}
+    for edge in CALL_EDGES:
+        assert_calls_as_referenced([("f", 0, len(edge) // 2), ("<module>", 0, len(edge))], edge)
+
+
 @settings(max_examples=400, deadline=None)
 @given(text_and_spans())
 def test_function_calls_on_generated_text(case):
@@ -261,7 +275,7 @@ def test_function_calls_on_generated_text(case):
 
 CALL_EDGES = [
     b"f(g(h(x)));", b"foo (\n\t(bar)  (1) 2x(y) _a1 ( x", b"((((", b"a(", b"(", b"", b"x" * 300 + b" \n(",
-    b"caf\xc3\xa9(x); na\xc3\xafve_b(y)",
+    b"caf\xc3\xa9(x); na\xc3\xafve_b(y)", b"class A(B):\n  x = A(1); classy(2); my_class (3); class\tC (D)",
 ]
 
 

@@ -242,7 +242,8 @@ def _on_class(name: bytes, cls: bytes) -> bytes:
 _CLASS_BACKWARDS = rb"(?:\.(\w+)(?!\w)(?<=[A-Z]))?"
 _CALLS_BACKWARDS = re.compile(rb"\(\s*(\w+)(?!\w)(?<![0-9])" + _CLASS_BACKWARDS)
 # With the byte before the name, as read forwards: `.` or `>` for a member's call.
-_SITES_BACKWARDS = re.compile(rb"\(\s*(\w+)(?!\w)(?<![0-9])(?=([.>]?))" + _CLASS_BACKWARDS)
+# A class statement (`class Server(Base):`) defines the class: it makes no object.
+_SITES_BACKWARDS = re.compile(rb"\(\s*(\w+)(?!\w)(?<![0-9])(?![ \t]+ssalc(?!\w))(?=([.>]?))" + _CLASS_BACKWARDS)
 
 
 def _sites_between(data: bytes, backwards: bytes, start: int, end: int) -> set[tuple[bytes, bytes, bytes]]:
