@@ -549,8 +549,23 @@ class PythonFrontend(Frontend):
                 return Fresh(None, "medium")
         return Fresh(True, "high")
 
+    def made_as(self, low, key: str) -> bool | None:
+        """A module global (a name the function neither binds nor takes) is
+        what the module makes it as, where every assignment of it at the
+        module's top level makes one kind."""
+        if not key.isidentifier() or key in low.declared or key in low.params:
+            return None
+        return self._module_made(low.unit).get(key)
+
+    def _module_made(self, unit) -> dict[str, bool]:
+        made = getattr(unit, "made_kinds", None)  # worked out once per file
+        if made is None:
+            made = unit.made_kinds = _module_made(unit.src.data, self.catalogue)
+        return made
+
     def text_facts(self, unit) -> tuple:
         return super().text_facts(unit) + (
+            tuple(sorted(self._module_made(unit).items())),
             frozenset(_stream_callbacks(unit)), frozenset(self._generators(unit)), frozenset(self._given_sends(unit)),
             tuple(sorted(_large_constants(unit.src.data).items())),
             tuple(sorted(_library_receivers(unit, self.catalogue.libraries).items())),
@@ -858,6 +873,29 @@ def _library_receivers(unit, libraries) -> dict[str, str]:
 _EXITS = frozenset({"return_statement", "raise_statement", "break_statement", "continue_statement"})
 # A module-level constant of a literal integer or arithmetic on them (`MAX_PACKET_LEN = 2**24 - 1`).
 _CONSTANT = re.compile(rb"\n([A-Z_][A-Z0-9_]*)[ \t]*=[ \t]*([0-9][0-9_ \t*+\-<()x]*?)[ \t]*(?:#[^\n]*)?(?=\r?\n)")
+
+
+# `NAME = maker(arguments)` at a module's top level (its arguments on that line).
+_MODULE_MADE = re.compile(rb"^([A-Za-z_]\w*)[ \t]*=[ \t]*([\w.]+)[ \t]*\(([^\n]*)", re.M)
+
+
+def _module_made(data: bytes, cat) -> dict[str, bool]:
+    """Module global -> True where the module makes it a TCP connection, False
+    an endpoint without Nagle (a datagram or Unix socket, a file, a pipe);
+    left out where it makes it of no known kind or of two kinds."""
+    kinds: dict[str, bool | None] = {}
+    for m in _MODULE_MADE.finditer(data):
+        maker, spec = m.group(2).decode(), m.group(3).decode()
+        name = maker.rsplit(".", 1)[-1]
+        if name in cat.not_tcp or name in cat.tcp_makers and any(w in spec for w in cat.no_nagle_words):
+            kind = False
+        elif name in cat.tcp_makers and maker in (name, "socket." + name):
+            kind = True
+        else:
+            kind = None
+        global_name = m.group(1).decode()
+        kinds[global_name] = kind if kinds.get(global_name, kind) == kind else None
+    return {name: kind for name, kind in kinds.items() if kind is not None}
 
 
 def _lets_large_through(node, unit) -> bool:
