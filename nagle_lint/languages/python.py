@@ -11,7 +11,7 @@ from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, 
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
 from .python_scan import class_end, class_statements, generators
-from ..model import ONE, SMALL, UNKNOWN, Bind, lineage
+from ..model import ONE, SMALL, UNKNOWN, Bind, If, Pause, lineage
 
 
 
@@ -133,6 +133,12 @@ class PythonFrontend(Frontend):
                 branches.append((alt.child_by_field_name("condition"), alt.child_by_field_name("consequence")))
             else:
                 branches.append((None, alt.child_by_field_name("body")))
+        if len(branches) == 1 and _flushes_when_full(node, low.unit):
+            # A hand-written buffer's flush on overflow: it sends FULL_SIZE bytes or more,
+            # full-size segments acknowledged at once, so nothing sent waits for a delayed ACK.
+            low.expr(branches[0][0])
+            low.emit(If((low.block_of(branches[0][1]) + (Pause(low.site(node)),),), False, low.site(node)))
+            return
         low.if_chain(node, branches)
         if len(branches) == 1 and _lets_large_through(node, low.unit):
             # What follows runs only for a message of FULL_SIZE bytes or more: full-size
@@ -902,19 +908,37 @@ def _lets_large_through(node, unit) -> bool:
     """`if size < LIMIT: return` (or break, continue, raise), LIMIT a number
     or a module's constant of FULL_SIZE or more: only a message of LIMIT
     bytes or more gets past it."""
-    cond, body = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
-    if cond is None or body is None or cond.type != "comparison_operator" or len(cond.named_children) != 2:
+    body = node.child_by_field_name("consequence")
+    if body is None or not body.named_children or body.named_children[-1].type not in _EXITS:
         return False
-    if not body.named_children or body.named_children[-1].type not in _EXITS:
+    return _large_limit(node.child_by_field_name("condition"), ("<", "<="), unit) is not None
+
+
+def _flushes_when_full(node, unit) -> bool:
+    """`if len(buf) > LIMIT: <flush>` (LIMIT as in `_lets_large_through`,
+    the body no exit): what the body sends is LIMIT bytes or more."""
+    body = node.child_by_field_name("consequence")
+    if body is None or not body.named_children or body.named_children[-1].type in _EXITS:
         return False
+    measured = _large_limit(node.child_by_field_name("condition"), (">", ">="), unit)
+    return measured is not None and measured.type == "call" and text(measured.child_by_field_name("function")) == "len"
+
+
+def _large_limit(cond, below: tuple, unit):
+    """The other side of a comparison `x OP LIMIT` (or `LIMIT OP' x`), OP
+    one of `below` said with x on the left, LIMIT a number or a module's
+    constant of FULL_SIZE or more; else None."""
+    if cond is None or cond.type != "comparison_operator" or len(cond.named_children) != 2:
+        return None
     op = next((text(c) for c in cond.children if not c.is_named), "")
     left, right = cond.named_children
-    limit = right if op in ("<", "<=") else left if op in (">", ">=") else None
+    flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+    measured, limit = (left, right) if op in below else (right, left) if flipped.get(op) in below else (None, None)
     if limit is None:
-        return False
+        return None
     value = int_literal(text(limit)) if limit.type == "integer" else \
         _large_constants(unit.src.data).get(text(limit)) if limit.type == "identifier" else None
-    return value is not None and value >= FULL_SIZE
+    return measured if value is not None and value >= FULL_SIZE else None
 
 
 @lru_cache(maxsize=4)
