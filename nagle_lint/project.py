@@ -140,15 +140,16 @@ def outline(model: FileModel, choice: Choice | None) -> tuple:
     """What a Project reads of a file's lowering for its answers across files
     (resolving calls, which functions send, what later rounds want, `dependents`):
     the language, each function's name, parameters, fields kept and whether
-    it has a body, its facts (the calls without their places: see `_Facts`),
-    and what lowering left out.  Two lowerings of a file with one outline give
-    every project the same such answers; only the checks, which read the
-    bodies, tell them apart."""
+    it has a body, its facts (each call once, without its place: how often
+    a call is made, and in what order, changes no answer across files; see
+    `_Facts`), and what lowering left out.  Two lowerings of a file with one
+    outline give every project the same such answers; only the checks, which
+    read the bodies, tell them apart."""
     out = []
     for fn in model.functions:
         facts = _Facts(fn)
         out.append((fn.qualname, fn.params, bool(fn.body), fn.field_params,
-                    tuple((c.callee, c.args, c.receiver, c.result) for c in facts.calls),
+                    tuple(dict.fromkeys((c.callee, c.args, c.receiver, c.result) for c in facts.calls)),
                     tuple(sorted(k.__name__ for k in facts.kinds)), tuple(sorted(k.__name__ for k in facts.outward)),
                     tuple(sorted(facts.used))))
     return model.language, tuple(out), choice

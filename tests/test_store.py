@@ -660,6 +660,9 @@ OUTLINE_SERIES = [
     ("c/array_each_element_split.c", "        write(c->peers[i], body, bl);",
      "        write(c->peers[i], body, bl);\n        write(c->peers[i], body, bl);", True),
     ("python/split_three_sends.py", "    sock.send(data)\n", "    send_rest(sock, data)\n", False),  # a new call
+    # The same call once more: what other files see of the file (the calls it makes, not how often) is the same.
+    ("python/split_three_sends.py", "    send_rest(sock, data)\n", "    send_rest(sock, data)\n    send_rest(sock, data)\n",
+     True),
     ("c/array_each_element_split.c", "write(c->peers[i], ", "read(c->peers[i], ", False),  # reads, no send left
 ]
 
