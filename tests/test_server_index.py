@@ -318,3 +318,34 @@ def test_an_edit_of_one_overload_analyses_again_the_functions_that_call_it(tmp_p
     ix.update(str(path), quiet)
     path.write_bytes(quiet)
     assert ix.findings(str(path)) == [] == run([str(tmp_path)], Settings(), jobs=1).findings
+
+
+def test_the_index_is_built_with_the_collector_of_the_command_lines_run(tmp_path, monkeypatch):
+    """The build is the command line's work: the cyclic collector runs as
+    seldom in it as in the command line's run (on Netty, a tenth of a second
+    of the build's own process, and as much in its workers)."""
+    import gc
+
+    from nagle_lint import runner
+
+    shutil.copytree(FIXTURES / "c" / "helpers_project", tmp_path / "helpers_project")
+    seen: dict[str, list] = {}
+    lower_all, check_each = runner.lower_all, runner.check_each
+
+    def recording(phase, work):
+        def recorded(*args, **kwargs):
+            seen[phase].append((work.__name__, gc.get_threshold()))
+            return work(*args, **kwargs)
+        return recorded
+
+    for phase in ("command line", "index"):
+        seen[phase] = []
+        with monkeypatch.context() as m:
+            m.setattr(runner, "lower_all", recording(phase, lower_all))
+            m.setattr(runner, "check_each", recording(phase, check_each))
+            if phase == "index":
+                Index(str(tmp_path), Settings(), jobs=1).build()
+            else:
+                run([str(tmp_path)], Settings(), jobs=1)
+    assert seen["index"] == seen["command line"] and len(seen["index"]) == 2
+    assert seen["index"][0][1] != gc.get_threshold()  # (not the collector's usual settings)

@@ -137,12 +137,14 @@ class Index:
                 files, scanned = planned
                 for path in files:  # as `plan` does: every configuration read here, not in a worker
                     self.settings.of(path)
-            with buffers(texts):
+            # The collector as seldom as in the command line's run (see `runner._fewer_collections`).
+            with buffers(texts), runner._fewer_collections():
                 self.prepared, self.project = runner.lower_all(files, self.settings, self.jobs, result, scanned=scanned)
+                self.raw = runner.check_each(self.prepared, self.project, self.settings, self.jobs) \
+                    if self.prepared else {}
             self.problems = {}
             for path, problem in result.problems:
                 self.problems[path] = "; ".join(filter(None, (self.problems.get(path), problem)))
-            self.raw = runner.check_each(self.prepared, self.project, self.settings, self.jobs) if self.prepared else {}
         self._settle()
         for path, text in texts.items():  # an open buffer is lowered even where the scan would skip it
             self.update(path, text)
