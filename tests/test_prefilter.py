@@ -12,6 +12,7 @@ from nagle_lint.languages import frontend, scanner
 from nagle_lint.languages.c_scan import CScanner
 from nagle_lint.languages.java_scan import JavaScanner
 from nagle_lint.languages.python_scan import PythonScanner
+from nagle_lint.config import Settings
 from nagle_lint.runner import lint_file, run
 from test_fixtures import FIXTURES, PROJECTS, SOURCES, settings_for
 
@@ -71,3 +72,21 @@ def test_the_prefilter_hides_no_finding(with_prefilter, without_prefilter):
 def test_the_prefilter_is_off(without_prefilter):
     """The switch works: a file without any socket word is let through."""
     assert scanner("python").may_find(b"x = 1\n")
+
+
+# A socket's write kept in a name by the function that makes the socket: each call of the name is a send.
+KEPT_SOCKET_WRITE = (b"import socket\ndef f():\n    s = socket.create_connection(('h', 1))\n    w = s.write\n"
+                     b"    w(b'a')\n    w(b'b')\n    s.recv(1)\n")
+# A transport's write kept in a file with no socket code of its own (Twisted's `_w = self.transport.write`).
+KEPT_TRANSPORT_WRITE = b"class P:\n    def f(self):\n        _w = self.transport.write\n        _w(b'a')\n        _w(b'b')\n"
+
+
+def test_a_file_like_method_kept_in_a_name_lets_a_file_through_where_it_can_send():
+    """A `.write` kept in a name counts as `.write(` does: where the file has
+    socket streams, or in a function with a socket event of its own."""
+    python = scanner("python")
+    found = lint_file("kept.py", Settings(min_confidence="low"), KEPT_SOCKET_WRITE)[1]
+    assert [(f.rule, f.site.line) for f in found] == [("NGL001", 6)]
+    assert python.may_find(KEPT_SOCKET_WRITE, "low")
+    assert python.may_find(b"import asyncio\n" + KEPT_TRANSPORT_WRITE, "low")
+    assert not python.may_find(KEPT_TRANSPORT_WRITE, "low")

@@ -382,9 +382,14 @@ class PythonScanner(Scanner):
         the methods taken as values are found first (led by their dot: fast), then
         the assignment their line starts with."""
         kept = {}
+        # A file-like method (`.write`) counts where its call `.write(` does (see `sends_in`): in a
+        # file with socket streams, or in a function with a socket event too (not Twisted's
+        # `_w = self.transport.write`, which the lowering makes no send of).
+        streams = any(w in data for w in self.stream_words)
         for m in self.taken_events.finditer(data):
             held = _KEPT_IN.fullmatch(data, data.rfind(b"\n", 0, m.start()) + 1, m.start())
-            if held is not None:
+            if held is not None and (streams or m.group(1) not in self.stream_methods
+                                     or self.events.search(data, *next(_enclosing_spans(data, [m.start()])))):
                 kept[held.group(1)] = m.group(1)
         # A descriptor's call as a parameter's default (`write=os.write`): that call's event.
         for taken, method in self.taken_descriptor_calls:
@@ -406,6 +411,11 @@ class PythonScanner(Scanner):
         c = self.catalogue
         return re.compile(rb"\.(" + b"|".join(escaped(c.all_sends | c.reads | c.stream_writes | c.stream_reads)) + rb")"
                           + _TAKEN)
+
+    @cached_property
+    def stream_methods(self) -> frozenset[bytes]:
+        c = self.catalogue
+        return frozenset(n.encode() for n in c.stream_writes | c.stream_reads)
 
     @cached_property
     def send_methods(self) -> frozenset[bytes]:
