@@ -134,3 +134,37 @@ def test_a_project_in_the_wrong_half_is_refused(scorer, tmp_path, capsys):
     assert scorer.main(["--check-split", "--projects", str(projects)]) == 1
     assert scorer.main(["--root", str(tmp_path / "trees"), "--projects", str(projects)]) == 1
     assert "demo (should be 'tune')" in capsys.readouterr().err
+
+
+def test_trees_linted_side_by_side_are_reported_in_the_file_order(scorer, tmp_path, capsys):
+    names = ["zeta", "alpha", "mid"]  # not sorted: the table follows the file, not the order runs end
+    text = ""
+    for name in names:
+        (tmp_path / "trees" / name).mkdir(parents=True)
+        (tmp_path / "trees" / name / "client.py").write_text(CLIENT)
+        text += f"""
+[[project]]
+name = "{name}"
+repo = "example/{name}"
+commit = "0123456789abcdef0123456789abcdef01234567"
+language = "Python"
+split = "{{split}}"
+
+[[project.finding]]
+path = "client.py"
+line = 4
+rule = "NGL002"
+label = "true"
+reason = "set with no reason"
+"""
+    split = scorer.deal([(n, "Python", 1) for n in names])
+    for name in names:
+        text = text.replace('split = "{split}"', f'split = "{split[name]}"', 1)
+    (tmp_path / "projects.toml").write_text(text)
+    code = scorer.main(["--root", str(tmp_path / "trees"), "--projects", str(tmp_path / "projects.toml"),
+                        "--jobs", "3"])
+    out = capsys.readouterr().out
+    assert code == 0
+    rows = [line.split(" | ")[0].lstrip("| ") for line in out.splitlines() if "| Python |" in line]
+    assert rows == names
+    assert "| all | 3 | 3 | 0 | 0 | 0 | 1.00 | 1.00 |" in out

@@ -10,7 +10,8 @@ at the commit recorded there (a git checkout or an unpacked archive), then:
     python benchmarks/realworld/score_projects.py --show-commands --root TREES
     python benchmarks/realworld/score_projects.py --check-split
 
-For each tree it runs nagle-lint at its default settings (the copy in this repository), matches each
+For each tree it runs nagle-lint at its default settings (the copy in this repository; --jobs trees at a
+time, one per core by default, so a time is a tree's own while others run beside it), matches each
 finding to the labels by path, line and rule, and prints Markdown tables: per project (files, findings,
 true/false/debatable, time), then precision per half (tune, holdout) and per language, both as
 true / (true + false + debatable) and as true / (true + false). Findings with no label are listed
@@ -37,6 +38,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -243,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also score a peer with the rules in benchmarks/peers: ast-grep=PATH or semgrep=PATH")
     parser.add_argument("--show-commands", action="store_true",
                         help="print git commands that create the trees under --root, then exit")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                        help="lint N trees at a time (default: the number of cores, %(default)s)")
     parser.add_argument("--check-split", action="store_true",
                         help="only check that each project's split is the computed one")
     args = parser.parse_args(argv)
@@ -282,7 +286,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     any_unlabeled = False
     for name, exe in tools:
-        scored = [(p, score(p, root / p.name, name, exe)) for p in present]
+        # The tools run as child processes, so threads are enough to keep the cores busy.
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            scores = list(pool.map(lambda p: score(p, root / p.name, name, exe), present))
+        scored = list(zip(present, scores))
         any_unlabeled |= any(s.unlabeled for _, s in scored)
         print(report(name, scored))
     return 3 if any_unlabeled else 0
