@@ -170,6 +170,10 @@ class Call:
     comment: str = ""
     setting: bool = False
     interactive: bool = False
+    # What the call does where it names no function of the linted files, on
+    # a connection known to be TCP: a wrapper known only by its name and its
+    # arguments (`net_send(fd, buf, n)`), whose name alone is weak evidence.
+    otherwise: tuple = ()
 
 
 # --- structure --------------------------------------------------------------
@@ -302,6 +306,8 @@ def blocks(s) -> tuple:
         return s.head, s.body
     if isinstance(s, Try):
         return (s.body, *s.handlers, s.orelse, s.final)
+    if isinstance(s, Call) and s.otherwise:
+        return (s.otherwise,)
     return ()
 
 

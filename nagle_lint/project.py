@@ -456,7 +456,14 @@ class Project:
     def _pruned_call(self, fn: Function, s: Call):
         targets = self.targets(fn, s.callee, len(s.args))
         keeps = any(t.field_params for t in targets) and s.receiver is not None  # a constructor keeping a connection
-        return s if any(self.has_effects(t) for t in targets) or keeps else None
+        return s if any(self.has_effects(t) for t in targets) or keeps or self.by_name(fn, s) else None
+
+    def by_name(self, caller: Function, call: Call) -> tuple:
+        """The events of a call that names no function of the linted files,
+        as its name tells them (see `Call.otherwise`)."""
+        if not call.otherwise or self.definers(self.models[caller.path].language, call.callee):
+            return ()
+        return call.otherwise
 
     def _pruned_branches(self, fn: Function, s):
         branches = tuple(self._pruned(fn, b) for b in s.branches)

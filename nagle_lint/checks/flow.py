@@ -569,6 +569,10 @@ class _Run:
                 self.call_into(fn, s, flow, frame)
                 outs.append(flow.normal)
             flow.normal = _join_all(outs)
+        else:  # a wrapper known by its name: its events, on a connection known to be TCP
+            for e in self.project.by_name(frame.fn, s):
+                if self.info(self.key(frame, e.conn)).tcp:
+                    self.stmt(e, flow, frame)
 
     def call_into(self, callee: Function, s: Call, flow: _Flow, frame: _Frame) -> None:
         if not self.project.has_effects(callee) or id(callee) in frame.active \

@@ -886,10 +886,13 @@ class Lowering:
 
     def _lowered(self, lower, nodes) -> tuple:
         """What `lower` (`stmt` or `expr`) emits for each of `nodes`, in a tuple."""
+        return self.aside(lambda: [lower(n) for n in nodes])
+
+    def aside(self, make) -> tuple:
+        """What `make()` emits, in a tuple, instead of where the lowering is."""
         self._out.append([])
         try:
-            for n in nodes:
-                lower(n)
+            make()
         finally:
             out = self._out.pop()
         return tuple(out)
@@ -1313,12 +1316,14 @@ class Lowering:
         self.emit(call)
         return Returned(call, True)
 
-    def outside_call(self, callee: str, arg_nodes, node, receiver: str | None = None) -> Returned:
+    def outside_call(self, callee: str, arg_nodes, node, receiver: str | None = None, otherwise=()) -> Returned:
         """A call that may reach a function of another linted file: kept when it
-        passes a connection, is made on an object, or its result is named."""
+        passes a connection, is made on an object, or its result is named.
+        `otherwise`: the events it makes where it reaches none (see `Call`)."""
         keys, consts = self.call_args(arg_nodes, guess=False)
-        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node))
-        emitted = receiver is not None or any(keys)
+        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node),
+                    otherwise=tuple(otherwise))
+        emitted = receiver is not None or any(keys) or bool(otherwise)
         if emitted:
             self.emit(call)
         return Returned(call, emitted)

@@ -208,7 +208,14 @@ class Catalogue:
                      on connections (a stream wrapper, a framework's
                      connection object); elsewhere they are file I/O.
       callbacks      functions a framework calls on a connection with data
-                     to read (their end is where the peer waits)."""
+                     to read (their end is where the peer waits).
+    Wrappers known by their names:
+      named_sends    words that name a send (`send` of `bt_send_nosigpipe`):
+                     a function of such a name defined in no linted file (a
+                     header's static inline) and called as the catalogue's
+                     sends are (connection, buffer, count) is taken for one,
+                     on a connection known to be TCP.
+      named_reads    the same for reads (`recv` of `bt_socket_recv`)."""
 
     sends: frozenset[str] = frozenset()
     gather_sends: frozenset[str] = frozenset()
@@ -270,6 +277,8 @@ class Catalogue:
     evidence_words: tuple[str, ...] = ()
     stream_words: tuple[str, ...] = ()
     callbacks: frozenset[str] = frozenset()
+    named_sends: frozenset[str] = frozenset()
+    named_reads: frozenset[str] = frozenset()
 
     def __post_init__(self):
         for name, value in list(vars(self).items()):  # literal sets and dicts become immutable

@@ -68,13 +68,16 @@ class PlainCalls:
 
     _NOT_BEFORE = WORD_BYTES | frozenset(b".>")
 
-    def __init__(self, names: bytes, words: tuple[bytes, ...] = ()):
-        self.names, self.words = names, words
-        self._call = re.compile(b"(?:" + names + rb")\s*\(")
+    def __init__(self, names: bytes, words: tuple[bytes, ...] = (), inner: tuple[tuple[bytes, bytes], ...] = ()):
+        """`inner`: (regex, anchor) of names found by a literal within them
+        (`_send` of `[A-Za-z]\\w*_send\\w*`), not at their start."""
+        self.names, self.words, self.inner = names, words, inner
+        every = b"|".join([names, *(regex for regex, _ in inner)])
+        self._call = re.compile(b"(?:" + every + rb")\s*\(")
         self._word = re.compile(b"|".join(re.escape(w) for w in words)) if words else None
-        self._name = re.compile(names)
+        self._name = re.compile(every)
         self._known: dict[str, bool] = {}
-        self.anchors = _anchors(names)
+        self.anchors = _anchors(names) + tuple(anchor for _, anchor in inner)
 
     def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None):
         end = len(data) if endpos is None else min(endpos, len(data))
@@ -123,7 +126,7 @@ class PlainCalls:
                 yield m
 
     def extended(self, words: tuple[bytes, ...]) -> "PlainCalls":
-        return PlainCalls(self.names, self.words + words)
+        return PlainCalls(self.names, self.words + words, self.inner)
 
     def calls(self, name: str) -> bool:
         known = self._known.get(name)
