@@ -143,7 +143,7 @@ class CFrontend(Frontend):
     def _polls_tcp(self, unit) -> bool:
         if unit.polls_tcp is None:
             data = unit.src.data
-            unit.polls_tcp = bool(POLLERS.search(data) and self.known.tcp_made.search(data))
+            unit.polls_tcp = bool(POLLERS.search(data) and self.scan.makes_tcp.search(data))
         return unit.polls_tcp
 
     def text_facts(self, unit) -> tuple:
@@ -336,7 +336,20 @@ class CFrontend(Frontend):
         return self.CALLS[kind](self, low, node, name, args)
 
     def _outside(self, low: Lowering, node, name: str, args):
-        return low.outside_call(name, args, node)  # may be a function of another linted file
+        # may be a function of another linted file; else, what its name says
+        return low.outside_call(name, args, node, otherwise=self._by_name(low, node, name, args))
+
+    def _by_name(self, low: Lowering, node, name: str, args) -> tuple:
+        """What a wrapper defined in no linted file does, told by its name: a send or a read
+        where it is called as the catalogue's are, (connection, buffer, count) (see `named_sends`)."""
+        kind = self.known.named_kind(name)
+        if kind is None or len(args) < 3:
+            return ()
+        h = low.conn_for(args[0], "low")
+        if h is None:
+            return ()
+        size = _size(low, args[2])
+        return low.aside(lambda: low.send(h, node, size) if kind == "send" else low.recv(h, node, size))
 
     def _sleep(self, low: Lowering, node, name: str, args):
         low.evaluate(args)
@@ -522,6 +535,7 @@ class _Known:
         self.tcp_families = {w for w in cat.plain_tcp_words if not w.startswith("SOCK_")}
         self.tcp_types = cat.plain_tcp_words - self.tcp_families
         self.not_tcp_endings = tuple(cat.not_tcp_endings)
+        self._named = {**dict.fromkeys(cat.named_sends, "send"), **dict.fromkeys(cat.named_reads, "read")}
         # Call name -> its kind (see `CFrontend.CALLS`); where a name is of
         # several, the first kind below.
         kinds = (("sleep", cat.sleeps), ("tcp_maker", cat.tcp_makers), ("accept", cat.accepts),
@@ -535,9 +549,20 @@ class _Known:
         names = sorted(cat.tcp_makers | cat.accepts | set(cat.pair_makers) | cat.addressed, key=len, reverse=True)
         self.makers = re.compile(rb"\b(" + "|".join(names).encode() + rb")\s*\(")
         self.maker_stems = tuple(n.encode() for n in stems(names))
-        # What tells that a file makes TCP connections: an accept, or a stream socket.
-        self.tcp_made = re.compile(b"|".join([rb"\b(?:" + "|".join(sorted(cat.accepts, key=len, reverse=True)).encode()
-                                              + rb")\s*\("] + [re.escape(t.encode()) for t in sorted(self.tcp_types)]))
+
+    def named_kind(self, name: str) -> str | None:
+        """"send" or "read" where a word of a name after its first says one of them (and none
+        the other): a wrapper of a namespace or a compatibility layer (`bt_send_nosigpipe`,
+        `net_recv`; not the project's own `send_connack`, nor a macro's name in capitals:
+        a macro defined in a linted file is no function the project knows)."""
+        if name.isupper():
+            return None
+        kinds = {self._named.get(w.lower()) for w in _WORDS.findall(name)[1:]} - {None}
+        return next(iter(kinds)) if len(kinds) == 1 else None
+
+
+# The words of a name: `bt`, `send`, `nosigpipe` of `bt_send_nosigpipe`; `Net`, `Write` of `redisNetWrite`.
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 
 
 def _socket_kind(spec: list[str], known: _Known) -> bool | None:

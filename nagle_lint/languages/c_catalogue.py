@@ -54,5 +54,10 @@ C = Catalogue(
     joinable_sends={"write", "send"},
     # seconds per unit of the argument (None: a length not told)
     sleeps={"sleep": 1.0, "usleep": 1e-6, "nanosleep": None, "Sleep": 1e-3},
+    # a wrapper defined in no linted file (a header's static inline) named for one of the calls only
+    # sockets have: `bt_send_nosigpipe(fd, buf, len)`, `bt_socket_recv(sock, buf, n, 0)` (not for
+    # write and read, which files and pipes have too)
+    named_sends={"send"},
+    named_reads={"recv"},
     evidence_words=("socket", "accept", "recv", "send", "setsockopt", "shutdown", "SSL_"),
 )

@@ -25,7 +25,8 @@ class CScanner(Scanner):
         """A file that reads may matter through the functions it calls: any
         function named like a descriptor's read (`recv_frame`) may be one."""
         c = self.catalogue
-        return PlainCalls(b"|".join(escaped(stems(c.reads | c.gather_reads), rb"\w*") + escaped(c.stream_reads)))
+        return PlainCalls(b"|".join(escaped(stems(c.reads | c.gather_reads), rb"\w*") + escaped(c.stream_reads)),
+                          inner=_named(c.named_reads))
 
     @cached_property
     def send_calls(self) -> PlainCalls:
@@ -35,6 +36,29 @@ class CScanner(Scanner):
     @cached_property
     def socket_sends(self) -> PlainCalls:
         return PlainCalls(b"|".join(escaped(self.catalogue.all_sends)))
+
+    # A wrapper known by its name sends only on a connection known to be TCP (see
+    # `named_sends`): a start only in a file that makes one (most such connections are
+    # known from where the file makes them).
+    @cached_property
+    def _named_sends(self) -> PlainCalls:
+        return PlainCalls(self.socket_sends.names, inner=_named(self.catalogue.named_sends))
+
+    @cached_property
+    def _named_starts(self) -> PlainCalls:
+        return PlainCalls(self.sends_or_options.names, self.sends_or_options.words,
+                          inner=_named(self.catalogue.named_sends))
+
+    @cached_property
+    def makes_tcp(self) -> re.Pattern:
+        """What tells that a file makes TCP connections: an accept, or a stream socket."""
+        c = self.catalogue
+        tcp_types = sorted(w for w in c.plain_tcp_words if w.startswith("SOCK_"))
+        return re.compile(b"|".join([rb"\b(?:" + "|".join(sorted(c.accepts, key=len, reverse=True)).encode()
+                                     + rb")\s*\("] + [re.escape(t.encode()) for t in tcp_types]))
+
+    def starts_in(self, data: bytes) -> PlainCalls:
+        return self._named_starts if self.makes_tcp.search(data) else self.sends_or_options
 
     @cached_property
     def events(self) -> PlainCalls:
@@ -46,12 +70,13 @@ class CScanner(Scanner):
                  | c.stream_closes | c.shutdowns | c.accepts | c.tcp_makers | c.option_setters | set(c.wrappers)
                  | set(c.buffer_setters) | c.binders)
         only = stems(c.socket_only)
-        return PlainCalls(b"|".join(escaped(only, rb"\w*") + escaped(n for n in calls if not n.startswith(tuple(only)))))
+        return PlainCalls(b"|".join(escaped(only, rb"\w*") + escaped(n for n in calls if not n.startswith(tuple(only)))),
+                          inner=_named(c.named_sends | c.named_reads))
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         # stdio writes reach a socket only through a wrapper (fdopen()):
         # elsewhere their FILE* is at best a parameter of low confidence.
-        if self.socket_sends.search(data):
+        if (self._named_sends if self.makes_tcp.search(data) else self.socket_sends).search(data):
             return True
         return (min_confidence == "low" or any(w.encode() in data for w in self.catalogue.wrappers)) \
             and bool(self.send_calls.search(data))
@@ -68,6 +93,18 @@ class CScanner(Scanner):
         if data.count(b"\r") != data.count(b"\r\n"):
             return None  # lines ended by a lone CR: a preprocessor line would run to the end
         return _Braces(data).functions()
+
+
+def _named(words) -> tuple[tuple[bytes, bytes], ...]:
+    """(regex, anchor) of the names that hold one of `words` as a word after their first, as
+    the frontend reads them (`bt_send_nosigpipe`, `netSend`; not `sendfile`, `send_connack`
+    nor a macro's capitals): see `named_sends`."""
+    found = []
+    for w in sorted(words):
+        cap = w.capitalize()
+        found += [(rb"[A-Za-z]\w*?_" + w.encode() + rb"(?![a-z])\w*", b"_" + w.encode()),
+                  (rb"[A-Za-z]\w*?[a-z0-9]" + cap.encode() + rb"(?![a-z])\w*", cap.encode())]
+    return tuple(found)
 
 
 class _Unsure(Exception):
