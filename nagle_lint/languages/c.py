@@ -16,8 +16,9 @@ POLLERS = re.compile(rb"\b(?:epoll_ctl|FD_SET|kevent|EV_SET)\b|struct\s+pollfd")
 # A send's result compared as a failure: below zero, -1, not the length asked, below it;
 # either way round (`0 >= write(...)`, `-1 == n`).
 FAILURE_TEST = re.compile(r"<=?0\b|==-1\b|!=|<[A-Za-z_(]|==SOCKET_ERROR|(?<![\w.])(?:0>=?|-1==|SOCKET_ERROR==)")
-# A descriptor's "none" value, assigned when it is closed or failed to open.
-SENTINEL = re.compile(r"(?:\([\w\s]+\))?\(?(?:-1|INVALID_SOCKET|NULL)\)?$")
+# A descriptor's "none" value, assigned when it is closed or failed to open (a project's
+# own name for INVALID_SOCKET too: `BT_INVALID_SOCKET`).
+SENTINEL = re.compile(r"(?:\([\w\s]+\))?\(?(?:-1|(?:[A-Z]+_)?INVALID_SOCKET|NULL)\)?$")
 # The call whose first argument starts where the search ends (`read_bytes(peer->sd`, `recv((int)c->fd`).
 _FIRST_ARGUMENT_OF = re.compile(rb"(?<![\w.>])([A-Za-z_]\w*)\s*\(\s*(?:\([\w\s*]+\)\s*)?&?\s*\Z")
 POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")
@@ -232,6 +233,9 @@ class CFrontend(Frontend):
                 low.types[name] = typ + ("*" if target.type == "pointer_declarator" else "[]" if target.type == "array_declarator" else "")
                 value = d.child_by_field_name("value")
                 v = low.expr(value)
+                if v is None and value is not None and value.type == "field_expression" \
+                        and self.made_as(low, compact(value)):
+                    v = low.conn_for(value)  # `int fd = c->sock;`: a copy of a member the file makes TCP
                 if name and value is not None:
                     low.copies[name] = value
                 if name:
