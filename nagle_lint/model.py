@@ -306,8 +306,6 @@ def blocks(s) -> tuple:
         return s.head, s.body
     if isinstance(s, Try):
         return (s.body, *s.handlers, s.orelse, s.final)
-    if isinstance(s, Call) and s.otherwise:
-        return (s.otherwise,)
     return ()
 
 

@@ -105,11 +105,17 @@ class _Facts:
 
     __slots__ = ("fn", "calls", "kinds", "outward", "_used")
 
-    def __init__(self, fn: Function):
+    def __init__(self, fn: Function, by_name=lambda call: call.otherwise):
+        """`by_name`: the events a call makes by its callee's name (see
+        `Project.by_name`; by default, all it may make)."""
         self.fn, calls, kinds, events, returned = fn, [], set(), [], set()
         for ev in walk(fn.body):
             if isinstance(ev, Call):
                 calls.append(ev)
+                named = by_name(ev) if ev.otherwise else ()
+                kinds.update(_kind(fn, e) for e in named)
+                if fn.locals:
+                    events.extend(named)
             elif isinstance(ev, Return):
                 returned.add(ev.value)
             elif fn.locals and isinstance(ev, EVENTS):
@@ -260,7 +266,7 @@ class Project:
     def facts(self, fn: Function) -> _Facts:
         facts = self._facts.get(id(fn))
         if facts is None or facts.fn is not fn:
-            facts = self._facts[id(fn)] = _Facts(fn)
+            facts = self._facts[id(fn)] = _Facts(fn, lambda call: self.by_name(fn, call))
         return facts
 
     @cached_property

@@ -77,7 +77,7 @@ class PlainCalls:
         self._word = re.compile(b"|".join(re.escape(w) for w in words)) if words else None
         self._name = re.compile(every)
         self._known: dict[str, bool] = {}
-        self.anchors = _anchors(names) + tuple(anchor for _, anchor in inner)
+        self.anchors = _fewest(_anchors(names) + tuple(anchor for _, anchor in inner))
 
     def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None):
         end = len(data) if endpos is None else min(endpos, len(data))
@@ -196,7 +196,12 @@ def _anchors(names: bytes) -> tuple[bytes, ...]:
         if len(literal) < 3:
             raise ValueError(f"a name needs a literal start of 3 characters or more: {alternative!r}")
         found.add(literal)
-    return tuple(sorted(a for a in found if not any(b != a and b in a for b in found)))
+    return _fewest(found)
+
+
+def _fewest(anchors) -> tuple[bytes, ...]:
+    """The anchors without those that hold a shorter one (found where it is)."""
+    return tuple(sorted(a for a in set(anchors) if not any(b != a and b in a for b in anchors)))
 
 
 def socket_like(name: str) -> bool:
