@@ -84,7 +84,8 @@ def _dump_event(e) -> str:
         args = ", ".join(a or "_" for a in e.args)
         on = f" on {e.receiver}" if e.receiver else ""
         into = f"{e.result} = " if e.result else ""
-        return f"call {into}{e.callee}({args}){on} {line}"
+        named = "".join(f", else {_dump_event(o).rsplit(' @', 1)[0]}" for o in e.otherwise)  # see `Call.otherwise`
+        return f"call {into}{e.callee}({args}){on}{named} {line}"
     if isinstance(e, Pause):
         return f"pause {line}"
     if isinstance(e, Recv) and e.size != UNKNOWN:

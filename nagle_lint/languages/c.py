@@ -99,7 +99,7 @@ class CFrontend(Frontend):
                 continue
             typ = compact(p.child_by_field_name("type"))
             low.params.add(name)
-            low.types[name] = typ
+            low.types[name] = _typed(typ, p.child_by_field_name("declarator"))
             keys.append(name)
             if typ in self.catalogue.stream_types:
                 low.conns[name] = ConnInfo(name, None, "low", "param")
@@ -144,7 +144,7 @@ class CFrontend(Frontend):
     def _polls_tcp(self, unit) -> bool:
         if unit.polls_tcp is None:
             data = unit.src.data
-            unit.polls_tcp = bool(POLLERS.search(data) and self.scan.makes_tcp.search(data))
+            unit.polls_tcp = bool(POLLERS.search(data) and self.scan.makes_tcp(data))
         return unit.polls_tcp
 
     def text_facts(self, unit) -> tuple:
@@ -230,7 +230,7 @@ class CFrontend(Frontend):
                 name = _declared_name(target)
                 if local and name:
                     low.declared.add(name)
-                low.types[name] = typ + ("*" if target.type == "pointer_declarator" else "[]" if target.type == "array_declarator" else "")
+                low.types[name] = _typed(typ, target)
                 value = d.child_by_field_name("value")
                 v = low.expr(value)
                 if v is None and value is not None and value.type == "field_expression" \
@@ -247,7 +247,7 @@ class CFrontend(Frontend):
                 if local and name:
                     low.declared.add(name)
                 if name:
-                    low.types[name] = typ + ("*" if d.type == "pointer_declarator" else "[]" if d.type == "array_declarator" else "")
+                    low.types[name] = _typed(typ, d)
                     low.assign(name, None)
 
     STATEMENTS = {
@@ -345,10 +345,13 @@ class CFrontend(Frontend):
 
     def _by_name(self, low: Lowering, node, name: str, args) -> tuple:
         """What a wrapper defined in no linted file does, told by its name: a send or a read
-        where it is called as the catalogue's are, (connection, buffer, count) (see `named_sends`)."""
+        where it is called as send() and recv() are, (connection, buffer, count[, flags]) (see
+        `named_sends`)."""
         kind = self.known.named_kind(name)
-        if kind is None or len(args) < 3:
+        if kind is None or len(args) not in (3, 4):
             return ()
+        if args[0].type == "identifier" and not _descriptor_type(low.types.get(text(args[0]), "")):
+            return ()  # a struct or a pointer (`struct conn *c`, `CURL *h`): no descriptor
         h = low.conn_for(args[0], "low")
         if h is None:
             return ()
@@ -730,6 +733,18 @@ def _of_several_arms(directives: list[tuple[int, int, bytes]]) -> list[tuple[int
         elif word == b"endif":
             stack.pop()
     return None if stack else [d for d, o in zip(directives, owner) if arms[o] > 1]
+
+
+def _typed(typ: str, decl) -> str:
+    """A declared name's type as written (blanks left out), `*` added for a pointer, `[]` for an array."""
+    return typ + ("*" if decl is not None and decl.type == "pointer_declarator"
+                  else "[]" if decl is not None and decl.type == "array_declarator" else "")
+
+
+def _descriptor_type(typ: str) -> bool:
+    """Whether a declared type may be a descriptor's (`int`, `SOCKET`, a project's own name for
+    one, or not told): not a struct, nor a pointer, nor an array."""
+    return not typ.endswith(("*", "[]")) and not typ.startswith(("struct", "union", "const"))
 
 
 def _ident(decl):

@@ -25,8 +25,7 @@ class CScanner(Scanner):
         """A file that reads may matter through the functions it calls: any
         function named like a descriptor's read (`recv_frame`) may be one."""
         c = self.catalogue
-        return PlainCalls(b"|".join(escaped(stems(c.reads | c.gather_reads), rb"\w*") + escaped(c.stream_reads)),
-                          inner=_named(c.named_reads))
+        return PlainCalls(b"|".join(escaped(stems(c.reads | c.gather_reads), rb"\w*") + escaped(c.stream_reads)))
 
     @cached_property
     def send_calls(self) -> PlainCalls:
@@ -37,9 +36,9 @@ class CScanner(Scanner):
     def socket_sends(self) -> PlainCalls:
         return PlainCalls(b"|".join(escaped(self.catalogue.all_sends)))
 
-    # A wrapper known by its name sends only on a connection known to be TCP (see
-    # `named_sends`): a start only in a file that makes one (most such connections are
-    # known from where the file makes them).
+    # A wrapper known by its name sends or reads only on a connection known to be TCP (see
+    # `named_sends`): an event, and a start, only in a file that makes one (most such
+    # connections are known from where the file makes them).
     @cached_property
     def _named_sends(self) -> PlainCalls:
         return PlainCalls(self.socket_sends.names, inner=_named(self.catalogue.named_sends))
@@ -50,15 +49,19 @@ class CScanner(Scanner):
                           inner=_named(self.catalogue.named_sends))
 
     @cached_property
-    def makes_tcp(self) -> re.Pattern:
-        """What tells that a file makes TCP connections: an accept, or a stream socket."""
-        c = self.catalogue
-        tcp_types = sorted(w for w in c.plain_tcp_words if w.startswith("SOCK_"))
-        return re.compile(b"|".join([rb"\b(?:" + "|".join(sorted(c.accepts, key=len, reverse=True)).encode()
-                                     + rb")\s*\("] + [re.escape(t.encode()) for t in tcp_types]))
+    def _accepts(self) -> PlainCalls:
+        return PlainCalls(b"|".join(escaped(self.catalogue.accepts)))
+
+    @cached_property
+    def _stream_types(self) -> tuple[bytes, ...]:
+        return tuple(w.encode() for w in sorted(self.catalogue.plain_tcp_words) if w.startswith("SOCK_"))
+
+    def makes_tcp(self, data: bytes) -> bool:
+        """Whether the file makes TCP connections: an accept, or a stream socket."""
+        return any(t in data for t in self._stream_types) or self._accepts.search(data) is not None
 
     def starts_in(self, data: bytes) -> PlainCalls:
-        return self._named_starts if self.makes_tcp.search(data) else self.sends_or_options
+        return self._named_starts if self.makes_tcp(data) else self.sends_or_options
 
     @cached_property
     def events(self) -> PlainCalls:
@@ -70,13 +73,19 @@ class CScanner(Scanner):
                  | c.stream_closes | c.shutdowns | c.accepts | c.tcp_makers | c.option_setters | set(c.wrappers)
                  | set(c.buffer_setters) | c.binders)
         only = stems(c.socket_only)
-        return PlainCalls(b"|".join(escaped(only, rb"\w*") + escaped(n for n in calls if not n.startswith(tuple(only)))),
-                          inner=_named(c.named_sends | c.named_reads))
+        return PlainCalls(b"|".join(escaped(only, rb"\w*") + escaped(n for n in calls if not n.startswith(tuple(only)))))
+
+    @cached_property
+    def _named_events(self) -> PlainCalls:
+        return PlainCalls(self.events.names, inner=_named(self.catalogue.named_sends | self.catalogue.named_reads))
+
+    def events_in(self, data: bytes) -> PlainCalls:
+        return self._named_events if self.makes_tcp(data) else self.events
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         # stdio writes reach a socket only through a wrapper (fdopen()):
         # elsewhere their FILE* is at best a parameter of low confidence.
-        if (self._named_sends if self.makes_tcp.search(data) else self.socket_sends).search(data):
+        if (self._named_sends if self.makes_tcp(data) else self.socket_sends).search(data):
             return True
         return (min_confidence == "low" or any(w.encode() in data for w in self.catalogue.wrappers)) \
             and bool(self.send_calls.search(data))
