@@ -144,7 +144,7 @@ class CFrontend(Frontend):
     def _polls_tcp(self, unit) -> bool:
         if unit.polls_tcp is None:
             data = unit.src.data
-            unit.polls_tcp = bool(POLLERS.search(data) and self.scan.makes_tcp(data))
+            unit.polls_tcp = bool(POLLERS.search(data) and self.known.tcp_made.search(data))
         return unit.polls_tcp
 
     def text_facts(self, unit) -> tuple:
@@ -350,13 +350,24 @@ class CFrontend(Frontend):
         kind = self.known.named_kind(name)
         if kind is None or len(args) not in (3, 4):
             return ()
-        if args[0].type == "identifier" and not _descriptor_type(low.types.get(text(args[0]), "")):
-            return ()  # a struct or a pointer (`struct conn *c`, `CURL *h`): no descriptor
-        h = low.conn_for(args[0], "low")
+        fd = self._named_descriptor(low, args[0])
+        h = low.conn_for(fd, "low") if fd is not None else None
         if h is None:
             return ()
         size = _size(low, args[2])
         return low.aside(lambda: low.send(h, node, size) if kind == "send" else low.recv(h, node, size))
+
+    def _named_descriptor(self, low: Lowering, node):
+        """A wrapper's first argument, out of its casts, where it may be a descriptor: a name
+        declared as no struct or pointer (`int fd`, `BT_SOCKET sock`; not `struct conn *c`,
+        `CURL *h`), or a member the file makes TCP (`ctx->control_sock`; most members are
+        structs or pointers); else None."""
+        while node is not None and node.type in self.wrapper_types:
+            node = node.child_by_field_name("value") or (node.named_children[-1] if node.named_children else None)
+        if node is not None and (node.type == "identifier" and _descriptor_type(low.types.get(text(node), ""))
+                                 or node.type == "field_expression" and self.made_as(low, compact(node))):
+            return node
+        return None
 
     def _sleep(self, low: Lowering, node, name: str, args):
         low.evaluate(args)
@@ -542,6 +553,9 @@ class _Known:
         self.tcp_families = {w for w in cat.plain_tcp_words if not w.startswith("SOCK_")}
         self.tcp_types = cat.plain_tcp_words - self.tcp_families
         self.not_tcp_endings = tuple(cat.not_tcp_endings)
+        # What tells that a file makes TCP connections: an accept, or a stream socket.
+        self.tcp_made = re.compile(b"|".join([rb"\b(?:" + "|".join(sorted(cat.accepts, key=len, reverse=True)).encode()
+                                              + rb")\s*\("] + [re.escape(t.encode()) for t in sorted(self.tcp_types)]))
         self._named = {**dict.fromkeys(cat.named_sends, "send"), **dict.fromkeys(cat.named_reads, "read")}
         # Call name -> its kind (see `CFrontend.CALLS`); where a name is of
         # several, the first kind below.

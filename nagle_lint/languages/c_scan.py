@@ -37,31 +37,41 @@ class CScanner(Scanner):
         return PlainCalls(b"|".join(escaped(self.catalogue.all_sends)))
 
     # A wrapper known by its name sends or reads only on a connection known to be TCP (see
-    # `named_sends`): an event, and a start, only in a file that makes one (most such
-    # connections are known from where the file makes them).
-    @cached_property
-    def _named_sends(self) -> PlainCalls:
-        return PlainCalls(self.socket_sends.names, inner=_named(self.catalogue.named_sends))
-
+    # `named_sends`), and only where no linted file defines it: an event, and a start, only in
+    # a file that makes TCP connections (most such connections are known from where the file
+    # makes them) and calls one it does not define itself.
     @cached_property
     def _named_starts(self) -> PlainCalls:
         return PlainCalls(self.sends_or_options.names, self.sends_or_options.words,
                           inner=_named(self.catalogue.named_sends))
 
     @cached_property
-    def _accepts(self) -> PlainCalls:
-        return PlainCalls(b"|".join(escaped(self.catalogue.accepts)))
+    def _named_send_calls(self) -> PlainCalls:
+        return PlainCalls(b"send", inner=_named(self.catalogue.named_sends))
+
+    @cached_property
+    def _named_calls(self) -> PlainCalls:
+        return PlainCalls(b"send|recv", inner=_named(self.catalogue.named_sends | self.catalogue.named_reads))
+
+    def _calls_named(self, data: bytes, pattern: PlainCalls) -> bool:
+        """Whether the file makes TCP connections and calls a wrapper `pattern` finds that it
+        does not define itself."""
+        if not self.makes_tcp(data):
+            return False
+        c = self.catalogue
+        names = {m.group().rstrip(b"( \t\r\n").decode() for m in pattern.finditer(data)} - c.all_sends - c.reads
+        return bool(names) and bool(names - self.defines(data, names))
 
     @cached_property
     def _stream_types(self) -> tuple[bytes, ...]:
         return tuple(w.encode() for w in sorted(self.catalogue.plain_tcp_words) if w.startswith("SOCK_"))
 
     def makes_tcp(self, data: bytes) -> bool:
-        """Whether the file makes TCP connections: an accept, or a stream socket."""
-        return any(t in data for t in self._stream_types) or self._accepts.search(data) is not None
+        """Whether the file makes TCP connections: it names a stream socket's type."""
+        return any(t in data for t in self._stream_types)
 
     def starts_in(self, data: bytes) -> PlainCalls:
-        return self._named_starts if self.makes_tcp(data) else self.sends_or_options
+        return self._named_starts if self._calls_named(data, self._named_send_calls) else self.sends_or_options
 
     @cached_property
     def events(self) -> PlainCalls:
@@ -80,12 +90,12 @@ class CScanner(Scanner):
         return PlainCalls(self.events.names, inner=_named(self.catalogue.named_sends | self.catalogue.named_reads))
 
     def events_in(self, data: bytes) -> PlainCalls:
-        return self._named_events if self.makes_tcp(data) else self.events
+        return self._named_events if self._calls_named(data, self._named_calls) else self.events
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         # stdio writes reach a socket only through a wrapper (fdopen()):
         # elsewhere their FILE* is at best a parameter of low confidence.
-        if (self._named_sends if self.makes_tcp(data) else self.socket_sends).search(data):
+        if self.socket_sends.search(data) or self._calls_named(data, self._named_send_calls):
             return True
         return (min_confidence == "low" or any(w.encode() in data for w in self.catalogue.wrappers)) \
             and bool(self.send_calls.search(data))
