@@ -885,8 +885,15 @@ class Lowering:
         return self._lowered(self.expr, nodes)
 
     def _lowered(self, lower, nodes) -> tuple:
-        """What `lower` (`stmt` or `expr`) emits for each of `nodes`, in a tuple."""
-        return self.aside(lambda: [lower(n) for n in nodes])
+        """What `lower` (`stmt` or `expr`) emits for each of `nodes`, in a tuple
+        (no frame of its own per statement: deep nesting recurses through here)."""
+        self._out.append([])
+        try:
+            for n in nodes:
+                lower(n)
+        finally:
+            out = self._out.pop()
+        return tuple(out)
 
     def aside(self, make) -> tuple:
         """What `make()` emits, in a tuple, instead of where the lowering is."""
