@@ -801,6 +801,21 @@ class Unit:
             end -= 1
         return " ".join(reversed([f for f in found if f])).strip()
 
+    def comment_before(self, at: int) -> str:
+        """The comment block that ends just before byte `at` (a definition's
+        documentation), read from the bytes: a file parsed in parts holds no
+        node for it."""
+        head = self.src.data[max(0, at - 4096):at].rstrip()
+        if head.endswith(b"*/"):
+            start = head.rfind(b"/*")
+            return head[start:].decode("utf-8", "replace") if start >= 0 else ""
+        lines = head.split(b"\n")
+        marker = self.fe.line_comment.encode()
+        block = []
+        while lines and lines[-1].lstrip().startswith(marker):
+            block.append(lines.pop().strip())
+        return b"\n".join(reversed(block)).decode("utf-8", "replace")
+
     def stub(self, qualname: str, node) -> Function:
         """A function not worth lowering: there, so that calls to it resolve to
         it (and not to a namesake elsewhere), but without a body."""
@@ -1259,7 +1274,11 @@ class Lowering:
         if value is None and value_node is not None:
             copied = self.copies.get(_CAST_OR_ADDRESS.sub("", compact(value_node)))
             setting = _names_setting(value_node, option) or (copied is not None and _names_setting(copied, option))
-        self.emit(SetOption(handle.key, option, value, site, self.unit.comment_near(site.line), param,
+        comment = self.unit.comment_near(site.line)
+        if self.node is not None and named_option(self.qualname) == option:
+            # A wrapper for the option (`nc_set_tcpnodelay(sd)`): the comment documenting it may say why.
+            comment = "\n".join(filter(None, (comment, self.unit.comment_before(self.node.start_byte))))
+        self.emit(SetOption(handle.key, option, value, site, comment, param,
                             setting or _gated_by_setting(node, option), self.speaks_interactive(), tunnel))
 
     def option_table(self, handle: Handle, option_node) -> None:
@@ -1279,8 +1298,7 @@ class Lowering:
     def option_call(self, callee: str, node) -> dict:
         """For a call named for an option (`set_nodelay(fd)`, `enableTcpNoDelay(s)`),
         what justifies it at the call: the wrapper is judged where it is called."""
-        name = callee.lower().replace("_", "")
-        option = next((o for o, words in OPTION_WORDS.items() if any(w in name for w in words)), None)
+        option = named_option(callee)
         if option is None:
             return {}
         line = self.site(node).line
@@ -1391,6 +1409,12 @@ def _names_setting(node, option: str) -> bool:
     names = re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text(node))
     return any(w in n.lower().replace("_", "") for n in names if n not in OPTION_CONSTANTS
                for w in OPTION_WORDS.get(option, ()))
+
+
+def named_option(name: str) -> str | None:
+    """The option a function is named for (`set_nodelay`, `enableTcpNoDelay`), if any."""
+    name = name.lower().replace("_", "")
+    return next((o for o, words in OPTION_WORDS.items() if any(w in name for w in words)), None)
 
 
 def _gated_by_setting(node, option: str) -> bool:
