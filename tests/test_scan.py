@@ -200,17 +200,14 @@ def test_java_evidence_follows_the_catalogue():
                         framework_types=JAVA.framework_types | {"Tunnel"})).has_evidence(text)
 
 
-def reference_call_sites(data: bytes, classes: bool = True, class_statements: bool = True) -> list[tuple[int, int, str]]:
+def reference_call_sites(data: bytes, classes: bool = True) -> list[tuple[int, int, str]]:
     """What `called_keys` and `FunctionTexts.calls` stand for: a name, then
     blanks, then a parenthesis (start, end, name); and (`classes`) where the
     name follows a dot and the word before it starts with a capital (a class a
-    static method is called on: `Messages.send(`), both, dotted, from its start.
-    A class statement's name (`class Server(Base):`) counts where `class_statements`."""
+    static method is called on: `Messages.send(`), both, dotted, from its start."""
     sites = []
     for m in re.finditer(rb"(?<!\w)(\w+)\s*\(", data):
         if m.group(1)[:1].isdigit():
-            continue
-        if not class_statements and re.search(rb"(?<!\w)class[ \t]+\Z", data[:m.start()]):
             continue
         sites.append((m.start(), m.end(), m.group(1).decode()))
         receiver = re.search(rb"(?<!\w)\w+\Z", data[:m.start() - 1]) if data[m.start() - 1:m.start()] == b"." else None
@@ -224,15 +221,20 @@ def reference_function_calls(spans, data: bytes, bare: bool = False) -> dict[str
     (`bare`: only those not of a member, `x.name(` or `p->name(`); of a name
     given several ranges, those of every one; of the module-level
     pseudo-function, those no function's range holds.  A class statement
-    (`class Server(Base):`) makes no object: it is no call."""
-    sites = [(a, b, name) for a, b, name in reference_call_sites(data, classes=not bare, class_statements=False)
+    (`class Server(Base):`) makes no object: it is no call, where the range
+    holds its `class` keyword (a function's text is all the scan reads)."""
+    sites = [(a, b, name) for a, b, name in reference_call_sites(data, classes=not bare)
              if not (bare and a and data[a - 1:a] in (b".", b">"))]
+    keyword = {}  # a class statement's site: where its `class` starts
+    for a, _, name in sites:
+        if "." not in name and (m := re.search(rb"(?<!\w)class[ \t]+\Z", data[:a])):
+            keyword[a] = m.start()
     inner = [(q, a, b) for q, a, b in spans if not q.startswith("<")]
     calls: dict[str, set[str]] = {q: set() for q, _, _ in spans}
     for q, a, b in inner:
-        calls[q] |= {name for start, end, name in sites if a <= start and end <= b}
-    outside = {name for start, end, name in sites
-               if not any(a < end and start < b for _, a, b in inner)}  # in no function's range, not even in part
+        calls[q] |= {name for start, end, name in sites if a <= start and end <= b and keyword.get(start, -1) < a}
+    outside = {name for start, end, name in sites if start not in keyword
+               and not any(a < end and start < b for _, a, b in inner)}  # in no function's range, not even in part
     for q, _, _ in spans:
         if q.startswith("<"):
             calls[q] = outside
@@ -268,6 +270,7 @@ def test_a_class_statement_is_no_call():
 
 @settings(max_examples=400, deadline=None)
 @given(text_and_spans())
+@example((b"class\tsock (", [("f0", 1, 12)]))  # a range that cuts the keyword: its text holds no class statement
 def test_function_calls_on_generated_text(case):
     data, spans = case
     assert_calls_as_referenced(spans, data)
