@@ -206,6 +206,9 @@ class Loop:
     # Those of `varies` an event loop hands out (`events[i].data.fd`): a later
     # pass may be given the same connection again.
     polled: frozenset[str] = frozenset()
+    # Each pass sends one piece of the same data (a loop over a collection of
+    # buffers: what one gathering write sends at once), not a message of its own.
+    pieces: bool = False
 
 
 @record

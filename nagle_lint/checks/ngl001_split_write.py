@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..fixes import JOIN, Proposal
-from ..model import FileModel, Flush, Send
+from ..model import FileModel, Flush, Loop, Send, walk
 from ..site import lower
 from .common import at_depth, common_depth, idiom, named, step
 from .flow import Analysis
@@ -42,11 +42,28 @@ def check(model: FileModel, analysis: Analysis):
     project = analysis.project
     for s in analysis.split_reads:
         if s.nodelay is None and not s.info.nodelay:
-            yield _finding(model, project, s, s.read, s.first == s.second, at_exit=False)
+            yield _finding(model, project, s, s.read, repeated(project, s), at_exit=False)
     for s in analysis.split_exits:
         if s.nodelay is None and not s.info.nodelay:
-            yield _finding(model, project, s, s.next_read, s.first == s.second, at_exit=True,
+            yield _finding(model, project, s, s.next_read, repeated(project, s), at_exit=True,
                            answered=s.conn in model.read_paths)
+
+
+def repeated(project, s) -> bool:
+    """Whether a split is one send repeated by a loop, not a loop over the
+    pieces of one message (see `Loop.pieces`)."""
+    return s.first == s.second and not any(loop.pieces for loop in _loops_around(project, s.first))
+
+
+def _loops_around(project, point):
+    """The loops around a point's site, and around the calls it was reached through."""
+    for path, site in (*point.stack, (point.path, point.site)):
+        model = project.models.get(path)
+        for fn in model.functions if model is not None else ():
+            for loop in walk(fn.body):
+                if isinstance(loop, Loop) and any(getattr(e, "site", None) == site
+                                                  for e in walk(loop.head + loop.body)):
+                    yield loop
 
 
 def split_confidence(s, read: bool, at_exit: bool, repeated: bool, answered: bool = False) -> str:
@@ -88,7 +105,7 @@ def _finding(model, project, s, read_point, repeated: bool, at_exit: bool, answe
     return Finding(
         rule=RULE, path=here, site=second.site, message=message, level="warning", confidence=confidence,
         related=tuple(x for i, x in enumerate(steps) if i != 1), flow=tuple(steps), fix=fix,
-        proposal=None if repeated else _join(project, s, depth, second_event),
+        proposal=None if s.first == s.second else _join(project, s, depth, second_event),  # one call: nothing to join
     )
 
 

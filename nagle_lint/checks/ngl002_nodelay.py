@@ -8,7 +8,7 @@ from ..findings import Finding, Step
 from ..model import Call, FileModel, Function, SetOption, walk
 from .common import at_depth, named, step
 from .flow import Analysis, SplitAtExit
-from .ngl001_split_write import pieces, split_confidence
+from .ngl001_split_write import pieces, repeated, split_confidence
 
 RULE = "NGL002"
 
@@ -130,7 +130,7 @@ def _bandaids(analysis: Analysis):
             ev = project.event_at(split.nodelay.path, split.nodelay.site)
             if not (isinstance(ev, SetOption) and nature(ev)):
                 default = isinstance(ev, SetOption) and offers_setting(project.models.get(split.nodelay.path))
-                yield _bandaid(split, default)
+                yield _bandaid(project, split, default)
 
 
 def _unexplained(project, model: FileModel, fn: Function, ev: SetOption, offered: bool):
@@ -194,7 +194,7 @@ def _undocumented(path: str, site, default: bool, related: tuple) -> Finding:
     )
 
 
-def _bandaid(split, default: bool) -> Finding:
+def _bandaid(project, split, default: bool) -> Finding:
     """The finding on the option's line; with low confidence where the option
     is the default of a setting its file offers (the users may turn it off)."""
     here = split.nodelay.path
@@ -207,7 +207,7 @@ def _bandaid(split, default: bool) -> Finding:
         places.append(step(read, "the read", here))
     then = (THEN_EXIT if read is None else THEN_NEXT if at_exit else THEN_READ).format(
         read=named(read, here) if read is not None else "")
-    confidence = split_confidence(split, read is not None, True, split.first == split.second) if at_exit else "high"
+    confidence = split_confidence(split, read is not None, True, repeated(project, split)) if at_exit else "high"
     if default:
         confidence = "low"
     return Finding(

@@ -963,7 +963,8 @@ class Lowering:
         return tuple(Failed(c, self.site(cond)) for c in sorted(failed))
 
     def loop(self, node, head_nodes=(), body=None, *, infinite=False, body_first=False,
-             before=(), targets=(), update=(), reads=(), element_size: str | None = None, retries=None) -> None:
+             before=(), targets=(), update=(), reads=(), element_size: str | None = None, retries=None,
+             pieces: bool = False) -> None:
         """`before` runs once (a for-loop's initialiser or iterable); `head`
         before every pass; `targets` are rebound on every pass; `update` at
         the end of every pass; `reads`: handles read at every pass (a loop
@@ -971,7 +972,7 @@ class Lowering:
         target takes each pass, where the code says (a character of a string);
         `retries`: the condition of a while or do-while loop (`while (send(...)
         < 0 && errno == EINTR)`), which may test a send for failure: the loop
-        then comes round only when it failed."""
+        then comes round only when it failed; `pieces`: see `Loop.pieces`."""
         for n in before:
             self.expr(n)
         self._assigned.append(set())
@@ -987,7 +988,7 @@ class Lowering:
             else:
                 body_stmts = head + (If((failed + body_stmts, (Break(site),)), True, site),)
             head, infinite, body_first = (), True, False
-        self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies, polled))
+        self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies, polled, pieces))
 
     def _loop_head(self, node, head_nodes, targets, reads, element_size) -> tuple:
         """What runs before every pass: the targets rebound, the head, the reads."""

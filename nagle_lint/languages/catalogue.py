@@ -186,6 +186,10 @@ class Catalogue:
                      left to send (`buf.hasRemaining()`): a loop testing
                      one writes the rest of that buffer when a write was
                      partial, not a new piece.
+      gather_types   buffers a gathering write takes an array of (Java's
+                     `ByteBuffer`): a write of such an array sends them at
+                     once, and a loop writing each of a collection of them
+                     sends the pieces of one message.
     Time:
       sleeps         sleeping calls -> seconds per unit of their argument
                      (1.0: seconds); a sleep long enough lets every ACK in.
@@ -269,6 +273,7 @@ class Catalogue:
     flushing_writes: frozenset[str] = frozenset()
     line_writes: frozenset[str] = frozenset()
     drain_tests: frozenset[str] = frozenset()
+    gather_types: frozenset[str] = frozenset()
     sleeps: MappingProxyType = field(default_factory=lambda: _frozen({}))
     libraries: tuple[Library, ...] = ()
     joinable_sends: frozenset[str] = frozenset()

@@ -228,10 +228,10 @@ class JavaFrontend(Frontend):
         return frozenset(found)
 
     def _for_each(self, low, node):
-        name = node.child_by_field_name("name")
-        low.types[text(name)] = text(node.child_by_field_name("type"))
-        low.loop(node, body=node.child_by_field_name("body"), before=(node.child_by_field_name("value"),),
-                 targets=(name,))
+        name, typ, value = (node.child_by_field_name(f) for f in ("name", "type", "value"))
+        low.types[text(name)] = text(typ)
+        low.loop(node, body=node.child_by_field_name("body"), before=(value,), targets=(name,),
+                 pieces=_base_type(text(typ)) in self.catalogue.gather_types and _cleared_after(node, value))
 
     def _throw(self, low, node):
         low.jump("raise", node, node.named_children[0] if node.named_children else None)
@@ -507,9 +507,10 @@ class JavaFrontend(Frontend):
     def _write(self, low, h, c):
         cat, args, node = self.catalogue, c.args, c.node
         low.evaluate(args)
+        gathered = cat.gather_types
         gather = bool(args) and ((args[0].type == "array_creation_expression"
-                                  and _base_type(text(args[0].child_by_field_name("type"))) == "ByteBuffer")
-                                 or _base_type(self._declared(low, args[0])) == "ByteBuffer[]")
+                                  and _base_type(text(args[0].child_by_field_name("type"))) in gathered)
+                                 or _base_type(self._declared(low, args[0])) in {t + "[]" for t in gathered})
         if c.name in cat.line_writes and args and not h.buffered:
             low.send(h, node.child_by_field_name("arguments"), UNKNOWN)  # the text; the separator follows
         # A gathering write (of all its pieces at once), or one of a buffer the loop
@@ -684,6 +685,14 @@ def _is_static(node) -> bool:
         return True
     mods = next((c for c in node.children if c.type == "modifiers"), None)
     return mods is not None and any(c.type == "static" for c in mods.children)
+
+
+def _cleared_after(loop, collection) -> bool:
+    """Whether the statement after `loop` empties `collection` (`queue.clear()`):
+    the loop wrote out what was queued, the pieces of one batch (see `Loop.pieces`)."""
+    after = loop.next_named_sibling
+    return after is not None and after.type == "expression_statement" \
+        and compact(after.named_children[0]) == compact(collection) + ".clear()"
 
 
 def _this_field(node) -> bool:

@@ -31,6 +31,7 @@ JAVA = Catalogue(
     line_writes={"println"},
     # ByteBuffer's: `while (buf.hasRemaining()) ch.write(buf);` drains one buffer.
     drain_tests={"hasRemaining", "remaining"},
+    gather_types={"ByteBuffer"},
     flushes={"flush"},
     closes={"close"},
     shutdowns={"shutdownOutput"},
