@@ -367,6 +367,9 @@ class JavaFrontend(Frontend):
         if c.name not in cat.option_setters or not (
                 c.name in cat.options or (c.args and any(o in text(c.args[0]) for o in self.option_words))):
             return _NOT_THIS
+        if self._stand_in_object(low, c.obj):
+            low.evaluate(c.args)
+            return None  # a test's stand-in sets no option
         h = (low.conn_for(c.obj, "medium") if c.obj is not None else low.conn_for_this()) or low.options_holder(c.obj)
         low.evaluate(c.args)
         low.set_option(h, "nodelay", c.args[-1] if c.args else None, c.node.child_by_field_name("name"),
@@ -475,9 +478,13 @@ class JavaFrontend(Frontend):
             return self.connection_events[c.name](self, low, h, c)
         low.evaluate(c.args)
         # What no connection gives (a mock's stream) is none either.
-        stand_in = c.obj is not None and c.obj.type in ("identifier", "field_access") \
-            and low.env.get(self.key(low, c.obj)) is NOT_CONN
+        stand_in = self._stand_in_object(low, c.obj)
         return NOT_CONN if (c.name in self.method_wrappers or c.name in self.catalogue.accepts) and stand_in else None
+
+    def _stand_in_object(self, low, obj) -> bool:
+        """Whether `obj` is a name or a field that holds no connection (a test's stand-in)."""
+        return obj is not None and obj.type in ("identifier", "field_access") \
+            and low.env.get(self.key(low, obj)) is NOT_CONN
 
     INVOCATIONS = (_option, _own_method, _stand_in, _sleep, _project_method, _static_method, _static_maker,
                    _factory_maker)
@@ -541,7 +548,7 @@ class JavaFrontend(Frontend):
 
     def _new(self, low, node, typ, args):
         cat, wrappers = self.catalogue, self.types.wrappers
-        if self.types.is_fake(typ):
+        if self.types.is_fake(typ) or self._overrides_events(node, typ):
             low.evaluate(args)
             return NOT_CONN
         if typ in cat.tcp_makers and is_type(typ):
@@ -566,6 +573,18 @@ class JavaFrontend(Frontend):
             return Handle(inner.key, buffered or inner.buffered, autoflush or inner.autoflush)
         low.evaluate(args)
         return None
+
+    def _overrides_events(self, node, typ: str) -> bool:
+        """Whether `new` makes an anonymous subclass of a socket or a stream
+        (`new Socket() { ... }`) that overrides a method the lowering makes an
+        event of (`setTcpNoDelay`, `write`, `getOutputStream`): a test's
+        stand-in, whose calls run its own code."""
+        body = next((c for c in node.named_children if c.type == "class_body"), None)
+        if body is None or not (typ in self.catalogue.socket_types or typ in self.catalogue.stream_types):
+            return False
+        events = self.connection_events.keys() | self.catalogue.option_setters
+        return any(m.type == "method_declaration" and text(m.child_by_field_name("name")) in events
+                   for m in body.named_children)
 
     # -- derived from the catalogue ------------------------------------------
 
