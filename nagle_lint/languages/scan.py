@@ -86,7 +86,7 @@ class PlainCalls:
             starts.update(self._starts(data, anchor, pos, end))
         for w in self.words:
             starts.update(self._at(data, w, pos, end))
-        return self._matches(data, sorted(starts), end)
+        return self._matches(data, sorted(starts), end, pos)
 
     def search(self, data: bytes, pos: int = 0, endpos: int | None = None):
         """The first match, found without finding every place an anchor is
@@ -97,7 +97,7 @@ class PlainCalls:
         end = len(data) if endpos is None else min(endpos, len(data))
         places = merge(*(self._starts(data, anchor, pos, end) for anchor in self.anchors),
                        *(self._at(data, w, pos, end) for w in self.words))
-        return next(self._matches(data, _distinct(places), end), None)
+        return next(self._matches(data, _distinct(places), end, pos), None)
 
     @staticmethod
     def _starts(data: bytes, anchor: bytes, pos: int, end: int):
@@ -117,12 +117,13 @@ class PlainCalls:
             yield at, 1
             at = data.find(word, at + 1, end)
 
-    def _matches(self, data: bytes, starts, end: int):
+    def _matches(self, data: bytes, starts, end: int, pos: int = 0):
         # No two matches overlap: a start inside a match is preceded by a
         # name's character (or is a space or the parenthesis).
         for start, kind in starts:
             m = (self._word if kind else self._call).match(data, start, end)
-            if m is not None and (start == 0 or data[start - 1] not in self._NOT_BEFORE):
+            if m is not None and (start == 0 or data[start - 1] not in self._NOT_BEFORE) \
+                    and (kind or not _class_statement(data, start, pos)):
                 yield m
 
     def extended(self, words: tuple[bytes, ...]) -> "PlainCalls":
@@ -138,6 +139,17 @@ class PlainCalls:
         """(start, end) of each match of one of its words, in order."""
         places = sorted({place for w in self.words for place in self._at(data, w, 0, len(data))})
         return [m.span() for m in self._matches(data, places, len(data))]
+
+
+def _class_statement(data: bytes, start: int, pos: int) -> bool:
+    """Whether the name at `start` is the one a class statement defines
+    (`class Server(Base):`, its keyword within the text from `pos`): no call,
+    as the call sites read backwards tell (`_SITES_BACKWARDS`)."""
+    at = start
+    while at > pos and data[at - 1] in b" \t":
+        at -= 1
+    return at < start and at - 5 >= pos and data[at - 5:at] == b"class" \
+        and (at - 5 == pos or data[at - 6] not in WORD_BYTES)
 
 
 def _may_match(pattern, data: bytes, names) -> bool:
