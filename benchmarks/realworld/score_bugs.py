@@ -334,10 +334,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --check-refs: print every labelled line")
     args = parser.parse_args(argv)
     bugs = load_bugs(args.bugs)
-    expected = split_of(bugs)
-    wrong = [f"{b.id} (should be {expected[b.id]!r})" for b in bugs if b.split != expected[b.id]]
-    if wrong:
-        print(f"split differs from the deterministic one: {', '.join(wrong)}", file=sys.stderr)
+    if projects_module().split_differs({b.id: b.split for b in bugs}, split_of(bugs)):
         return 1
     if args.check_split:
         print(f"{len(bugs)} entries, split as computed")

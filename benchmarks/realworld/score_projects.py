@@ -118,6 +118,14 @@ def split_of(projects: list[Project]) -> dict[str, str]:
     return deal([(p.name, p.language, p.round) for p in projects])
 
 
+def split_differs(given: dict[str, str], expected: dict[str, str]) -> bool:
+    """Print, and say, where a file's halves (name -> split) are not the computed ones."""
+    wrong = [f"{name} (should be {expected[name]!r})" for name, split in given.items() if split != expected[name]]
+    if wrong:
+        print(f"split differs from the computed one: {', '.join(wrong)}", file=sys.stderr)
+    return bool(wrong)
+
+
 def relative(path: str) -> str:
     return Path(os.path.normpath(path)).as_posix()
 
@@ -252,10 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     projects = load_projects(Path(args.projects))
-    expected = split_of(projects)
-    wrong = [f"{p.name} (should be {expected[p.name]!r})" for p in projects if p.split != expected[p.name]]
-    if wrong:
-        print(f"split differs from the computed one: {', '.join(wrong)}", file=sys.stderr)
+    if split_differs({p.name: p.split for p in projects}, split_of(projects)):
         return 1
     if args.check_split:
         print(f"{len(projects)} projects, split as computed")
