@@ -23,7 +23,7 @@ class Relevance:
     """What `choose` tells of a file's functions."""
 
     worth: set  # the functions worth lowering
-    stubs: set  # left out, with events or quiet (see `Choice.stubs`)
+    stubs: set  # left out, with events (or run by making a class that has some) or quiet (see `Choice.stubs`)
     left_out_calls: set  # the names the functions left out call
     quiet: frozenset = frozenset()  # see `Choice.quiet_setters`
     quiet_options: frozenset = frozenset()  # the option-only functions of other files those call
@@ -35,7 +35,8 @@ class Choice:
     the schedule's business, not the model's."""
 
     # Functions kept without a body (nothing in them can start a finding) but
-    # with events, and the quiet setters (below): lowered when another file
+    # with events (a constructor too, where making its class runs a method
+    # with some), and the quiet setters (below): lowered when another file
     # turns out to call one.
     stubs: frozenset = frozenset()
     # The names called by the functions left without a body: one of them may
@@ -204,7 +205,10 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     relevant = _closure(texts, relevant, reaching | quiet, with_events, classes, bases, inits, constructors)
     left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
     quiet -= relevant
-    return Relevance(relevant, (with_events - relevant) | quiet, left_out, frozenset(quiet),
+    # A constructor left out that making its class runs has events as much
+    # as the class's methods do: a stub too, lowered where another file makes one.
+    made = set().union(*constructors.values())
+    return Relevance(relevant, ((with_events | made) - relevant) | quiet, left_out, frozenset(quiet),
                      frozenset(quiet_options) if quiet else frozenset())
 
 
