@@ -560,19 +560,25 @@ class JavaFrontend(Frontend):
         if typ not in wrappers and typ not in self.types.known and typ[:1].isupper():
             return low.construct(typ, args, node, f"{typ}.<init>")
         if typ in wrappers and args:
-            inner = low.expr(args[0])
-            low.evaluate(args[1:])
-            if inner is NOT_CONN:
-                return NOT_CONN
-            if not isinstance(inner, Handle):
-                return None
-            buffered = wrappers[typ] if wrappers[typ] is not None else inner.buffered
-            autoflush = len(args) > 1 and compact(args[1]) == "true" and typ in ("PrintWriter", "PrintStream")
-            if typ == "PrintStream" and autoflush:
-                buffered = inner.buffered
-            return Handle(inner.key, buffered or inner.buffered, autoflush or inner.autoflush)
+            return self._wrapped(low, typ, args)
         low.evaluate(args)
         return None
+
+    def _wrapped(self, low, typ: str, args):
+        """`new BufferedOutputStream(out)`, `new PrintWriter(out, true)`: a
+        stream over the connection the first argument is, if it is one."""
+        inner = low.expr(args[0])
+        low.evaluate(args[1:])
+        if inner is NOT_CONN:
+            return NOT_CONN
+        if not isinstance(inner, Handle):
+            return None
+        wrapping = self.types.wrappers[typ]
+        buffered = wrapping if wrapping is not None else inner.buffered
+        autoflush = len(args) > 1 and compact(args[1]) == "true" and typ in ("PrintWriter", "PrintStream")
+        if typ == "PrintStream" and autoflush:
+            buffered = inner.buffered
+        return Handle(inner.key, buffered or inner.buffered, autoflush or inner.autoflush)
 
     def _overrides_events(self, node, typ: str) -> bool:
         """Whether `new` makes an anonymous subclass of a socket or a stream
