@@ -4,6 +4,7 @@ stream flushed once per message, MSG_MORE dropped."""
 from __future__ import annotations
 
 from ..fixes import DROP_MORE, JOIN, SAFE, UNCORK, UNSAFE, Edit, Fix
+from .base import descendants
 from .render import Parsed, after, movable, names_in, next_statement, pauses, statements_between, without_flag
 
 # The argument of a send, when it needs no parentheses around it as an operand of `+`.
@@ -118,14 +119,11 @@ def _touched(parsed: Parsed, call) -> set[str]:
 
 def _bindings(node):
     """(target, value) of each assignment and `with ... as` under `node`."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
+    for n in descendants(node):
         if n.type == "assignment" and n.child_by_field_name("right") is not None:
             yield n.child_by_field_name("left"), n.child_by_field_name("right")
         elif n.type == "as_pattern" and n.child_by_field_name("alias") is not None:
             yield n.child_by_field_name("alias"), n.named_children[0]
-        stack.extend(n.named_children)
 
 
 def _flush_once(parsed: Parsed, first_site, second_site):
@@ -216,21 +214,13 @@ def _assigned(parsed: Parsed, node, name: str):
             if left.type == "identifier":
                 if parsed.text(left) == name:
                     yield child.child_by_field_name("right")
-            elif _names(parsed, left, name):
+            elif name in names_in(parsed, left):
                 yield None
         elif child.type in BINDERS:
-            field = BINDERS[child.type]
-            if _names(parsed, child.child_by_field_name(field) if field else child, name):
+            bound = child.child_by_field_name(BINDERS[child.type]) if BINDERS[child.type] else child
+            if bound is not None and name in names_in(parsed, bound):
                 yield None
         yield from _assigned(parsed, child, name)
-
-
-def _names(parsed: Parsed, node, name: str) -> bool:
-    if node is None:
-        return False
-    if node.type == "identifier":
-        return parsed.text(node) == name
-    return any(_names(parsed, c, name) for c in node.named_children)
 
 
 def _drop_more(parsed: Parsed, site):
