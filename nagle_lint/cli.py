@@ -337,6 +337,7 @@ def _lint_stdin(args, settings) -> int:
     from .discover import excluded, excludes
     from .fingerprint import Lines
     from .languages import language_of
+    from .prepared import syntax_errors
     from .report import Result
     from .runner import lint_file
 
@@ -351,23 +352,24 @@ def _lint_stdin(args, settings) -> int:
     _, findings, problem, errors = lint_file(path, settings, data=data)
     result = Result(findings, 0 if problem else 1, [(path, problem)] if problem else [])
     if errors:
-        result.problems.append((path, f"{errors} syntax error{'s' if errors != 1 else ''}; analysed what parsed"))
+        result.problems.append((path, syntax_errors(errors)))
     # The report shows the lines that came on standard input, not the file's on disk.
     return _print(args, *_report(args, settings, result, Lines({path: data})))
 
 
 def _warnings(result, verbose: bool) -> list[str]:
+    from .prepared import PARTIAL
     from .report.text import printable
 
     lines = []
-    partial = [(p, m) for p, m in result.problems if m.endswith("analysed what parsed")]
+    partial = [(p, m) for p, m in result.problems if m.endswith(PARTIAL)]
     for path, message in result.problems:
         if (path, message) not in partial or verbose:
             lines.append(f"nagle-lint: warning: {printable(path)}: {message}")
     if partial and not verbose:
         n = len(partial)
         lines.append(f"nagle-lint: warning: {n} file{'s' if n != 1 else ''} had syntax errors (often macros); "
-                     "analysed what parsed (--verbose lists them)")
+                     f"{PARTIAL} (--verbose lists them)")
     return lines
 
 

@@ -24,6 +24,14 @@ class Prepared:
         self.choice = choice
 
 
+PARTIAL = "analysed what parsed"  # how the problem of a file with syntax errors ends
+
+
+def syntax_errors(count: int) -> str:
+    """The problem of a file with `count` syntax errors, lowered where it parsed."""
+    return f"{count} syntax error{'s' if count != 1 else ''}; {PARTIAL}"
+
+
 # What read_file gives for every file the byte scan skips: one object, which
 # costs next to nothing to send back from a worker, once for many files.
 SKIPPED = Prepared("", None, {})

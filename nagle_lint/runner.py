@@ -33,6 +33,7 @@ from types import SimpleNamespace
 from .config import Settings, selected_rules
 from .discover import discover
 from .languages import language_of
+from .prepared import syntax_errors
 from .report import Result
 
 TYPE_CHECKING = False  # typing's own, without importing typing
@@ -194,8 +195,7 @@ class _Lowered:
         if prep is None:
             return
         if prep.errors and not seen:
-            s = "s" if prep.errors != 1 else ""
-            self.result.problems.append((path, f"{prep.errors} syntax error{s}; analysed what parsed"))
+            self.result.problems.append((path, syntax_errors(prep.errors)))
         if prep.model is not None:
             self.prepared[path] = prep
         elif not seen:

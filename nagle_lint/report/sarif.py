@@ -30,6 +30,7 @@ from typing import Any
 from .. import __version__
 from ..fingerprint import FINGERPRINT, LINE_HASH, Lines, attach, find_root, uri_of
 from ..fingerprint import of as fingerprints_of
+from ..prepared import PARTIAL
 from ..rules import Rule, all_rules
 
 Json = dict[str, Any]
@@ -272,7 +273,7 @@ def driver(rules: list[Rule]) -> Json:
 
 
 def notification(path: str, problem: str, root: Path) -> Json:
-    level = "note" if problem.endswith("analysed what parsed") else "warning"
+    level = "note" if problem.endswith(PARTIAL) else "warning"
     return {
         "level": level,
         "message": message(sentence(escape_braces(problem))),
