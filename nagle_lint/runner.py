@@ -323,7 +323,7 @@ def check_each(prepared: dict, project, settings: Settings | Resolver, jobs: int
     order = sorted(prepared)
     rules = selected([prepared[p] for p in order], _rules_for(settings))
     workers = _Workers(jobs, len(order) >= PARALLEL_THRESHOLD // 4)
-    _load_checks()  # before the workers are forked: they inherit it
+    from . import checks  # noqa: F401  loaded before the workers are forked: they inherit it
     # The costliest first, so that none is left for last.
     kept = trace.checks_kept(prepared, project, rules, settings) if trace is not None else {}
     by_cost = sorted((p for p in order if p not in kept), key=lambda p: -_check_cost(prepared[p]))
@@ -409,19 +409,11 @@ def _reread(path: str) -> bytes | None:
 
 def _load_lowering(languages) -> None:
     """What lowering files of these languages loads."""
-    from importlib import import_module
-
+    from . import lint  # noqa: F401
     from .languages import frontend
 
-    import_module(".lint", __package__)
     for language in sorted(languages):
         _ = frontend(language).parser
-
-
-def _load_checks() -> None:
-    from importlib import import_module
-
-    import_module(".checks", __package__)
 
 
 class _Workers:
