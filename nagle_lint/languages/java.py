@@ -461,7 +461,16 @@ class JavaFrontend(Frontend):
         if f"{c.receiver}.{c.name}" not in self.catalogue.tcp_makers:
             return _NOT_THIS
         low.evaluate(c.args)
-        return Fresh(False, "high") if any("UNIX" in text(a) for a in c.args) else Fresh(True, "high")
+        local = any(self._no_nagle(low, a) for a in c.args)
+        return Fresh(not local, "high")
+
+    def _no_nagle(self, low, arg) -> bool:
+        """Whether an opener's argument names a local family or address (see `Catalogue.no_nagle_words`):
+        in its words, or in the declared type of the name it is."""
+        words = set(re.findall(r"\w+", text(arg)))
+        if arg.type == "identifier":
+            words.add(_base_type(low.types.get(text(arg), "")))
+        return not words.isdisjoint(self.catalogue.no_nagle_words)
 
     def _factory_maker(self, low, c):
         """A factory's method that makes a connection (`factory.createSocket(..)`)."""

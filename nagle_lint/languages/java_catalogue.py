@@ -40,6 +40,9 @@ JAVA = Catalogue(
     socket_only={"getOutputStream", "getInputStream", "accept"},
     # `new Socket(..)`, a static opener (`SocketChannel.open(..)`), a factory's method.
     tcp_makers={"Socket", "ServerSocket", "SocketChannel.open", "AsynchronousSocketChannel.open", "createSocket"},
+    # An opener given the UNIX family or a Unix domain address (as written, or a name declared as
+    # one) makes a local socket, which has no Nagle.
+    no_nagle_words={"UNIX", "UnixDomainSocketAddress"},
     socket_types={"Socket", "SSLSocket", "SocketChannel", "AsynchronousSocketChannel", "ServerSocket",
                   "SSLServerSocket"},
     stream_types={
