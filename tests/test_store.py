@@ -571,6 +571,25 @@ def test_a_skipped_file_that_comes_to_offer_a_function_counts(python_project, ca
     assert incremental == cold(capsys) and findings(incremental[1]) == [("./client.py", 7, "NGL001")]
 
 
+def test_a_response_module_that_comes_to_send_keeps_its_callers_finding(tmp_path, monkeypatch, capsys):
+    """base_constructor_project: the byte scan skips response.py (it sends
+    nothing), and a later round lowers the constructors client.py makes.
+    Once response.py sends too, the first round lowers it, its constructors
+    left without a body: a later round must lower them still, in the run
+    with the store as in a cold run."""
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT / "fixtures" / "python" / "base_constructor_project", tree)
+    monkeypatch.chdir(tree)
+    monkeypatch.delenv("NAGLE_LINT_CACHE_DIR", raising=False)
+    split = [("./client.py", 13, "NGL001"), ("./client.py", 20, "NGL001")]
+    assert findings(lint(capsys, ".")[1]) == split
+    response = tree / "response.py"
+    text = response.read_text()
+    for now in (text + "\n\ndef probe(sock):\n    sock.sendall(b'ping')\n", text):
+        response.write_text(now)
+        incremental = lint(capsys, ".")
+        assert incremental == cold(capsys) and findings(incremental[1]) == split
+
 def test_a_file_read_once_is_known_by_its_signature_until_it_changes(tmp_path, monkeypatch):
     import os
     import time
