@@ -20,6 +20,7 @@ from ..discover import excluded, excludes
 from ..languages import language_of
 from ..languages.edited import Earlier
 from ..lint import raw_findings, selected, settle
+from ..prepared import syntax_errors
 from ..report import Result
 
 
@@ -201,8 +202,7 @@ class Index:
         if problem:
             self.problems[path] = problem
         if prep is not None and prep.errors:
-            errors = f"{prep.errors} syntax error{'s' if prep.errors != 1 else ''}; analysed what parsed"
-            self.problems[path] = "; ".join(filter(None, (problem, errors)))
+            self.problems[path] = "; ".join(filter(None, (problem, syntax_errors(prep.errors))))
         if prep is not None and prep.model is not None:
             self.prepared[path] = prep
         return prep
