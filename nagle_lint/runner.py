@@ -106,9 +106,21 @@ def run_planned(planned, settings: Settings | Resolver, jobs: int | None = None)
 
 
 def _run(files: list[str], settings: Settings | Resolver, jobs: int | None, trace=None) -> Result:
-    """`trace`: a `store.Trace` to fill."""
+    """The five phases; `trace`: a `store.Trace` to fill."""
+    result = Result([])
+    jobs = jobs or default_jobs()
     with _fewer_collections():
-        return _run_phases(files, settings, jobs, trace)
+        prepared, project = lower_all(files, settings, jobs, result, trace)  # phases 1-3
+        if not prepared:  # nothing lowered: the checks and the model are never loaded
+            return result
+        from .lint import settle
+
+        per_file = check_each(prepared, project, settings, jobs, result.problems, trace)  # phase 4
+        result.problems.sort()
+        files = [prepared[p] for p in sorted(prepared)]
+        result.findings = settle([f for p in sorted(prepared) for f in per_file[p]], files, _rules_for(settings),
+                                 _confidence_for(settings))  # phase 5
+    return result
 
 
 @contextmanager
@@ -126,22 +138,6 @@ def _fewer_collections():
         yield
     finally:
         gc.set_threshold(*before)
-
-
-def _run_phases(files: list[str], settings: Settings | Resolver, jobs: int | None, trace=None) -> Result:
-    result = Result([])
-    jobs = jobs or default_jobs()
-    prepared, project = lower_all(files, settings, jobs, result, trace)  # phases 1-3
-    if not prepared:  # nothing lowered: the checks and the model are never loaded
-        return result
-    from .lint import settle
-
-    per_file = check_each(prepared, project, settings, jobs, result.problems, trace)  # phase 4
-    result.problems.sort()
-    files = [prepared[p] for p in sorted(prepared)]
-    result.findings = settle([f for p in sorted(prepared) for f in per_file[p]], files, _rules_for(settings),
-                             _confidence_for(settings))  # phase 5
-    return result
 
 
 def lower_all(files: list[str], settings: Settings | Resolver, jobs: int, result: Result, trace=None, scanned=None):
@@ -372,17 +368,15 @@ _SHARED: dict = {}  # phase 4's models, project and rules, inherited by forked w
 
 
 def _check_many(args) -> list[Checked]:
-    (paths,) = args
-    prepared, project, rules, settings = (_SHARED[k] for k in ("prepared", "project", "rules", "settings"))
-    return [Checked(p, *_check_one(prepared[p], project, rules, settings.of(p).timeout)) for p in paths]
-
-
-def _check_one(prepared: Prepared, project, rules: set[str], timeout: float):
-    """(the file's findings before `lint.settle`, its problems: its analysis was cut)."""
     from .lint import raw_findings
 
-    problems: list = []
-    return raw_findings([prepared], project, rules, timeout, problems), problems
+    (paths,) = args
+    prepared, project, rules, settings = (_SHARED[k] for k in ("prepared", "project", "rules", "settings"))
+    out = []
+    for p in paths:
+        cut: list = []  # its problem, where the time budget cut its analysis
+        out.append(Checked(p, raw_findings([prepared[p]], project, rules, settings.of(p).timeout, cut), cut))
+    return out
 
 
 def _check_cost(prepared: Prepared) -> int:
