@@ -271,6 +271,8 @@ class CFrontend(Frontend):
 
     def _name(self, low: Lowering, node):
         t = node.type
+        if t == "identifier" and text(node) in self.catalogue.consoles:
+            return NOT_CONN
         v = low.env.get(text(node) if t == "identifier" else compact(node))  # a name holds no blank
         if v is None and t == "subscript_expression":
             arr = compact(node.child_by_field_name("argument"))

@@ -42,6 +42,7 @@ C = Catalogue(
              "epoll_create", "epoll_create1", "inotify_init", "inotify_init1", "open_memstream", "fmemopen", "popen",
              "mkstemp"},
     not_tcp_endings={"fopen", "freopen"},  # curlx_fopen, g_fopen, xfopen
+    consoles={"STDOUT_FILENO", "STDERR_FILENO"},
     pair_makers={"pipe": 0, "pipe2": 0, "socketpair": 3},
     wrappers={"fdopen": None},  # buffered when its mode writes
     buffer_setters={"setvbuf": "_IONBF"},

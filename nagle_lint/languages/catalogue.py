@@ -132,6 +132,9 @@ class Catalogue:
                      pairs (as written, plain or dotted).
       not_tcp_endings  the endings of names of such calls: a wrapper named
                      for what it wraps (`xfopen`) opens a file too.
+      consoles       names of the process's standard output descriptors
+                     (C's `STDOUT_FILENO`): a terminal, a pipe or a file,
+                     never a connection of the program's own.
       pair_makers    call -> the index of the array argument it fills with
                      two descriptors that have no Nagle (C's `pipe`).
       wrappers       name -> does the wrapper buffer writes: True, False,
@@ -248,6 +251,7 @@ class Catalogue:
     no_nagle_words: frozenset[str] = frozenset()
     not_tcp: frozenset[str] = frozenset()
     not_tcp_endings: frozenset[str] = frozenset()
+    consoles: frozenset[str] = frozenset()
     pair_makers: MappingProxyType = field(default_factory=lambda: _frozen({}))
     wrappers: MappingProxyType = field(default_factory=lambda: _frozen({}))
     socket_types: frozenset[str] = frozenset()
