@@ -480,7 +480,9 @@ class CFrontend(Frontend):
             low.recv(h, node, self._count(low, name, args))
         return None
 
-    def _gather_read(self, low: Lowering, node, name: str, args):
+    def _untold_read(self, low: Lowering, node, name: str, args):
+        """A read of a size not told: a gathering read, or a TLS handshake (an exchange with
+        the peer: what was sent before it is answered, not held)."""
         h = self._descriptor(low, name, args)
         if h is not None:
             low.recv(h, node, UNKNOWN)
@@ -536,8 +538,8 @@ class CFrontend(Frontend):
     CALLS = {"sleep": _sleep, "tcp_maker": _make_socket, "accept": _accept, "not_tcp": _not_tcp,
              "pair_maker": _make_pair, "wrapper": _wrap, "buffer_setter": _set_buffer, "binder": _bind,
              "send": _send, "file_send": _send_file, "gather_send": _gather, "read": _read,
-             "gather_read": _gather_read, "shutdown": _shutdown, "close": _close, "option_setter": _set_option,
-             "stream": _stream_call}
+             "gather_read": _untold_read, "handshake": _untold_read, "shutdown": _shutdown, "close": _close,
+             "option_setter": _set_option, "stream": _stream_call}
 
     def render(self, data: bytes, proposals) -> list:
         """Each proposed fix as edits of the file (see fixes.py), or None."""
@@ -565,8 +567,8 @@ class _Known:
                  ("not_tcp", cat.not_tcp), ("pair_maker", cat.pair_makers), ("wrapper", cat.wrappers),
                  ("buffer_setter", cat.buffer_setters), ("binder", cat.binders), ("send", cat.sends),
                  ("file_send", cat.file_sends), ("gather_send", cat.gather_sends), ("read", cat.reads),
-                 ("gather_read", cat.gather_reads), ("shutdown", cat.shutdowns), ("close", cat.closes),
-                 ("option_setter", cat.option_setters), ("stream", self.stream_calls))
+                 ("gather_read", cat.gather_reads), ("handshake", cat.handshakes), ("shutdown", cat.shutdowns),
+                 ("close", cat.closes), ("option_setter", cat.option_setters), ("stream", self.stream_calls))
         self.kinds = {name: kind for kind, names in reversed(kinds) for name in names}
         # Where a file makes the endpoints its members and globals hold (see `_made_kinds`).
         names = sorted(cat.tcp_makers | cat.accepts | set(cat.pair_makers) | cat.addressed, key=len, reverse=True)

@@ -13,6 +13,7 @@ C = Catalogue(
     file_sends={"sendfile"},
     reads={"read", "recv", "recvfrom", "SSL_read", "SSL_peek", "BIO_read", "gnutls_record_recv"},
     gather_reads={"readv", "recvmsg"},
+    handshakes={"SSL_connect", "SSL_accept", "SSL_do_handshake", "gnutls_handshake"},
     stream_writes={"fwrite", "fprintf", "vfprintf", "fputs", "fputc", "putc", "fputs_unlocked", "fwrite_unlocked"},
     one_byte_writes={"fputc", "putc"},
     stream_reads={"fgets", "fread", "fgetc", "getc", "fscanf", "getline", "getdelim"},

@@ -79,7 +79,7 @@ class CScanner(Scanner):
         a function without one is not worth lowering.  A function named like
         a call only sockets have (`send_frame`, `recv_all`) may wrap one."""
         c = self.catalogue
-        calls = (c.all_sends | c.reads | c.gather_reads | c.stream_writes | c.stream_reads | c.flushes | c.closes
+        calls = (c.all_sends | c.reads | c.gather_reads | c.handshakes | c.stream_writes | c.stream_reads | c.flushes | c.closes
                  | c.stream_closes | c.shutdowns | c.accepts | c.tcp_makers | c.option_setters | set(c.wrappers)
                  | set(c.buffer_setters) | c.binders)
         only = stems(c.socket_only)
