@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .base import NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
 from .c_catalogue import C
+from .catalogue import FULL_SIZE
 from .c_scan import IF_ZERO
 from ..model import ONE, SMALL, UNKNOWN, ConnInfo
 from .scan import stems
@@ -148,7 +149,9 @@ class CFrontend(Frontend):
         return unit.polls_tcp
 
     def text_facts(self, unit) -> tuple:
-        return super().text_facts(unit) + (tuple(sorted(self._made_kinds(unit).items())), self._polls_tcp(unit))
+        data = unit.src.data
+        return super().text_facts(unit) + (tuple(sorted(self._made_kinds(unit).items())), self._polls_tcp(unit),
+                                           tuple(sorted(_large_defines(data))))
 
     # -- statements --------------------------------------------------------
 
@@ -164,6 +167,11 @@ class CFrontend(Frontend):
         if cur is not None:
             branches.append((None, cur))
         low.if_chain(node, branches)
+        if len(branches) == 1 and _lets_large_through(node, low.unit.src.data):
+            # What follows runs only for a message of FULL_SIZE bytes or more (a 16 MB packet
+            # and its continuation): full-size segments, acknowledged at once, so nothing sent
+            # before waits for a delayed ACK.
+            low.pause(node, None)
 
     def _while(self, low: Lowering, node) -> None:
         cond = node.child_by_field_name("condition")
@@ -693,6 +701,45 @@ def _given_another_value(data: bytes, name: str, known: _Known) -> bool:
         if not (known.makers.match(_LEADING_CAST.sub(b"", value)) or SENTINEL.match(value.decode("latin-1"))):
             return True
     return False
+
+
+_EXITS = frozenset({"return_statement", "break_statement", "continue_statement", "goto_statement"})
+# Where the limit stands in `size < LIMIT`, `LIMIT > size`.
+_LIMIT_SIDE = {"<": "right", "<=": "right", ">": "left", ">=": "left"}
+
+
+def _lets_large_through(node, data: bytes) -> bool:
+    """`if (size < LIMIT) return ...;` (or break, continue, goto), LIMIT a number or a
+    file's `#define` of FULL_SIZE or more: only a message of LIMIT bytes or more gets past it."""
+    body = node.child_by_field_name("consequence")
+    last = body.named_children[-1] if body is not None and body.type == "compound_statement" \
+        and body.named_children else body
+    cond = node.child_by_field_name("condition")
+    while cond is not None and cond.type == "parenthesized_expression" and cond.named_children:
+        cond = cond.named_children[0]
+    if last is None or last.type not in _EXITS or cond is None or cond.type != "binary_expression":
+        return False
+    side = _LIMIT_SIDE.get(text(cond.child_by_field_name("operator")))
+    limit = cond.child_by_field_name(side) if side else None
+    if limit is None:
+        return False
+    value = int_literal(text(limit)) if limit.type == "number_literal" else \
+        _large_defines(data).get(text(limit)) if limit.type == "identifier" else None
+    return value is not None and value >= FULL_SIZE
+
+
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\(?[ \t]*(\w+)[ \t]*\)?[ \t]*(?:/[/*].*)?$", re.M)
+
+
+@lru_cache(maxsize=4)
+def _large_defines(data: bytes) -> dict[str, int]:
+    """The file's `#define NAME number` of FULL_SIZE or more, by name."""
+    found = {}
+    for m in _DEFINE.finditer(data):
+        value = int_literal(m.group(2).decode("latin-1"))
+        if value is not None and value >= FULL_SIZE:
+            found[m.group(1).decode("latin-1")] = value
+    return found
 
 
 def _directive_in_error(node) -> bool:
