@@ -151,7 +151,8 @@ class CFrontend(Frontend):
     def text_facts(self, unit) -> tuple:
         data = unit.src.data
         return super().text_facts(unit) + (tuple(sorted(self._made_kinds(unit).items())), self._polls_tcp(unit),
-                                           tuple(sorted(_large_defines(data))))
+                                           tuple(sorted(_large_defines(data))),
+                                           tuple(sorted(_more_words(data, self.catalogue.more_flags))))
 
     # -- statements --------------------------------------------------------
 
@@ -455,7 +456,7 @@ class CFrontend(Frontend):
         h = self._descriptor(low, name, args)
         if h is None:
             return None
-        low.send(h, node, self._count(low, name, args), more=_more(self._flags(name, args), self.catalogue))
+        low.send(h, node, self._count(low, name, args), more=self._more(low, name, args))
         return Sent(h.key)
 
     def _count(self, low: Lowering, name: str, args) -> str:
@@ -468,6 +469,9 @@ class CFrontend(Frontend):
         at, given_with = self.catalogue.flags_argument.get(name, (None, None))
         return args[at] if at is not None and len(args) >= given_with else None
 
+    def _more(self, low: Lowering, name: str, args) -> bool:
+        return _more(self._flags(name, args), _more_words(low.unit.src.data, self.catalogue.more_flags))
+
     def _send_file(self, low: Lowering, node, name: str, args):
         h = self._descriptor(low, name, args)
         if h is None:
@@ -479,7 +483,7 @@ class CFrontend(Frontend):
         h = self._descriptor(low, name, args)
         if h is None:
             return None
-        low.send(h, node, UNKNOWN, gather=True, more=_more(self._flags(name, args), self.catalogue))
+        low.send(h, node, UNKNOWN, gather=True, more=self._more(low, name, args))
         return Sent(h.key)
 
     def _read(self, low: Lowering, node, name: str, args):
@@ -612,9 +616,17 @@ def _kind_of(maker: str, args: list[str], cat) -> list[str]:
     return [args[i] if i < len(args) else "" for i in cat.kind_arguments.get(maker, ())]
 
 
-def _more(flags, cat) -> bool:
-    """Whether a send's flags hold the data for more (MSG_MORE)."""
-    return flags is not None and any(f in text(flags) for f in cat.more_flags)
+def _more(flags, words) -> bool:
+    """Whether a send's flags hold the data for more (MSG_MORE, or a name the file defines to it)."""
+    return flags is not None and any(f in text(flags) for f in words)
+
+
+@lru_cache(maxsize=4)
+def _more_words(data: bytes, more_flags: frozenset[str]) -> frozenset[str]:
+    """`more_flags` and the names the file defines to one of them (`#define NET_MORE MSG_MORE`)."""
+    flag = b"|".join(re.escape(f.encode()) for f in sorted(more_flags))
+    defined = re.finditer(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+[^\n]*?\b(?:" + flag + rb")\b", data, re.M)
+    return more_flags | {m.group(1).decode("latin-1") for m in defined}
 
 
 _TARGET = rb"([A-Za-z_][\w.\->\[\] \t]*?)"
