@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property, lru_cache
+from itertools import chain
 
 from .base import NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
 from .c_catalogue import C
@@ -586,6 +587,11 @@ class _Known:
         names = sorted(cat.tcp_makers | cat.accepts | set(cat.pair_makers) | cat.addressed, key=len, reverse=True)
         self.makers = re.compile(rb"\b(" + "|".join(names).encode() + rb")\s*\(")
         self.maker_stems = tuple(n.encode() for n in stems(names))
+        # A file, a pipe or the like assigned (`log_fd = open(...)`): found from the `=` (a pattern
+        # starting with a name as common as `open` took twice as long).
+        files = sorted(cat.not_tcp, key=len, reverse=True)
+        self.files_made = re.compile(rb"=[ \t]*(?:\([\w\s]+\)[ \t]*)?(" + "|".join(files).encode() + rb")\s*\(")
+        self.made_value = re.compile(rb"(?:" + "|".join(names + files).encode() + rb")\s*\(")
 
     def named_kind(self, name: str) -> str | None:
         """"send" or "read" where a word of a name after its first says one of them (and none
@@ -624,8 +630,10 @@ def _more(flags, words) -> bool:
 @lru_cache(maxsize=4)
 def _more_words(data: bytes, more_flags: frozenset[str]) -> frozenset[str]:
     """`more_flags` and the names the file defines to one of them (`#define NET_MORE MSG_MORE`)."""
+    if not any(f.encode() in data for f in more_flags):
+        return more_flags
     flag = b"|".join(re.escape(f.encode()) for f in sorted(more_flags))
-    defined = re.finditer(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+[^\n]*?\b(?:" + flag + rb")\b", data, re.M)
+    defined = re.finditer(rb"#[ \t]*define[ \t]+(\w+)[ \t]+[^\n]*?\b(?:" + flag + rb")\b", data)
     return more_flags | {m.group(1).decode("latin-1") for m in defined}
 
 
@@ -674,12 +682,12 @@ def _made_kinds(data: bytes, known: _Known) -> dict[str, bool]:
     has no Nagle (False); names made both ways, or of a kind not told (accept), are left out.
 
     Where a file makes the endpoints its members and globals hold: `c->fd = socket(AF_INET, SOCK_DGRAM, 0)`,
-    `g_fd = accept(...)`, `socketpair(AF_UNIX, SOCK_STREAM, 0, w->pair)`, `pipe(b.wake)`. The calls are
+    `g_fd = accept(...)`, `socketpair(AF_UNIX, SOCK_STREAM, 0, w->pair)`, `pipe(b.wake)`,
+    `log_fd = open(path, ...)` (a file, as every call of `not_tcp` makes). The calls are
     found first (a pattern tried at every byte of the file took as long as the rest of the lowering)."""
-    if not any(w in data for w in known.maker_stems):
-        return {}
+    calls = known.makers.finditer(data) if any(w in data for w in known.maker_stems) else ()
     kinds: dict[str, set] = {}
-    for m in known.makers.finditer(data):
+    for m in chain(calls, known.files_made.finditer(data)):
         target, tcp = _made_target(data, m, known)
         if target is not None:
             kinds.setdefault(_made_name(target.group(1).decode("latin-1")), set()).add(tcp)
@@ -696,9 +704,12 @@ def _made_target(data: bytes, maker_call: re.Match, known: _Known) -> tuple[re.M
         return (_FILLED.fullmatch(args[at].strip()) if at < len(args) else None), False
     if maker in cat.addressed:  # used with an address: a datagram socket
         return (_FILLED.fullmatch(args[0].strip()) if len(args) > 4 and not _NO_ADDRESS.match(args[4]) else None), False
-    head = _CAST.sub(b"", data[max(0, maker_call.start() - 200):maker_call.start()].rstrip()).rstrip()
+    at = maker_call.start(1)
+    head = _CAST.sub(b"", data[max(0, at - 200):at].rstrip()).rstrip()
     assigned = head.endswith(b"=") and head[-2:-1] not in (b"=", b"!", b"<", b">")
     target = _ASSIGNED.search(head[:-1].rstrip()) if assigned else None
+    if maker in cat.not_tcp:  # a file, a pipe, an in-memory stream: no Nagle
+        return target, False
     if maker not in cat.tcp_makers:
         return target, None
     return target, _socket_kind(_kind_of(maker, [b"".join(a.split()).decode("latin-1") for a in args], cat), known)
@@ -710,7 +721,7 @@ def _given_another_value(data: bytes, name: str, known: _Known) -> bool:
     like mark a closed one, and are no other value)."""
     for m in re.finditer(rb"\b" + re.escape(name.encode()) + rb"\s*(?:\[[^\]\n]*\]\s*)?=(?!=)([^;]*)", data):
         value = m.group(1).strip()
-        if not (known.makers.match(_LEADING_CAST.sub(b"", value)) or SENTINEL.match(value.decode("latin-1"))):
+        if not (known.made_value.match(_LEADING_CAST.sub(b"", value)) or SENTINEL.match(value.decode("latin-1"))):
             return True
     return False
 
@@ -740,7 +751,9 @@ def _lets_large_through(node, data: bytes) -> bool:
     return value is not None and value >= FULL_SIZE
 
 
-_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\(?[ \t]*(\w+)[ \t]*\)?[ \t]*(?:/[/*].*)?$", re.M)
+# A number defined (`#define MAX_PACKET 0xffffff`), found from its `#` (a pattern starting with `^`
+# is tried at every byte).
+_DEFINE = re.compile(rb"#[ \t]*define[ \t]+(\w+)[ \t]+\(?[ \t]*(\d\w*)[ \t]*\)?[ \t]*(?:/[/*][^\n]*)?$", re.M)
 
 
 @lru_cache(maxsize=4)
