@@ -419,9 +419,7 @@ class JavaFrontend(Frontend):
 
     def _stand_in(self, low, c):
         """A test's stand-in, and what its methods give: no connection."""
-        cat = self.catalogue
-        if not (c.name in cat.not_tcp and not is_type(c.name) and (c.obj is None or c.receiver in cat.mock_libraries)
-                or self.types.is_fake(_base_type(low.types.get(c.receiver, "")))):
+        if not (self._makes_double(c.name, c.obj) or self.types.is_fake(_base_type(low.types.get(c.receiver, "")))):
             return _NOT_THIS
         low.evaluate(c.args)
         return NOT_CONN
@@ -491,9 +489,50 @@ class JavaFrontend(Frontend):
         return NOT_CONN if (c.name in self.method_wrappers or c.name in self.catalogue.accepts) and stand_in else None
 
     def _stand_in_object(self, low, obj) -> bool:
-        """Whether `obj` is a name or a field that holds no connection (a test's stand-in)."""
+        """Whether `obj` is a name or a field that holds no connection (a test's stand-in), or
+        a mocking library's call that gives one (`verify(socket)`)."""
+        if obj is not None and obj.type == "method_invocation":
+            return self._makes_double(text(obj.child_by_field_name("name")), obj.child_by_field_name("object"))
         return obj is not None and obj.type in ("identifier", "field_access") \
             and low.env.get(self.key(low, obj)) is NOT_CONN
+
+    def _makes_double(self, name: str, obj) -> bool:
+        """Whether a call `obj.name(..)` makes or gives a test double (`mock(..)`, `Mockito.verify(..)`)."""
+        cat = self.catalogue
+        return name in cat.not_tcp and not is_type(name) and (obj is None or compact(obj) in cat.mock_libraries)
+
+    def _over_doubles(self, low, args) -> bool:
+        """Whether the arguments of a `new` give a test double in place of a socket, and
+        nothing that may be a connection: the object made (the project's wrapper of a
+        socket, its configuration) wraps that double, and reaches no connection either."""
+        doubles = [self._is_double(low, a) for a in args]
+        return any(doubles) and all(d or self._holds_no_socket(low, a) for d, a in zip(doubles, args))
+
+    def _is_double(self, low, node) -> bool:
+        """Whether `node` is a test's stand-in for a socket: a fake's or an anonymous
+        overriding subclass's `new`, a mocking library's call, or a name declared as a
+        socket that holds no connection (assigned one of those)."""
+        if node.type == "object_creation_expression":
+            typ = _base_type(text(node.child_by_field_name("type")))
+            return self.types.is_fake(typ) or self._overrides_events(node, typ)
+        if node.type == "method_invocation":
+            return self._makes_double(text(node.child_by_field_name("name")), node.child_by_field_name("object"))
+        return node.type in ("identifier", "field_access") and low.env.get(self.key(low, node)) is NOT_CONN \
+            and _base_type(self._declared(low, node)) in self.catalogue.socket_types
+
+    def _holds_no_socket(self, low, node) -> bool:
+        """Whether an argument is a literal, a call of a library class that makes no
+        connection (`Collections.emptyList()`), or a name that holds no connection and is not
+        declared as a socket or a stream."""
+        if node.type == "method_invocation":
+            obj = node.child_by_field_name("object")
+            return obj is not None and text(obj) in self.catalogue.library_types \
+                and f"{text(obj)}.{text(node.child_by_field_name('name'))}" not in self.catalogue.tcp_makers
+        if node.type in ("identifier", "field_access"):
+            typ = _base_type(self._declared(low, node))
+            return not isinstance(low.env.get(self.key(low, node)), Handle) \
+                and typ not in self.catalogue.socket_types and typ not in self.catalogue.stream_types
+        return node.type.endswith("literal") or node.type in ("true", "false", "null_literal")
 
     INVOCATIONS = (_option, _own_method, _stand_in, _sleep, _project_method, _static_method, _static_maker,
                    _factory_maker)
@@ -567,6 +606,9 @@ class JavaFrontend(Frontend):
             low.evaluate(args)
             return NOT_CONN
         if typ not in wrappers and typ not in self.types.known and typ[:1].isupper():
+            if self._over_doubles(low, args):
+                low.evaluate(args)
+                return NOT_CONN
             return low.construct(typ, args, node, f"{typ}.<init>")
         if typ in wrappers and args:
             return self._wrapped(low, typ, args)

@@ -84,6 +84,8 @@ JAVA = Catalogue(
         # Tests: what a mocking library makes (`mock(Socket.class)`, `Mockito.spy(..)`) stands in
         # for a connection and sends nothing.
         "mock", "spy", "createMock", "createNiceMock", "createStrictMock", "niceMock", "strictMock",
+        # What a mocking library gives back to check the calls a test double got: that double.
+        "verify",
     },
     mock_libraries={"Mockito", "EasyMock", "PowerMockito", "BDDMockito"},
     fake_prefixes=("Fake", "Mock", "Stub", "Dummy"),
