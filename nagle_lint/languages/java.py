@@ -415,7 +415,21 @@ class JavaFrontend(Frontend):
             return _NOT_THIS
         classes = (low.cls,) if c.obj is not None else _enclosing(low.cls)
         own = next((f"{k}.{c.name}" for k in classes if f"{k}.{c.name}" in low.unit.function_names), None)
-        return low.local_call(own, c.args, c.node) if own is not None else _NOT_THIS
+        if own is None:
+            return _NOT_THIS
+        if own == f"{low.cls}.{c.name}" and not c.args:
+            field = _getters(low).get(c.name)
+            value = self._field_value(low, field) if field is not None else None
+            if isinstance(value, Handle):
+                return value  # a getter (`getOut()` returning `this.out`) is that field
+        return low.local_call(own, c.args, c.node)
+
+    def _field_value(self, low, name: str):
+        """What field `name` of the class holds, or what its declared type makes it."""
+        key = "this." + name
+        if key not in low.env and name in low.fields:
+            self._typed(low, key, _base_type(low.fields[name]), "field")
+        return low.env.get(key)
 
     def _stand_in(self, low, c):
         """A test's stand-in, and what its methods give: no connection."""
@@ -808,15 +822,37 @@ def _uses_in(node, name: str):
     return (n for n in descendants(node, lambda n: n.type != "field_access" and not read(n)) if read(n))
 
 
+def _getters(low) -> dict[str, str]:
+    """The getters of the function's class: method -> the field it returns as it
+    is, taking no arguments (`getOut() { return out; }`, `return this.out;`)."""
+    classes = low.fe._class_chain(low.unit.tree.root_node, low.cls.split(".")) if low.cls else []
+    if not classes:
+        return {}
+    return {method: name for method, name in _returning(classes[-1]).items() if name in low.fields}
+
+
+@lru_cache(maxsize=4)  # the classes of the file being lowered (a node keeps its tree alive)
+def _returning(cls_node) -> dict[str, str]:
+    """Method of a class declaration -> the name it returns, where it takes nothing and its body is
+    `return name;` or `return this.name;` (asked at each call of such a method: found once)."""
+    found = {}
+    body = cls_node.child_by_field_name("body")
+    for member in body.named_children if body is not None else ():
+        if member.type != "method_declaration":
+            continue
+        params, block = member.child_by_field_name("parameters"), member.child_by_field_name("body")
+        stmts = block.named_children if block is not None else []
+        if params is None or params.named_children or len(stmts) != 1 or stmts[0].type != "return_statement" \
+                or not stmts[0].named_children:
+            continue
+        value = stmts[0].named_children[0]
+        name = text(value.child_by_field_name("field")) if _this_field(value) else \
+            text(value) if value.type == "identifier" else None
+        if name is not None:
+            found[text(member.child_by_field_name("name"))] = name
+    return found
+
+
 def _returned_by_class(low, name: str) -> bool:
     """Whether a method of the function's class returns field `name` as it is (a getter)."""
-    bare = name.removeprefix("this.")
-    classes = low.fe._class_chain(low.unit.tree.root_node, low.cls.split(".")) if low.cls else []
-    body = classes[-1].child_by_field_name("body") if classes else None
-    for member in body.named_children if body is not None else ():
-        block = member.child_by_field_name("body") if member.type == "method_declaration" else None
-        stmts = block.named_children if block is not None else []
-        if len(stmts) == 1 and stmts[0].type == "return_statement" and stmts[0].named_children \
-                and compact(stmts[0].named_children[0]) in (bare, "this." + bare):
-            return True
-    return False
+    return name.removeprefix("this.") in _getters(low).values()

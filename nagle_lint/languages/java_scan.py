@@ -379,6 +379,10 @@ class FileEvents:
 _CLOSE_BACK = re.compile(rb"\s*\)")
 _PARENS = re.compile(rb"[()]")
 _NAME_BACK = re.compile(rb"\s*(\w+)")
+# A getter's body, then what comes before it: its name, no parameters (searched apart: a
+# pattern starting with the name would be tried at every word of the file).
+_RETURN_FIELD = re.compile(rb"\{\s*return\s+(?:this\s*\.\s*)?\w+\s*;\s*\}")
+_GETTER_HEAD = re.compile(rb"(\w+)\s*\(\s*\)\s*(?:throws\s[\w\s,.]*)?\Z")
 _NEW_BACK = re.compile(rb"(?:\s*\.\s*\w+)*\s+wen(?!\w)")  # `new` and a package before a class's name
 
 # Read backwards from a call's dot: what the call is made on, as written
@@ -464,8 +468,20 @@ class SendEvents(FileEvents):
                 called = name.group(1)[::-1].decode()
                 if _NEW_BACK.match(backwards, name.end()):  # what `new` makes: a connection or a stream over one?
                     return False, called in self.scan.types.wrappers or called in self.scan.socket_makers
-                return (False, True) if called in self.scan.method_wrappers else None
+                return (False, True) if called in self.scan.method_wrappers or called in self.getters else None
         return False, True
+
+    @cached_property
+    def getters(self) -> frozenset[str]:
+        """The names of the file's methods that take nothing and return a field
+        or a variable as it is (`getOut() { return out; }`): the lowering takes
+        such a getter's result for that field, which may be a connection's stream."""
+        data, found = self.data, set()
+        for body in _RETURN_FIELD.finditer(data):
+            head = _GETTER_HEAD.search(data, max(0, body.start() - 300), body.start())
+            if head is not None:
+                found.add(head.group(1).decode())
+        return frozenset(found)
 
     def _holds_none(self, typ: str) -> bool:
         # What the catalogue names no connection (`StringBuilder`) makes no send either.
