@@ -214,6 +214,10 @@ class Frontend:
     # A structure holding connections is passed to functions of other files as
     # a pointer (C's `struct conn *`): a call given one is kept (see `Lowering._holds_conns`).
     members_passed = False
+    # Variables have no declared types (Python's): one this function already
+    # used as a connection is passed to other files' functions as one (see
+    # `Lowering._used_as_conn`).
+    used_conns_passed = False
     comment_query = "(comment) @c"
     line_comment = "//"  # what starts a comment to the end of the line (a suppression written in)
     idioms: dict[str, str] = {}
@@ -1320,12 +1324,22 @@ class Lowering:
         for a in arg_nodes:
             v = self.expr(a)
             if v is None and a.named_child_count <= 2 and a.type not in self.fe.call_types and (
-                    guess or self._holds_conns(a)):
+                    guess or self._holds_conns(a) or self._used_as_conn(a)):
                 v = self.conn_for(a)
             keys.append(v.key if isinstance(v, Handle) else None)
             c = v.value if isinstance(v, Const) else None
             consts.append(bool(c) if isinstance(c, (bool, int)) else None)
         return tuple(keys), tuple(consts)
+
+    def _used_as_conn(self, node) -> bool:
+        """Whether the expression names what this function already took for a
+        connection on more than its name alone (`sock = pool.get()` then
+        `sock.sendall(...)`): the callee it is passed to, say a response's
+        constructor that reads, gets that connection."""
+        if not self.fe.used_conns_passed:
+            return False
+        info = self.conns.get(self.fe_key(node))
+        return info is not None and info.confidence != "low"
 
     def _holds_conns(self, node) -> bool:
         """Whether the expression is an object whose members are connections here (`c` of `c->fd`):

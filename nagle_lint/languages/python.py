@@ -29,6 +29,7 @@ class PythonFrontend(Frontend):
         "nodelay-default": "asyncio sets it on its TCP transports",
     }
     binding_declares = True
+    used_conns_passed = True
     call_types = frozenset({"call"})
     skip_types = frozenset({"function_definition", "class_definition", "decorated_definition", "lambda"})
     wrapper_types = frozenset({"parenthesized_expression", "await"})
