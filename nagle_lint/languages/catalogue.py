@@ -119,6 +119,14 @@ class Catalogue:
     Endpoints:
       tcp_makers     create an endpoint that is TCP unless its arguments
                      name a family or type of `no_nagle_words`.
+      socket_modules the modules whose `tcp_makers` they are (the last part
+                     of a module's name): the same names imported from
+                     another module are that module's (`from websocket
+                     import create_connection`).
+      message_modules  packages whose connections carry whole messages over
+                     a transport they frame themselves (websockets, SSH
+                     channels, QUIC streams): what their calls make, and
+                     what the methods of that return, is no TCP connection.
       kind_arguments call -> (family, type): where a maker of `tcp_makers`
                      takes the family and the type of its endpoint among its
                      arguments (`socket(AF_INET, SOCK_STREAM)`); a maker not
@@ -246,6 +254,8 @@ class Catalogue:
     descriptor_calls: MappingProxyType = field(default_factory=lambda: _frozen({}))
     descriptors: frozenset[str] = frozenset()
     tcp_makers: frozenset[str] = frozenset()
+    socket_modules: frozenset[str] = frozenset()
+    message_modules: frozenset[str] = frozenset()
     kind_arguments: MappingProxyType = field(default_factory=lambda: _frozen({}))
     plain_tcp_words: frozenset[str] = frozenset()
     no_nagle_words: frozenset[str] = frozenset()

@@ -303,9 +303,10 @@ class PythonFrontend(Frontend):
         obj, meth = func.child_by_field_name("object"), text(func.child_by_field_name("attribute"))
         dotted, receiver = compact(func), compact(obj)
         cat = self.catalogue
-        if receiver == "socket" and meth in cat.tcp_makers:
+        if meth in cat.tcp_makers and (receiver == "socket" or _module_like(low, receiver) and (
+                _module_aliases(low.unit).get(receiver, "").rsplit(".", 1)[-1] in cat.socket_modules)):
             return self._create(low, meth, args, kwargs)
-        if meth in cat.not_tcp and _module_like(low, receiver):
+        if meth in cat.not_tcp and _module_like(low, receiver) or self._no_connection(low, obj):
             _eval_all(low, args, kwargs)
             return NOT_CONN
         if isinstance(bound := low.env.get(dotted), _Bound):  # self._write(...) after self._write = sock.sendall
@@ -330,6 +331,24 @@ class PythonFrontend(Frontend):
         if cat.wrappers.get(meth, True) is False:  # ssl's wrap_socket(sock): the same connection
             return self._same_connection(low, node, meth, args, kwargs)
         return self._on_connection(low, node, obj, meth, args, kwargs)
+
+    def _no_connection(self, low, obj) -> bool:
+        """Whether a method called on `obj` is one of something that is no
+        connection, nor makes one: a module of message APIs
+        (`websocket.create_connection(url)`), or, through a chain of calls,
+        an object known to be none (`client.get_transport().open_session()`
+        of a paramiko client, `ws.recv()` of a websocket's)."""
+        while obj.type == "call" or obj.type == "attribute" and low.env.get(compact(obj)) is None:
+            obj = obj.child_by_field_name("function" if obj.type == "call" else "object")
+            if obj is None:
+                return False
+        if obj.type not in ("identifier", "attribute"):
+            return False
+        name = compact(obj)
+        if low.env.get(name) is NOT_CONN:
+            return True
+        module = _module_aliases(low.unit).get(name) if _module_like(low, name) else None
+        return module is not None and _message_module(module, self.catalogue)
 
     @staticmethod
     def _base_method(low, obj, meth, args) -> str | None:
@@ -499,7 +518,12 @@ class PythonFrontend(Frontend):
                 & {low.qualname.rsplit(".", 1)[-1]}:
             return self._passed_send(low, node, name, args, kwargs)
         cat = self.catalogue
-        if name in cat.tcp_makers:
+        # An imported name is its module's: `from websocket import create_connection` is websocket's.
+        module, name = _imports(low.unit).get(name, (None, name))
+        if module is not None and _message_module(module, cat):
+            _eval_all(low, args, kwargs)
+            return NOT_CONN
+        if name in cat.tcp_makers and (module is None or module.rsplit(".", 1)[-1] in cat.socket_modules):
             return self._create(low, name, args, kwargs)
         if name in self.library_makers:
             _eval_all(low, args, kwargs)
@@ -576,7 +600,7 @@ class PythonFrontend(Frontend):
             frozenset(_stream_callbacks(unit)), frozenset(self._generators(unit)), frozenset(self._given_sends(unit)),
             tuple(sorted(_large_constants(unit.src.data).items())),
             tuple(sorted(_library_receivers(unit, self.catalogue.libraries).items())),
-            tuple(sorted(_module_structs(unit).items())))
+            tuple(sorted(_module_structs(unit).items())), tuple(sorted(_module_aliases(unit).items())))
 
     def _generators(self, unit) -> set[str]:
         """The file's generator functions (a `yield` in their text), worked out once."""
@@ -829,6 +853,55 @@ def _module_like(low, receiver: str) -> bool:
     the function: no local, parameter or field of that name."""
     root = receiver.split(".", 1)[0]
     return root.isidentifier() and root not in low.env and root not in low.params and root not in ("self", "cls")
+
+
+# `from M import a, b as c` (parenthesized over lines, or continued with backslashes).
+_FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*(?:\\\r?\n[^\n#;]*)*)", re.M)
+# `import a.b, c as d`
+_IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^\n#;]*)", re.M)
+
+
+def _imported(clause: str) -> list[tuple[str, str]]:
+    """(name, alias) of each name an import statement's clause lists."""
+    pairs = []
+    for part in clause.replace("\\", " ").strip("() \t\r\n").split(","):
+        words = part.split()
+        if words:
+            pairs.append((words[0], words[-1]))
+    return pairs
+
+
+def _imports(unit) -> dict[str, tuple[str, str]]:
+    """Name -> (the module, the name there) of what a `from ... import`
+    statement of the file binds to it (worked out once per file)."""
+    found = getattr(unit, "imports", None)
+    if found is None:
+        found = unit.imports = {}
+        for m in _FROM_IMPORT.finditer(unit.src.data):
+            module = m.group(1).decode("ascii", "replace")
+            for name, alias in _imported(m.group(2).decode("utf-8", "replace")):
+                found[alias] = (module, name)
+    return found
+
+
+def _module_aliases(unit) -> dict[str, str]:
+    """Name -> the module an `import` statement of the file binds to it
+    (`import a.b` binds `a`, and `a.b` is that module too)."""
+    found = getattr(unit, "module_aliases", None)
+    if found is None:
+        found = unit.module_aliases = {}
+        for m in _IMPORT.finditer(unit.src.data):
+            for module, alias in _imported(m.group(1).decode("utf-8", "replace")):
+                found[alias] = module
+                if alias == module and "." in module:
+                    found[module.split(".", 1)[0]] = module.split(".", 1)[0]
+        found.update((alias, f"{module}.{name}") for alias, (module, name) in _imports(unit).items())
+    return found
+
+
+def _message_module(module: str, cat) -> bool:
+    """Whether the module (or a package it is in) is one of message APIs."""
+    return any(part in cat.message_modules for part in module.split("."))
 
 
 def _method_of(unit, cls: str, meth: str) -> str | None:

@@ -49,6 +49,13 @@ PYTHON = Catalogue(
     socket_only={"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"},
     # socket.socket(), socket.create_connection(), ... or the same names imported from the module
     tcp_makers={"socket", "create_connection", "create_server", "fromfd"},
+    # The modules whose tcp_makers they are, by the last part of their names (gevent's and
+    # eventlet's green socket modules too): the same names imported from elsewhere are not.
+    socket_modules={"socket"},
+    # Packages whose connections carry whole messages over a transport they frame themselves
+    # (websockets, SSH channels): what they make, and what its methods return,
+    # is no TCP connection of the program's own writes.
+    message_modules={"websocket", "websockets", "paramiko"},
     kind_arguments={"socket": (0, 1), "fromfd": (1, 2)},  # fromfd(fd, family, type)
     plain_tcp_words={"AF_INET", "AF_INET6", "SOCK_STREAM"},
     no_nagle_words={"AF_UNIX", "AF_BLUETOOTH", "AF_NETLINK", "AF_PACKET", "AF_CAN", "SOCK_DGRAM", "SOCK_RAW"},
