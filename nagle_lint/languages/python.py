@@ -236,6 +236,7 @@ class PythonFrontend(Frontend):
     def _assignment_value(self, low: Lowering, node):
         right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
         v = self._bound(low, right) if right is not None and right.type == "attribute" else None
+        v = self._function_value(low, right) if v is None and right is not None and right.type == "identifier" else v
         v = low.expr(right) if v is None else v
         if right is not None:
             if v is None and right.type == "identifier" and left.type == "attribute":
@@ -367,7 +368,8 @@ class PythonFrontend(Frontend):
     @cached_property
     def _callees(self) -> dict:
         """Dotted callee -> its lowering: the library makers, the sleeps, asyncio's streams."""
-        table = {"asyncio.open_connection": lambda low, node, _, args, kwargs: self._open_stream(low, node, args, kwargs)}
+        table = {"asyncio.open_connection": lambda low, node, _, args, kwargs: self._open_stream(low, node, args, kwargs),
+                 "functools.partial": self._partial}
         table.update((name, self._sleep) for name in self.catalogue.sleeps)
         table.update((name, self._made_by_library) for name in self.library_makers)
         table.update((name, self._descriptor_call) for name in self.catalogue.descriptor_calls)
@@ -507,13 +509,34 @@ class PythonFrontend(Frontend):
         low.emit(Bind(key, low.site(node)))
         return Pair((Handle(key), Handle(key)))
 
+    def _function_value(self, low, node, leading=()):
+        """A function of the file named as a value (`reader = _readline`, the
+        first argument of `partial(_readline, ...)`): calling the name it is
+        kept in calls that function."""
+        name = text(node)
+        if node.type != "identifier" or name in low.env or name in low.params or name in low.declared:
+            return None
+        qualname = next((q for q in (f"{low.qualname}.{name}", name) if q in low.unit.function_names), None)
+        return _Function(qualname, tuple(leading)) if qualname is not None and qualname != "<module>" else None
+
+    def _partial(self, low, node, dotted, args, kwargs):
+        """`functools.partial(f, ...)` of a function of the file: that function, its first arguments given."""
+        made = self._function_value(low, args[0], args[1:]) if args else None
+        _eval_all(low, args[1:], kwargs)
+        return made
+
     def _plain_call(self, low, node, name, args, kwargs):
         if isinstance(bound := low.env.get(name), _Bound):  # write(...) after write = sock.sendall
             return self._call_bound(low, node, bound, args, kwargs)
+        if isinstance(function := low.env.get(name), _Function):  # reader(sock) after reader = _readline
+            _eval_all(low, [], kwargs)
+            return self._local_call(low, node, function.qualname, [*function.leading, *args])
         if isinstance(taken := low.env.get(name), _Taken):
             return self._callees[taken.callee](low, node, taken.callee, args, kwargs)
         if name == "open_connection":
             return self._open_stream(low, node, args, kwargs)
+        if name == "partial" and _imports(low.unit).get(name, (None,))[0] == "functools":
+            return self._partial(low, node, name, args, kwargs)
         if name in low.params and name not in low.env and args and self._given_sends(low.unit) \
                 & {low.qualname.rsplit(".", 1)[-1]}:
             return self._passed_send(low, node, name, args, kwargs)
@@ -677,6 +700,15 @@ class _Bound:
 
     handle: Handle
     meth: str
+
+
+@dataclass(frozen=True)
+class _Function:
+    """A function of the file taken as a value (`reader = _readline`), with the
+    arguments a `partial` gives it first."""
+
+    qualname: str
+    leading: tuple = ()
 
 
 @dataclass(frozen=True)
