@@ -581,7 +581,7 @@ def test_a_response_module_that_comes_to_send_keeps_its_callers_finding(tmp_path
     shutil.copytree(ROOT / "fixtures" / "python" / "base_constructor_project", tree)
     monkeypatch.chdir(tree)
     monkeypatch.delenv("NAGLE_LINT_CACHE_DIR", raising=False)
-    split = [("./client.py", 13, "NGL001"), ("./client.py", 20, "NGL001")]
+    split = [("./client.py", 15, "NGL001"), ("./client.py", 22, "NGL001"), ("./client.py", 35, "NGL001")]
     assert findings(lint(capsys, ".")[1]) == split
     response = tree / "response.py"
     text = response.read_text()
