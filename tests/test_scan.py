@@ -201,6 +201,24 @@ def test_java_evidence_follows_the_catalogue():
                         framework_types=JAVA.framework_types | {"Tunnel"})).has_evidence(text)
 
 
+def test_c_wrappers_known_by_name_follow_the_catalogue():
+    """A word added to `named_sends` lets a file calling a wrapper named for it
+    (defined in no linted file) through the byte scan, with no word of the
+    scan's own; the same file without a stream socket's type does not pass."""
+    from dataclasses import replace
+
+    from nagle_lint.languages.c_catalogue import C
+    from nagle_lint.languages.c_scan import CScanner
+
+    def scan(cat):
+        return type("Scanner", (CScanner,), {"catalogue": cat})()
+
+    text = b"int fd = socket(AF_INET, SOCK_STREAM, 0);\nvoid f(int fd) { net_xmit(fd, buf, n); }\n"
+    assert not scan(C).sends_in(text)
+    assert scan(replace(C, named_sends=C.named_sends | {"xmit"})).sends_in(text)
+    assert not scan(replace(C, named_sends=C.named_sends | {"xmit"})).sends_in(text.replace(b"SOCK_STREAM", b"SOCK_DGRAM"))
+
+
 def reference_call_sites(data: bytes, classes: bool = True) -> list[tuple[int, int, str]]:
     """What `called_keys` and `FunctionTexts.calls` stand for: a name, then
     blanks, then a parenthesis (start, end, name); and (`classes`) where the

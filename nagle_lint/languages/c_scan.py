@@ -47,11 +47,11 @@ class CScanner(Scanner):
 
     @cached_property
     def _named_send_calls(self) -> PlainCalls:
-        return PlainCalls(b"send", inner=_named(self.catalogue.named_sends))
+        return _named_calls(self.catalogue.named_sends)
 
     @cached_property
     def _named_calls(self) -> PlainCalls:
-        return PlainCalls(b"send|recv", inner=_named(self.catalogue.named_sends | self.catalogue.named_reads))
+        return _named_calls(self.catalogue.named_sends | self.catalogue.named_reads)
 
     def _calls_named(self, data: bytes, pattern: PlainCalls) -> bool:
         """Whether the file makes TCP connections and calls a wrapper `pattern` finds that it
@@ -112,6 +112,11 @@ class CScanner(Scanner):
         if data.count(b"\r") != data.count(b"\r\n"):
             return None  # lines ended by a lone CR: a preprocessor line would run to the end
         return _Braces(data).functions()
+
+
+def _named_calls(words) -> PlainCalls:
+    """Calls of `words` themselves and of the wrappers named for them (see `_named`)."""
+    return PlainCalls(b"|".join(escaped(words)), inner=_named(words))
 
 
 def _named(words) -> tuple[tuple[bytes, bytes], ...]:
