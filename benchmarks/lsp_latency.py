@@ -110,11 +110,18 @@ async def next_publish(client: Client, uri: str, timeout: float = 120.0):
 
 def cpu_seconds(pid: int, workers: bool = False) -> float:
     """The CPU time a process has used (user and system), from /proc;
-    `workers`: with that of the children it has waited for (the index's
-    forked workers)."""
+    `workers`: with that of the children it has waited for and of those
+    still running, theirs likewise (the process building the index early,
+    its workers)."""
     with open(f"/proc/{pid}/stat") as fh:
         fields = fh.read().rsplit(")", 1)[1].split()
-    return sum(int(f) for f in fields[11:15 if workers else 13]) / os.sysconf("SC_CLK_TCK")
+    seconds = sum(int(f) for f in fields[11:15 if workers else 13]) / os.sysconf("SC_CLK_TCK")
+    for child in _children(pid) if workers else ():
+        try:
+            seconds += cpu_seconds(child, workers=True)
+        except OSError:  # it ended meanwhile: counted by its parent once waited for
+            pass
+    return seconds
 
 
 async def edit_latency(lines: int, edits: int) -> tuple[float, int, float]:
@@ -169,11 +176,12 @@ def peak_memory_mb(pid: int) -> float:
 
 
 async def index_time(tree: Path, source: Path | None = None, env: dict | None = None
-                     ) -> tuple[float, float, float, float, float]:
+                     ) -> tuple[float, float, float, float, float, float]:
     """Seconds to build the index of `tree` (until the diagnostics of a file
     opened right after `initialized`), the server's CPU seconds by then (its
-    workers' too), the seconds and CPU seconds it took to answer
-    `initialize`, and its peak memory in MB; `source`, `env`: see `start`."""
+    workers' and its early build's too), the seconds and CPU seconds it took
+    to answer `initialize`, its peak memory in MB once it holds the index,
+    and that of its early build's process (0: none); `source`, `env`: see `start`."""
     files = sorted(p for p in tree.rglob("*") if p.suffix in (".py", ".java", ".c", ".h") and p.is_file())
     opened = files[0]
     started = time.perf_counter()
@@ -184,9 +192,30 @@ async def index_time(tree: Path, source: Path | None = None, env: dict | None = 
         uri=uri, language_id="java", version=1, text=opened.read_text(errors="replace"))))
     at, _ = await next_publish(client, uri, timeout=600)
     cpu = cpu_seconds(client._server.pid, workers=True)
+    # The early build's process sends the models after the diagnostics: the server's peak is read once it
+    # has taken them (it has waited for that process), and that process's own peak while it runs.
+    early = 0.0
+    for _ in range(600):
+        children = _children(client._server.pid)
+        if not children:
+            break
+        early = max([early] + [peak_memory_mb(c) for c in children])
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(0.5)  # the project of the models taken, made
     memory = peak_memory_mb(client._server.pid)
     await stop(client)
-    return at - started, cpu, client.started - started, start_cpu, memory
+    return at - started, cpu, client.started - started, start_cpu, memory, early
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as fh:
+                found += map(int, fh.read().split())
+        except OSError:
+            pass
+    return found
 
 
 def cold_run(tree: Path) -> tuple[float, float]:
@@ -263,8 +292,8 @@ async def main():
     parser.add_argument("--compare", type=Path, action="append", default=[], metavar="SRC",
                         help="also index with the server of another nagle-lint source tree (an earlier "
                              "commit's `git archive`, say), in the same turns (repeatable)")
-    parser.add_argument("--without-early-scan", action="store_true",
-                        help="also index with the early scan switched off (NAGLE_LINT_NO_EARLY_SCAN=1), "
+    parser.add_argument("--without-early-build", action="store_true",
+                        help="also index with the early build switched off (NAGLE_LINT_NO_EARLY_BUILD=1), "
                              "in the same turns")
     parser.add_argument("--components", action="store_true",
                         help="with --tree: the CPU time of what the index does beside the command line's "
@@ -281,9 +310,9 @@ async def main():
     elif args.tree:
         tree = args.tree.resolve()
         servers = [("server", None, None)] + [(f"server from {src}", src.resolve(), None) for src in args.compare]
-        if args.without_early_scan:
-            servers.append(("server without the early scan", None, {"NAGLE_LINT_NO_EARLY_SCAN": "1"}))
-        builds = {name: [] for name, _, _ in servers}  # name -> (seconds, CPU, start seconds, start CPU, MB) per round
+        if args.without_early_build:
+            servers.append(("server without the early build", None, {"NAGLE_LINT_NO_EARLY_BUILD": "1"}))
+        builds = {name: [] for name, _, _ in servers}  # name -> (seconds, CPU, start seconds, start CPU, MB, early MB) per round
         colds = []
         for _ in range(args.rounds):  # in turns: the load of the moment weighs on every row alike
             colds.append(cold_run(tree))
@@ -291,12 +320,13 @@ async def main():
                 builds[name].append(await index_time(tree, source, env))
         median = statistics.median
         for name, _, _ in servers:
-            seconds, cpus, starts, start_cpus, memories = zip(*builds[name])
+            seconds, cpus, starts, start_cpus, memories, earlies = zip(*builds[name])
             print(f"index of {args.tree}, {name}: median {median(seconds):.2f} s over {args.rounds} builds "
                   f"(start to the first file's diagnostics; each {each(seconds)}), CPU {median(cpus):.2f} s "
                   f"(each {each(cpus)}); of which starting the server (to its answer to initialize) "
                   f"{median(starts):.2f} s, CPU {median(start_cpus):.2f} s; "
-                  f"server peak memory {max(memories):.0f} MB at most")
+                  f"server peak memory {max(memories):.0f} MB at most (its early build's process: "
+                  f"{max(earlies):.0f} MB)")
         seconds, cpus = zip(*colds)
         print(f"cold command line on {args.tree}: median {median(seconds):.2f} s (each {each(seconds)}), "
               f"CPU {median(cpus):.2f} s (each {each(cpus)})")

@@ -1,7 +1,7 @@
 """What the language server does before loading its protocol library
 (nagle_lint/lsp/early.py): the first message read and replayed, and the
-byte scan of the workspace begun in a forked process, which the index
-build then takes instead of scanning again."""
+indexes of the workspace built in a forked process, which the server then
+takes instead of building them again."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from nagle_lint.lsp.index import Index
 
 ROOT = Path(__file__).resolve().parent.parent
 HELPERS = ROOT / "fixtures" / "c" / "helpers_project"  # a finding that needs two files
-needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the early scan needs fork()")
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the early build needs fork()")
 
 
 def message(payload: dict) -> bytes:
@@ -74,58 +74,100 @@ def _key(ix: Index):
     return sorted((f.path, f.rule, tuple(f.site), f.message, f.suppressed) for fs in ix.shown.values() for f in fs)
 
 
-@needs_fork
-def test_the_index_takes_the_early_scan_and_finds_what_its_own_scan_finds(tmp_path, monkeypatch):
-    tree = Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))
-    root = str(tree)
-    expected = Index(root, Resolver({}, start=root), jobs=1)
-    expected.build()
-    scan = early.Scan([root], {}, jobs=1)
-
-    def again(*args, **kwargs):
-        raise AssertionError("listed or scanned again")
-
-    # Here, not in the process forked already: the index neither walks the folder nor scans its files.
-    monkeypatch.setattr(runner, "_scan_many", again)
-    monkeypatch.setattr(runner, "plan", again)
+def _expected(root: str) -> Index:
     ix = Index(root, Resolver({}, start=root), jobs=1)
-    ix.build(scan=scan)
-    assert _key(ix) == _key(expected) and _key(ix)
-    assert ix.problems == expected.problems
+    ix.build()
+    return ix
+
+
+def _nothing_here(monkeypatch):
+    def again(*args, **kwargs):
+        raise AssertionError("listed, lowered or checked again")
+
+    # Here, not in the process forked already: the index neither walks the folder nor analyses its files.
+    for name in ("plan", "lower_all", "check_each", "read_file"):
+        monkeypatch.setattr(runner, name, again)
 
 
 @needs_fork
-def test_an_early_scan_of_other_settings_or_folders_is_not_taken(tmp_path):
+def test_the_index_takes_the_early_build_and_shows_what_its_own_build_shows(tmp_path, monkeypatch):
     tree = Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))
     root = str(tree)
-    scan = early.Scan([root], {"select": ("NGL001",)}, jobs=1)
-    settings = Resolver({}, start=root)
-    assert scan.planned(root, settings) is None  # other settings
-    selected = Resolver({"select": ("NGL001",)}, start=root)
-    files, records = scan.planned(root, selected)
-    assert files == runner.plan([root], selected).files and [r.path for r in records] == files
-    assert scan.planned(str(tmp_path), selected) is None  # another folder
+    expected = _expected(root)
+    build = early.Build([root], {}, jobs=1)
+    with monkeypatch.context() as m:
+        _nothing_here(m)
+        ix = Index(root, Resolver({}, start=root), jobs=1)
+        ix.build(early=build)
+        assert _key(ix) == _key(expected) and _key(ix)
+        assert ix.problems == expected.problems
+        assert ix.prepared == {}  # the models come after what is shown
+        ix.ready()
+    build.close()
+    assert sorted(ix.prepared) == sorted(expected.prepared) and ix.prepared
+    assert {p: [f.message for f in fs] for p, fs in ix.raw.items()} == \
+        {p: [f.message for f in fs] for p, fs in expected.raw.items()}
+    # An edit then analyses as the index built here does: the finding of client.c goes with its helper's send.
+    helper = str(tree / "proto.c")
+    text = (tree / "proto.c").read_bytes()
+    edited = text.replace(b"write(fd, body, strlen(body));", b"(void)body;")
+    assert edited != text
+    assert ix.update(helper, edited) == expected.update(helper, edited) == {str(tree / "client.c")}
+    assert _key(ix) == _key(expected)
 
 
 @needs_fork
-def test_the_early_scan_starts_unless_switched_off(tmp_path, monkeypatch):
-    (tmp_path / "a.py").write_text("import socket\n")
+def test_an_early_build_of_other_settings_or_folders_is_not_taken(tmp_path):
+    tree = Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))
+    root = str(tree)
+    build = early.Build([root], {"select": ("NGL001",)}, jobs=1)
+    assert build.shown_of(root, Resolver({}, start=root)) is None  # other settings
+    selected = Resolver({"select": ("NGL001",)}, start=root)
+    assert build.shown_of(str(tmp_path), selected) is None  # another folder
+    shown, problems = build.shown_of(root, selected)
+    assert shown and shown.keys() <= set(runner.plan([root], selected).files)
+    prepared, raw = build.models_of(root)
+    assert prepared and raw.keys() == prepared.keys()
+    assert build.pid is None  # waited for
+
+
+@needs_fork
+def test_the_early_build_starts_unless_switched_off(tmp_path, monkeypatch):
+    (tmp_path / "a.py").write_text("import socket\ns = socket.create_connection(('h', 1))\n"
+                                   "s.sendall(b'a')\ns.sendall(b'b')\ns.recv(1)\n")
     first = initialize(rootUri=tmp_path.as_uri(), capabilities={})
-    got, scan = early.start(io.BytesIO(first))
-    assert got == first and scan is not None
-    assert scan.planned(str(tmp_path), Resolver({}, start=str(tmp_path)))[0] == [str(tmp_path / "a.py")]
-    monkeypatch.setenv("NAGLE_LINT_NO_EARLY_SCAN", "1")
-    monkeypatch.setattr(early, "Scan", None)  # never made
+    got, build = early.start(io.BytesIO(first))
+    assert got == first and build is not None
+    shown, _ = build.shown_of(str(tmp_path), Resolver({}, start=str(tmp_path)))
+    assert [f.rule for f in shown[str(tmp_path / "a.py")]] == ["NGL001"]
+    build.close()
+    monkeypatch.setenv("NAGLE_LINT_NO_EARLY_BUILD", "1")
+    monkeypatch.setattr(early, "Build", None)  # never made
     assert early.start(io.BytesIO(first)) == (first, None)
 
 
 @needs_fork
-def test_a_scan_that_fails_gives_nothing_and_the_index_scans_for_itself(tmp_path):
+def test_a_build_that_fails_gives_nothing_and_the_index_builds_itself(tmp_path):
     (tmp_path / ".nagle-lint.toml").write_text("select = 3\n")  # a broken configuration file
     (tmp_path / "a.py").write_text("import socket\n")
-    scan = early.Scan([str(tmp_path)], {}, jobs=1)
-    scan.close()
-    assert scan.found == {}
+    build = early.Build([str(tmp_path)], {}, jobs=1)
+    assert build.shown_of(str(tmp_path), Resolver({}, start=str(tmp_path))) is None
+    assert build.models_of(str(tmp_path)) is None and build.pid is None
+
+
+@needs_fork
+def test_models_that_do_not_come_whole_are_built_here(tmp_path, monkeypatch):
+    tree = Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))
+    root = str(tree)
+    expected = _expected(root)
+    build = early.Build([root], {}, jobs=1)
+    ix = Index(root, Resolver({}, start=root), jobs=1)
+    ix.build(early=build)
+    monkeypatch.setattr(build, "_next", lambda: {})  # the models' message broken off
+    ix.ready()
+    build.close()
+    assert sorted(ix.prepared) == sorted(expected.prepared) and ix.prepared
+    assert _key(ix) == _key(expected)
 
 
 def test_the_collector_is_off_while_the_protocol_library_loads_and_on_again_to_serve(monkeypatch):

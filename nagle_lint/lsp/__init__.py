@@ -20,7 +20,7 @@ def main(argv: list[str]) -> int:
     from . import early
 
     try:
-        first, scan = early.start(sys.stdin.buffer)  # before the protocol library is loaded: see early.py
+        first, build = early.start(sys.stdin.buffer)  # before the protocol library is loaded: see early.py
         # What loading it makes (some 50,000 objects) lives as long as the server, and none is
         # garbage: the collector, which would walk them over and over meanwhile (0.1 s of the
         # 0.7 s it takes), is left off until it is done, and then leaves them be.
@@ -34,4 +34,4 @@ def main(argv: list[str]) -> int:
         if (e.name or "").split(".")[0] not in ("lsprotocol", "pygls"):
             raise
         raise UsageError(need.format(e.name)) from None
-    return serve(first, scan)
+    return serve(first, build)

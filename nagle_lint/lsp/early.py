@@ -1,14 +1,14 @@
 """What the server does before it loads its protocol library: read the
-editor's first message, `initialize`, and start the byte scan of the
-workspace folders it names.
+editor's first message, `initialize`, and start building the indexes of
+the workspace folders it names.
 
 Loading lsprotocol and pygls costs about a second of one core (some 550
-attrs classes made and their annotations resolved), while the other core
-waits.  So the scan (the command line's phase 1, see runner.py) runs in a
-forked process meanwhile, forked before any thread exists, and the files
-it listed and its records are taken when the index is built
-(`Scan.planned`).  The first message is
-then replayed to the protocol (`Replay`)."""
+attrs classes made and their annotations resolved).  So the indexes are
+built meanwhile (the command line's work, in its worker processes) by a
+process forked before any thread exists, and taken when the server
+indexes its folders (`Build`): what they show is published as soon as the
+build is done, not a library's load later.  The first message is then
+replayed to the protocol (`Replay`)."""
 
 from __future__ import annotations
 
@@ -124,62 +124,78 @@ class Replay:
         return self.first[:n], self.first[n:]
 
 
-class Scan:
-    """The files of some folders and their byte scan (runner's Scanned
-    records), worked out by a forked process, with the settings given."""
+class Build:
+    """The indexes of some folders (`index.Index.build`), built by a forked
+    process with the settings given, while the server loads its protocol
+    library: what they show (each file's findings and problems) is sent
+    first, to be published at once, then their models and findings before
+    settling, which an edit needs and the server takes once it has
+    published (pickling Netty's costs the forked process about 0.3 s, and
+    loading them the server 0.1 s)."""
 
     def __init__(self, folders: list[str], options: dict, jobs: int | None = None):
-        from .. import runner
+        from .index import Index
 
         self.options = options
         read_end, write_end = os.pipe()
         self.pid = os.fork()
-        if self.pid == 0:  # the scanning process: never returns
+        if self.pid == 0:  # the building process: never returns
             code = 1
             try:
                 os.close(read_end)
-                found = {}
+                built = {}
                 for folder in folders:
-                    settings = Resolver(options, start=folder)
-                    files = runner.plan([folder], settings).files
-                    found[folder] = files, runner.scan_all(files, settings, jobs or runner.default_jobs())
+                    built[folder] = ix = Index(folder, Resolver(options, start=folder), jobs)
+                    ix.build()
                 with os.fdopen(write_end, "wb") as out:
-                    pickle.dump(found, out, pickle.HIGHEST_PROTOCOL)
+                    pickle.dump({f: (ix.shown, ix.problems) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)
+                    out.flush()
+                    pickle.dump({f: (ix.prepared, ix.raw) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)
                 code = 0
-            finally:  # a broken configuration file, say: the index scans for itself
+            finally:  # a broken configuration file, say: the index builds itself
                 os._exit(code)
         os.close(write_end)
-        self.read_end = read_end
-        self.found: dict | None = None
+        self.stream = os.fdopen(read_end, "rb")
+        self.shown: dict | None = None  # folder -> (shown, problems), once read
+        self.models: dict | None = None  # folder -> (prepared, raw), once read
 
-    def planned(self, folder: str, settings: Resolver):
-        """(the folder's files, their Scanned records), as the index would
-        list and scan them, or None where the scan was of other settings or
+    def shown_of(self, folder: str, settings: Resolver):
+        """(what the folder's index shows, its problems), as the index would
+        find them, or None where the build was of other settings or
         folders, or failed."""
-        if self.found is None:
+        if self.shown is None:
+            self.shown = self._next()
+        return self.shown.get(folder) if settings.overrides == self.options else None
+
+    def models_of(self, folder: str):
+        """(the folder's index's models, its findings before settling), or
+        None where they did not come whole; asked after `shown_of`."""
+        if self.models is None:
+            self.models = self._next() if self.shown else {}
             self.close()
-        return self.found.get(folder) if settings.overrides == self.options else None
+        return self.models.get(folder)
+
+    def _next(self) -> dict:
+        try:
+            return pickle.load(self.stream)
+        except Exception:  # it failed, and sent nothing whole
+            return {}
 
     def close(self) -> None:
-        """Wait for the scanning process and take what it found."""
-        if self.found is not None:
-            return
-        with os.fdopen(self.read_end, "rb") as fh:
-            data = fh.read()
-        os.waitpid(self.pid, 0)
-        try:
-            self.found = pickle.loads(data)
-        except Exception:  # it failed, and sent nothing whole
-            self.found = {}
+        """Wait for the building process (it ends once it has sent everything)."""
+        if self.pid is not None:
+            self.stream.close()
+            os.waitpid(self.pid, 0)
+            self.pid = None
 
 
-def start(stream) -> tuple[bytes, Scan | None]:
-    """The first message of `stream`, and the scan of the folders it names
-    (None where there are none, where this platform cannot fork, or where
-    NAGLE_LINT_NO_EARLY_SCAN is set: the index then lists and scans them
-    itself, once the protocol library is loaded)."""
+def start(stream) -> tuple[bytes, Build | None]:
+    """The first message of `stream`, and the build of the indexes of the
+    folders it names (None where there are none, where this platform cannot
+    fork, or where NAGLE_LINT_NO_EARLY_BUILD is set: the server then builds
+    them itself, once the protocol library is loaded)."""
     first = read_message(stream)
-    if os.environ.get("NAGLE_LINT_NO_EARLY_SCAN") or not hasattr(os, "fork"):
+    if os.environ.get("NAGLE_LINT_NO_EARLY_BUILD") or not hasattr(os, "fork"):
         return first, None
     folders, options = folders_of(first)
-    return first, Scan(folders, options) if folders else None
+    return first, Build(folders, options) if folders else None

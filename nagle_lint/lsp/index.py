@@ -111,6 +111,7 @@ class Index:
         # path -> what the last lowering of its open buffer left: an edit lowers again only what it changed
         self.earlier: dict[str, Earlier] = {}
         self.runs: dict[str, Runs] = {}  # path -> what the last analysis of its open buffer observed
+        self._early = None  # an early.Build whose models are still to be taken (see `ready`)
 
     def holds(self, path: str) -> bool:
         """Whether `path` lies under the folder."""
@@ -124,23 +125,22 @@ class Index:
             return False
         return not excluded(path, excludes(self.settings.of(path)))
 
-    def build(self, texts: dict[str, bytes] | None = None, scan=None) -> None:
+    def build(self, texts: dict[str, bytes] | None = None, early=None) -> None:
         """Analyse every file under the folder, as `nagle-lint ROOT` would;
-        `scan`: an `early.Scan` that may have listed the files and done the
-        byte scan already."""
+        `early`: an `early.Build` that may have done it already (then what
+        it shows is taken at once, and its models by `ready`)."""
         texts = {p: t for p, t in (texts or {}).items() if self.owns(p)}
+        shown = early.shown_of(self.root, self.settings) if early is not None and not texts else None
+        if shown is not None:
+            self.shown, self.problems = shown
+            self._early = early
+            return
         if self.root is not None:
             result = Result([])
-            planned = scan.planned(self.root, self.settings) if scan is not None and not texts else None
-            if planned is None:
-                files, scanned = runner.plan([self.root], self.settings).files, None
-            else:  # the folder is not walked again (0.1 s of Netty's index)
-                files, scanned = planned
-                for path in files:  # as `plan` does: every configuration read here, not in a worker
-                    self.settings.of(path)
+            files = runner.plan([self.root], self.settings).files
             # The collector as seldom as in the command line's run (see `runner._fewer_collections`).
             with buffers(texts), runner._fewer_collections():
-                self.prepared, self.project = runner.lower_all(files, self.settings, self.jobs, result, scanned=scanned)
+                self.prepared, self.project = runner.lower_all(files, self.settings, self.jobs, result)
                 self.raw = runner.check_each(self.prepared, self.project, self.settings, self.jobs) \
                     if self.prepared else {}
             self.problems = {}
@@ -150,10 +150,23 @@ class Index:
         for path, text in texts.items():  # an open buffer is lowered even where the scan would skip it
             self.update(path, text)
 
+    def ready(self) -> None:
+        """The models of an early build taken (built here where they did not come whole)."""
+        early, self._early = self._early, None
+        if early is None:
+            return
+        models = early.models_of(self.root)
+        if models is None:
+            self.build()
+            return
+        self.prepared, self.raw = models
+        self.project = runner.project_of(self.prepared, self.settings) if self.prepared else None
+
     def update(self, path: str, text: bytes | None, opened: bool = True) -> set[str]:
         """Analyse `path` again (`text`: its buffer; None: as it is on disk,
         or gone), and the files whose findings depend on it; the paths whose
         findings changed.  `opened`: lower it even if the scan would skip it."""
+        self.ready()
         if text is None:
             self.texts.pop(path, None)
             self.earlier.pop(path, None)
@@ -209,6 +222,7 @@ class Index:
 
     def forget(self, path: str) -> set[str]:
         """`path` is no file of the index any more (a closed buffer of no folder)."""
+        self.ready()
         changed = self.update(path, None, opened=False) if path in self.prepared else set()
         self.raw.pop(path, None)
         self.problems.pop(path, None)

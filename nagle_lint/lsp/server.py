@@ -46,7 +46,7 @@ class NagleServer(LanguageServer):
         self.changed: dict[str, float] = {}  # uri -> when it last changed
         self.jobs: queue.Queue = queue.Queue()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.scan = None  # an early.Scan of the workspace folders, for the first index build
+        self.early = None  # an early.Build of the workspace folders' indexes, for the first index build
         # A daemon thread: `exit` ends the process even while it analyses.
         threading.Thread(target=self._work, name="nagle-lint-analysis", daemon=True).start()
 
@@ -122,25 +122,28 @@ class NagleServer(LanguageServer):
         texts = self.open_texts()
         folders = self.folders()
         settings = {folder: self.settings_for(folder) for folder in folders}
-        scan, self.scan = self.scan, None
+        early, self.early = self.early, None
 
         def job():
             self.indexes = {f: Index(f, settings[f]) for f in folders}
             for ix in self.indexes.values():
-                ix.build(texts, scan)
-            if scan is not None:
-                scan.close()
+                ix.build(texts, early)
             self.loose = {}
             for path, text in texts.items():
                 ix = self.index_of(path)
                 if ix is not None and ix.root is None:
                     ix.update(path, text)
+            self.call_soon(self.publish_all)  # what an early build shows, before its models are taken
+            for ix in self.indexes.values():
+                ix.ready()
+            if early is not None:
+                early.close()
             # What the build made lives as long as the server: out of the collector's
             # reach, it is no longer walked by each full collection that edits set off
             # (on Netty, a quarter of a second every few edits).  What of it an edit lets
             # go is still freed: the index holds no reference cycles.
             gc.freeze()
-            self.call_soon(self.publish_all)
+            self.call_soon(self.publish_all)  # (where an early build's models did not come, built here)
 
         self.submit(job)
 
@@ -423,12 +426,12 @@ def shutdown(ls: NagleServer, *args):
     ls.timers.clear()
 
 
-def main(first: bytes = b"", scan=None) -> int:
+def main(first: bytes = b"", early=None) -> int:
     """Serve on stdin and stdout until the editor says `exit`; `first`: what
-    was read of stdin already, `scan`: an early.Scan of the folders it names."""
+    was read of stdin already, `early`: an early.Build of the indexes of the folders it names."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # only the protocol may write to the real stdout
-    server.scan = scan
+    server.early = early
     server.start_io(Replay(first, sys.stdin.buffer), out)
     return 0
