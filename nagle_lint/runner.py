@@ -140,17 +140,15 @@ def _fewer_collections():
         gc.set_threshold(*before)
 
 
-def lower_all(files: list[str], settings: Settings | Resolver, jobs: int, result: Result, trace=None, scanned=None):
+def lower_all(files: list[str], settings: Settings | Resolver, jobs: int, result: Result, trace=None):
     """Phases 1-3: (path -> Prepared of the files lowered, their Project or
     None); `result` counts the files and takes the problems, sorted; `trace`
     (a `store.Trace`) learns what each phase made of each file, and answers
-    what the store knows of it already; `scanned`: phase 1's Scanned records
-    of `files`, when another process did it (the language server starts it
-    before loading its protocol library; it keeps no store)."""
+    what the store knows of it already."""
     workers = _Workers(jobs, len(files) >= PARALLEL_THRESHOLD)
     lowered = _Lowered(result, trace)
     try:
-        first = _first_round(files, settings, workers, scanned) if trace is None else \
+        first = _first_round(files, settings, workers) if trace is None else \
             trace.first_round(files, settings, workers)
         for item in first:
             if item.prepared is not None:
@@ -163,15 +161,6 @@ def lower_all(files: list[str], settings: Settings | Resolver, jobs: int, result
         workers.close()
     result.problems.sort()
     return lowered.prepared, project
-
-
-def scan_all(files: list[str], settings: Settings | Resolver, jobs: int) -> list[Scanned]:
-    """Phase 1 alone, for `lower_all`'s `scanned`."""
-    workers = _Workers(jobs, len(files) >= PARALLEL_THRESHOLD)
-    try:
-        return workers.map(_scan_many, files, settings)
-    finally:
-        workers.close()
 
 
 class _Lowered:
@@ -198,11 +187,10 @@ class _Lowered:
             self.skipped.append(path)
 
 
-def _first_round(files: list[str], settings: Settings | Resolver, workers: _Workers, scanned=None) -> list[Lowered]:
-    """Phases 1 and 2, for every file in order: scanned (in parallel, unless
-    done already), then the files the scan let through lowered, the biggest first."""
-    if scanned is None:
-        scanned = workers.map(_scan_many, files, settings)
+def _first_round(files: list[str], settings: Settings | Resolver, workers: _Workers) -> list[Lowered]:
+    """Phases 1 and 2, for every file in order: scanned (in parallel), then
+    the files the scan let through lowered, the biggest first."""
+    scanned = workers.map(_scan_many, files, settings)
     to_lower = sorted((s for s in scanned if s.settled is None), key=lambda s: -s.size)
     out = {s.path: Lowered(s.path, *s.settled) for s in scanned if s.settled is not None}
     if to_lower:
