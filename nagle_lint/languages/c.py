@@ -10,7 +10,7 @@ from .base import NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Front
 from .c_catalogue import C
 from .catalogue import FULL_SIZE
 from .c_scan import IF_ZERO
-from ..model import ONE, SMALL, UNKNOWN, ConnInfo
+from ..model import ONE, SMALL, UNKNOWN, ConnInfo, If
 from .scan import stems
 
 # An event loop that the file fills with TCP connections hands them back as these.
@@ -226,7 +226,6 @@ class CFrontend(Frontend):
         body = [c for c in node.named_children if c not in skip and c.type not in ("identifier",)]
         then = low.stmts(body)
         other = low.block_of(alt) if alt is not None else ()
-        from ..model import If
 
         low.emit(If((then, other), True, low.site(node)))
 
@@ -340,6 +339,9 @@ class CFrontend(Frontend):
         args = low.args(node.child_by_field_name("arguments"))
         if func.type != "identifier":
             low.expr(func)
+            targets = self._member_targets(low, func)
+            if targets:
+                return self._through_member(low, node, targets, args)
             low.evaluate(args)
             return None
         name = text(func)
@@ -350,6 +352,24 @@ class CFrontend(Frontend):
         if kind is None:
             return self._outside(low, node, name, args)
         return self.CALLS[kind](self, low, node, name, args)
+
+    def _member_targets(self, low: Lowering, func) -> tuple[str, ...]:
+        """The functions of this file a call through a member (`t->ops->send(...)`) may reach:
+        those an operations table of the file holds in that member that send or read themselves
+        (see `CScanner.op_tables`)."""
+        if func.type != "field_expression":
+            return ()
+        held = self.scan.op_tables(low.unit.src.data).get(text(func.child_by_field_name("field")), ())
+        return tuple(sorted(f for f in held if f in low.unit.function_names and f != low.qualname))
+
+    def _through_member(self, low: Lowering, node, targets: tuple[str, ...], args):
+        """A call through a function pointer: a call of the one function assigned to it, or
+        of one of several (alternatives: a table per transport, only one is called)."""
+        if len(targets) == 1:
+            return low.local_call(targets[0], args, node)
+        arms = tuple(low.aside(lambda t=t: low.local_call(t, args, node)) for t in targets)
+        low.emit(If(arms, True, low.site(node)))
+        return NO_VALUE
 
     def _outside(self, low: Lowering, node, name: str, args):
         # may be a function of another linted file; else, what its name says

@@ -192,6 +192,7 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)
     classes = {q: c for q, _, _, c in spans if c is not None}
     with_events = texts.matching(scan.events_in(data))
+    scan.through_members(texts, data, with_events)
     starts, quiet, quiet_options = _starts(scan, texts, data, with_events, outside, own, option_only)
     relevant = texts.calling(starts) | {q for q, _, _, _ in spans if n_is_root(q)}
     bases = scan.class_bases(data, set(classes.values())) if classes else {}

@@ -327,6 +327,13 @@ class FunctionTexts:
             sites += [(q, outside) for q in self.roots]
         return [(q, [(n, before, _on_class(n, cls)) for n, before, cls in found]) for q, found in sites]
 
+    def add_member_calls(self, assigned: dict[str, set[str]]) -> None:
+        """A call of a member in `assigned` (`p->send(`, not a bare `send(`) calls the names
+        assigned to it too (C's function pointers); before any caller is looked up."""
+        for q, called in self.calls.items():
+            for member in (called - self._bare[q]) & assigned.keys():
+                called |= assigned[member]
+
     @cached_property
     def _callers(self) -> dict[str, set[str]]:
         """Name -> the functions whose text calls it."""
@@ -437,6 +444,10 @@ class Scanner:
     def events_in(self, data: bytes) -> re.Pattern:
         """The event pattern for this file (a language may narrow it by what the file contains)."""
         return self.events
+
+    def through_members(self, texts: FunctionTexts, data: bytes, functions) -> None:
+        """Where the language calls functions through members (C's function pointers), add to
+        `texts` the calls of `functions` made that way."""
 
     # A function definition around its name: what comes before (matched
     # against the bytes just before it) and after (at the end of the name).
