@@ -1,5 +1,5 @@
 """.pre-commit-hooks.yaml: the hook installed by the real pre-commit
-(`pre-commit try-repo`, from a committed copy of this project) blocks a
+(`pre-commit run` with a config naming a committed copy of this project) blocks a
 commit that splits a write, lets the fixed file through, and honours the
 configured excludes for files pre-commit names explicitly."""
 
@@ -56,7 +56,7 @@ GIT = ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
 
 @pytest.fixture(scope="module")
 def hook_repo(tmp_path_factory):
-    """A committed copy of this project: what `pre-commit try-repo` installs the hook from."""
+    """A committed copy of this project: what `pre-commit` installs the hook from."""
     pytest.importorskip("pre_commit", reason="pre-commit is in the test extras")
     home = tmp_path_factory.mktemp("home")
     hooks = copy_project(home / "nagle-lint")
@@ -66,40 +66,51 @@ def hook_repo(tmp_path_factory):
     return hooks
 
 
-def service(tmp_path: Path, client: str) -> tuple[Path, dict]:
-    """A user's repository with client.py and an excluded vendor/theirs.py staged."""
-    env = _env(tmp_path)
+@pytest.fixture(scope="module")
+def home(hook_repo):
+    """One user's home for the module: pre-commit builds the hook's environment once
+    and reuses it, as it does for a user (building it is most of each test's time)."""
+    return hook_repo.parent
+
+
+def service(home: Path, hooks: Path, tmp_path: Path, client: str) -> tuple[Path, dict]:
+    """A user's repository with client.py, an excluded vendor/theirs.py and a
+    .pre-commit-config.yaml naming the hook at the hooks repository's HEAD, staged."""
+    env = _env(home)
     user = tmp_path / "service"
     (user / "vendor").mkdir(parents=True)
     (user / "client.py").write_text(client, encoding="utf-8")
     (user / "vendor" / "theirs.py").write_text(SPLIT, encoding="utf-8")  # excluded by the config below
     (user / "pyproject.toml").write_text('[tool.nagle-lint]\nexclude = ["vendor"]\n', encoding="utf-8")
+    rev = _run([*GIT, "rev-parse", "HEAD"], hooks, env).stdout.strip()
+    config = {"repos": [{"repo": str(hooks), "rev": rev, "hooks": [{"id": "nagle-lint"}]}]}
+    (user / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     for args in (["init", "-q"], ["add", "-A"]):
         assert _run([*GIT, *args], user, env).returncode == 0
     return user, env
 
 
-def try_repo(hooks: Path, user: Path, env: dict):
-    proc = _run([sys.executable, "-m", "pre_commit", "try-repo", str(hooks), "nagle-lint", "--color", "never"],
-                user, env)
+def run_hooks(user: Path, env: dict):
+    """`pre-commit run` on the staged files, as `git commit` would."""
+    proc = _run([sys.executable, "-m", "pre_commit", "run", "--color", "never"], user, env)
     return proc.returncode, proc.stdout + proc.stderr
 
 
-def test_pre_commit_blocks_a_staged_split_write(hook_repo, tmp_path):
-    user, env = service(tmp_path, SPLIT)
-    code, out = try_repo(hook_repo, user, env)
+def test_pre_commit_blocks_a_staged_split_write(hook_repo, home, tmp_path):
+    user, env = service(home, hook_repo, tmp_path, SPLIT)
+    code, out = run_hooks(user, env)
     assert code == 1, out
     assert re.search(r"^nagle-lint\.+Failed$", out, re.M), out
     assert "client.py:7:5: NGL001 second send on 'sock' (first at line 6)" in out
     assert "theirs.py" not in out  # excluded in the config, though pre-commit names it
 
 
-def test_pre_commit_passes_once_the_write_is_joined(hook_repo, tmp_path):
-    user, env = service(tmp_path, SPLIT)
+def test_pre_commit_passes_once_the_write_is_joined(hook_repo, home, tmp_path):
+    user, env = service(home, hook_repo, tmp_path, SPLIT)
     assert _run([*GIT, "commit", "-q", "--no-verify", "-m", "before"], user, env).returncode == 0
     (user / "client.py").write_text(FIXED, encoding="utf-8")
     assert _run([*GIT, "add", "client.py"], user, env).returncode == 0
-    code, out = try_repo(hook_repo, user, env)
+    code, out = run_hooks(user, env)
     assert code == 0, out
     assert re.search(r"^nagle-lint\.+Passed$", out, re.M), out
     assert "NGL001" not in out
