@@ -208,3 +208,24 @@ def test_the_collector_is_off_while_the_protocol_library_loads_and_on_again_to_s
     lsp.main([])
     assert seen == {"loading": False, "serving": (True, b"")}
     gc.unfreeze()
+
+
+@needs_fork
+def test_a_build_whose_models_are_never_asked_for_is_ended_not_waited_for(tmp_path, monkeypatch):
+    import signal
+    import threading
+    import time
+
+    (tmp_path / "a.py").write_text("import socket\n")
+    # The forked process inherits this: it builds for as long as the test would wait.
+    monkeypatch.setattr(Index, "build", lambda self, *args, **kwargs: time.sleep(600))
+    build = early.Build([str(tmp_path)], {}, jobs=1)
+    pid = build.pid
+    closing = threading.Thread(target=build.close, daemon=True)
+    closing.start()
+    closing.join(60)
+    ended = not closing.is_alive()
+    if not ended:  # (the test fails: the process is ended here instead)
+        os.kill(pid, signal.SIGKILL)
+        closing.join()
+    assert ended and build.pid is None

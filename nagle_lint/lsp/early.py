@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import signal
 
 from ..config import ConfigError, Resolver, check_rule_ids
 from ..site import CONFIDENCES
@@ -182,8 +183,12 @@ class Build:
             return {}
 
     def close(self) -> None:
-        """Wait for the building process (it ends once it has sent everything)."""
+        """Wait for the building process (it ends once it has sent
+        everything), or end it where its models were never asked for (the
+        server built its indexes itself: open buffers, other settings)."""
         if self.pid is not None:
+            if self.models is None:
+                os.kill(self.pid, signal.SIGKILL)
             self.stream.close()
             os.waitpid(self.pid, 0)
             self.pid = None
