@@ -48,6 +48,9 @@ ONE = "one"  # a single byte or element
 SMALL = "small"  # a short constant
 UNKNOWN = "unknown"
 
+# The name of an argument that unpacks any number of arguments (`*args`, `**options`).
+UNPACKED = "*"
+
 
 @record
 class Send:
@@ -155,7 +158,10 @@ class Call:
     `args[i]` is the connection key passed as parameter i, or None;
     `consts[i]` its truth when it is a constant (None otherwise);
     `receiver` the key of the object a method is called on (its fields are
-    the callee's `self.`/`this.` fields)."""
+    the callee's `self.`/`this.` fields); `names[i]` the name argument i is
+    passed by (`noreply=False`), None when passed by position, UNPACKED
+    when it stands for any number of them (`*args`, `**options`); no names:
+    all are passed by position (see `binding`)."""
 
     callee: str
     args: tuple[str | None, ...]
@@ -174,6 +180,7 @@ class Call:
     # a connection known to be TCP: a wrapper known only by its name and its
     # arguments (`net_send(fd, buf, n)`), whose name alone is weak evidence.
     otherwise: tuple = ()
+    names: tuple[str | None, ...] = ()
 
 
 # --- structure --------------------------------------------------------------
@@ -182,12 +189,18 @@ class Call:
 @record
 class If:
     """Alternatives; when not `exhaustive`, control may also skip them all.
-    A `switch`'s cases: a `Break` inside leaves the switch, not a loop."""
+    A `switch`'s cases: a `Break` inside leaves the switch, not a loop.
+    `when`: (parameter, truth) where the first branch runs exactly when the
+    parameter's value has that truth (`if noreply:` is ("noreply", True),
+    `if not noreply:` ("noreply", False)), or is None (`if noreply is None:`,
+    ("noreply", None)); else the others run, or none.  A call that passes
+    the parameter a constant (or leaves it its default) decides it."""
 
     branches: tuple[tuple["Stmt", ...], ...]
     exhaustive: bool
     site: Site
     switch: bool = False
+    when: tuple | None = None
 
 
 @record
@@ -244,7 +257,8 @@ Stmt = Event | If | Loop | Try | Return | Break | Continue
 @dataclass(slots=True)
 class Function:
     """One function, method or module body.  `params[i]` is the connection
-    key of parameter i (None when it is not a connection)."""
+    key of parameter i (None when it is not a connection), which is its
+    name where a language passes arguments by name."""
 
     qualname: str
     site: Site
@@ -262,6 +276,12 @@ class Function:
     # (field key, parameter) for each field it sets to a parameter (a constructor
     # keeping the connection it is given): on an object, that field is the argument.
     field_params: tuple = ()
+    # defaults[i]: the truth of parameter i's default when it is a constant
+    # (`noreply=False`), else None.
+    defaults: tuple[bool | None, ...] = ()
+    # The parameters the body never rebinds (but to give one a value where
+    # it is None): a constant passed for one holds all through the function.
+    steady: frozenset = frozenset()
 
     def by_design(self, send: Send) -> bool:
         """Whether the send is made on a connection a framework makes with
@@ -287,6 +307,31 @@ class FileModel:
     # Class -> its base classes defined in the file, in order: a subclass's
     # methods start with what its bases' methods set on their fields.
     bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def binding(call: Call, fn: Function) -> tuple[int | None, ...]:
+    """For each parameter of `fn`, the index in `call.args` of the argument
+    it is given: by name, else by position; None where it keeps its default
+    or, past an unpacked argument (see `unpacks`), where it cannot be told."""
+    if not call.names:
+        n = len(call.args)
+        return tuple(i if i < n else None for i in range(len(fn.params)))
+    given: list[int | None] = [None] * len(fn.params)
+    by_position = True
+    for i, name in enumerate(call.names):
+        if name == UNPACKED:
+            by_position = False
+            continue
+        j = (i if by_position else -1) if name is None else fn.params.index(name) if name in fn.params else -1
+        if 0 <= j < len(given):
+            given[j] = i
+    return tuple(given)
+
+
+def unpacks(call: Call) -> bool:
+    """Whether an argument of the call stands for any number of them: a
+    parameter it gives none to may still be given one (not its default)."""
+    return UNPACKED in call.names
 
 
 def lineage(bases: dict[str, tuple[str, ...]], cls: str) -> list[str]:

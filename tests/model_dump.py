@@ -10,7 +10,8 @@ def dump(model: FileModel) -> str:
     """The model as the goldens hold it."""
     out: list[str] = []
     for fn in model.functions:
-        params = ", ".join(p or "_" for p in fn.params)
+        defaults = fn.defaults or (None,) * len(fn.params)  # a constant default shows its truth (`noreply=False`)
+        params = ", ".join(f"{p or '_'}={d}" if d is not None else p or "_" for p, d in zip(fn.params, defaults))
         out.append(f"function {fn.qualname}({params}) @{fn.site.line}{' callback' if fn.callback else ''}")
         for key in sorted(fn.conns):
             c = fn.conns[key]
@@ -27,7 +28,8 @@ def _dump_block(stmts, depth: int, out: list[str]) -> None:
 
 def _dump_branches(s, depth: int, out: list[str]) -> None:
     pad = "  " * depth
-    out.append(f"{pad}{'switch' if s.switch else 'if'}{'' if s.exhaustive else ' (may skip)'} @{s.site.line}")
+    when = f" when {s.when[0]} is {s.when[1]}" if s.when else ""  # see `If.when`
+    out.append(f"{pad}{'switch' if s.switch else 'if'}{'' if s.exhaustive else ' (may skip)'}{when} @{s.site.line}")
     for i, branch in enumerate(s.branches):
         out.append(f"{pad}  branch {i}")
         _dump_block(branch, depth + 2, out)
@@ -81,7 +83,8 @@ def _dump_event(e) -> str:
         why = "".join(f" {w}" for w, on in (("setting", e.setting), ("interactive", e.interactive)) if on)
         return f"setopt {e.conn} {e.option}={value}{why} {line}"
     if isinstance(e, Call):
-        args = ", ".join(a or "_" for a in e.args)
+        names = e.names or (None,) * len(e.args)  # an argument passed by name shows it (`noreply=_`)
+        args = ", ".join((a or "*_" if n == "*" else f"{n}={a or '_'}") if n else a or "_" for a, n in zip(e.args, names))
         on = f" on {e.receiver}" if e.receiver else ""
         into = f"{e.result} = " if e.result else ""
         named = "".join(f", else {_dump_event(o).rsplit(' @', 1)[0]}" for o in e.otherwise)  # see `Call.otherwise`

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..model import (
-    lineage, record, walk,
+    binding, lineage, record, unpacks, walk,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Try,
 )
@@ -302,8 +302,7 @@ class _Run:
                         continue
                     callee = self.project.resolve(fn, s.callee, len(s.args))
                     for field, param in callee.field_params if callee is not None else ():
-                        i = callee.params.index(param) if param in callee.params else -1
-                        arg = s.args[i] if 0 <= i < len(s.args) else None
+                        arg = _arg_for(s, callee, param)
                         if arg in fn.params and "." in field:
                             name = held.get(arg) or _callee_key(fn, arg)
                             fields.setdefault(s.receiver + field[field.index("."):], name)
@@ -334,11 +333,13 @@ class _Run:
                 elif is_field(e.conn):
                     found.add(e.conn)
             elif isinstance(e, Call):
-                for r in self.reads(fn, e, active | {id(fn)}, depth + 1):
+                reads = self.reads(fn, e, active | {id(fn)}, depth + 1)
+                given = binding(e, self.project.resolve(fn, e.callee, len(e.args))) if reads else ()
+                for r in reads:
                     if isinstance(r, str):
                         found.add(r)
-                    elif r < len(e.args) and e.args[r] in index:
-                        found.add(index[e.args[r]])
+                    elif given[r] is not None and e.args[given[r]] in index:
+                        found.add(index[e.args[given[r]]])
         return found
 
     def local_keys(self, fn: Function) -> frozenset:
@@ -433,9 +434,16 @@ class _Run:
             flow.continues.append(st)
             flow.normal = None
         elif isinstance(s, If):
-            outs = [self.block(b, st, frame) for b in s.branches]
+            branches, exhaustive = s.branches, s.exhaustive
+            if s.when is not None and s.when[0] in frame.consts:  # decided by a constant the caller passed
+                param, truth = s.when
+                if truth is not None and frame.consts[param] == truth:
+                    branches, exhaustive = branches[:1], True
+                else:  # (a constant is never None)
+                    branches = branches[1:]
+            outs = [self.block(b, st, frame) for b in branches]
             normals = [o.normal for o in outs]
-            if not s.exhaustive:
+            if not exhaustive:
                 normals.append(st)
             for o in outs:
                 flow.returns += o.returns
@@ -469,14 +477,16 @@ class _Run:
         for conn in recvs:
             talks.add(self.key(frame, conn))
         for e in calls:
-            for r in self.reads(frame.fn, e, frame.active):
+            reads = self.reads(frame.fn, e, frame.active)
+            given = binding(e, self.project.resolve(frame.fn, e.callee, len(e.args))) if reads else ()
+            for r in reads:
                 if isinstance(r, str):  # a field of the object the method works on
                     if e.receiver is None:
                         talks.add(self.key(frame, r))
                     else:
                         talks.add(self.key(frame, e.receiver) + r[r.index("."):] if "." in r else self.key(frame, e.receiver))
-                elif r < len(e.args) and e.args[r] is not None:
-                    talks.add(self.key(frame, e.args[r]))
+                elif given[r] is not None and e.args[given[r]] is not None:
+                    talks.add(self.key(frame, e.args[given[r]]))
         # Entered again with a state that holds the one it was entered with
         # last (the next pass of an enclosing loop), the loop's fixpoint holds
         # the one found then: its passes start from there.
@@ -579,15 +589,23 @@ class _Run:
                 or len(frame.stack) >= MAX_CALL_DEPTH or self.visits > MAX_VISITS:
             return  # an unknown call changes nothing we know
         keys, consts = {}, {}
-        for i, param in enumerate(callee.params):
-            if param is None or i >= len(s.args):
+        defaults = callee.defaults if callee.defaults and not unpacks(s) else _NONE * len(callee.params)
+        for param, i, default in zip(callee.params, binding(s, callee), defaults):
+            if param is None:
                 continue
-            if s.args[i] is not None:
-                outer = self.key(frame, s.args[i])
+            if i is None:  # not given: its default, if a constant
+                if default is not None:
+                    consts[param] = default
+                continue
+            arg = s.args[i]
+            if arg is not None:
+                outer = self.key(frame, arg)
                 keys[param] = outer
                 self.infos[outer] = _stronger(self.info(outer), callee.conns.get(param))
             if i < len(s.consts) and s.consts[i] is not None:
                 consts[param] = s.consts[i]
+            elif arg in frame.consts and arg in frame.fn.steady:  # passed on as the caller was given it
+                consts[param] = frame.consts[arg]
         # A method called on an object works on that object's fields; one
         # called on self keeps the caller's object.
         receiver = self.key(frame, s.receiver) if s.receiver is not None else frame.receiver
@@ -625,9 +643,9 @@ class _Run:
         the connection passed, in every method called on it."""
         receiver = self.key(frame, s.receiver)
         for field, param in callee.field_params:
-            i = callee.params.index(param) if param in callee.params else -1
-            if 0 <= i < len(s.args) and s.args[i] is not None and "." in field:
-                self.fields[receiver + field[field.index("."):]] = self.key(frame, s.args[i])
+            arg = _arg_for(s, callee, param)
+            if arg is not None and "." in field:
+                self.fields[receiver + field[field.index("."):]] = self.key(frame, arg)
 
     # -- events ----------------------------------------------------------
 
@@ -749,6 +767,17 @@ def _send(cs: ConnState, p: Point, more: bool) -> ConnState:
 
 def _add_unit(cs: ConnState, p: Point) -> ConnState:
     return cs if len(cs.units) >= 2 else cs._replace(units=cs.units + (p,))
+
+
+_NONE = (None,)
+
+
+def _arg_for(call: Call, fn: Function, param: str) -> str | None:
+    """The connection key of the argument `call` gives `fn`'s parameter `param`, if any."""
+    if param not in fn.params:
+        return None
+    i = binding(call, fn)[fn.params.index(param)]
+    return call.args[i] if i is not None else None
 
 
 def _callee_key(fn: Function, k: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding, Step
-from ..model import Call, FileModel, Function, SetOption, walk
+from ..model import binding, Call, FileModel, Function, SetOption, walk
 from .common import at_depth, named, step
 from .flow import Analysis, SplitAtExit
 from .ngl001_split_write import pieces, repeated, split_confidence
@@ -180,8 +180,8 @@ def _chosen_at_call(project, model: FileModel, caller: Function, call: Call):
     for ev in walk(callee.body):
         if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value is None and ev.value_param \
                 and not excused(ev) and ev.value_param in callee.params:
-            i = callee.params.index(ev.value_param)
-            if i < len(call.consts) and call.consts[i]:
+            i = binding(call, callee)[callee.params.index(ev.value_param)]
+            if i is not None and i < len(call.consts) and call.consts[i]:
                 yield _undocumented(model.path, call.site, False, (Step(ev.site, "sets TCP_NODELAY", callee.path),))
 
 

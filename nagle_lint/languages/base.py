@@ -13,7 +13,7 @@ from functools import cached_property
 
 from ..model import (
     blocks, lineage, record, walk,
-    ONE, SMALL, UNKNOWN,
+    ONE, SMALL, UNKNOWN, UNPACKED,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Try,
 )
@@ -87,7 +87,7 @@ class Obj:
     constructor call still to be made once the object has a name."""
 
     cls: str
-    init: tuple | None = None  # (callee, args, consts, site)
+    init: tuple | None = None  # (callee, args, consts, site, names)
 
 
 # Seconds after which any receiver has acknowledged (the longest delayed-ACK
@@ -534,6 +534,19 @@ class Frontend:
             return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
         return None
 
+    def param_test(self, low: "Lowering", cond) -> tuple | None:
+        """(parameter, truth) when the condition tests only a parameter the
+        function never rebinds (see `If.when`); where a language passes no
+        constants worth following, None."""
+        return None
+
+    def steady_params(self, low: "Lowering", node) -> frozenset:
+        """The parameters of the function `node` that its body never rebinds."""
+        return frozenset()
+
+    # The argument nodes that unpack any number of arguments (`f(*args, **options)`).
+    unpacking_types: frozenset = frozenset()
+
     def tests_failure(self, cond) -> bool:
         """Whether a condition holding a send tests that it failed (C:
         `send(...) < 0`); where sends raise on failure, none does."""
@@ -849,11 +862,13 @@ class Unit:
         stmts = low.block_of(body) if body is not None else ()
         prologue = tuple(low._out[0])
         local = low.declared - low.params - low.not_local
+        defaults = tuple(low.defaults.get(p) for p in params) if low.defaults else ()
         return Function(qualname, self.src.site(node), params, prologue + stmts, low.conns,
                         self.fe.is_callback(qualname),
                         locals=frozenset(k for k in low.conns if _base_name(k) in local),
                         field_params=tuple(sorted((field, source) for source, field in low._fields_of.items()
-                                                  if source in low.params)))
+                                                  if source in low.params)),
+                        defaults=defaults, steady=low.steady() if low.passes_params else frozenset())
 
 
 class Lowering:
@@ -872,6 +887,9 @@ class Lowering:
         self.types: dict[str, str] = {}  # declared type of a local or parameter, where the language says
         self.declared: set[str] = set()  # local variables declared (C, Java) or bound (Python)
         self.not_local: set[str] = set()  # names declared global or nonlocal (Python)
+        self.defaults: dict[str, bool] = {}  # a parameter -> the truth of its constant default
+        self.passes_params = False  # some call passes a parameter on (see `Function.steady`)
+        self._steady: frozenset | None = None
         self._out: list[list] = [[]]
         self._assigned: list[set[str]] = []
         self._fields_of: dict[str, str] = {}  # a local connection's key -> the first field holding it
@@ -884,6 +902,12 @@ class Lowering:
                 self.env[key] = val
                 if isinstance(val, Handle) and val.key not in self.conns and info is not None:
                     self.conns[val.key] = ConnInfo(info.name, info.tcp, info.confidence, "field")
+
+    def steady(self) -> frozenset:
+        """The parameters the function never rebinds (see `Function.steady`), worked out once."""
+        if self._steady is None:
+            self._steady = self.fe.steady_params(self, self.node) if self.node is not None else frozenset()
+        return self._steady
 
     # -- output ----------------------------------------------------------
 
@@ -947,15 +971,16 @@ class Lowering:
         then = self.block_of(body)
         # `if (send(...) < 0)`, `if (n < 0)`: taken because the send failed
         then = self.failed_sends(cond, self._out[-1][mark:]) + then
+        when = self.fe.param_test(self, cond)
         if len(branches) == 1:
-            self.emit(If((then,), False, self.site(node)))
+            self.emit(If((then,), False, self.site(node), when=when))
             return
         self._out.append([])
         try:
             self.if_chain(node, branches[1:])
         finally:
             other = tuple(self._out.pop())
-        self.emit(If((then, other), True, self.site(node)))
+        self.emit(If((then, other), True, self.site(node), when=when))
 
     def failed_sends(self, cond, events) -> tuple:
         """`Failed` for each connection whose send a condition tests for failure: a send
@@ -1186,8 +1211,8 @@ class Lowering:
         """The object `value` named `key`: its constructor call, still to be made, made on it."""
         if value.init is None:
             return value
-        callee, args, consts, site = value.init
-        self.emit(Call(callee, args, site, consts, receiver=key))
+        callee, args, consts, site, names = value.init
+        self.emit(Call(callee, args, site, consts, receiver=key, names=names))
         return Obj(value.cls)
 
     def new_conn(self, key: str, site_node, tcp: bool | None, confidence: str, library: str | None = None) -> Handle:
@@ -1317,11 +1342,14 @@ class Lowering:
         return (not INTERACTIVE_PROTOCOLS.isdisjoint(name_words(f"{self.qualname} {stem}"))
                 or self.unit.announces_interactive)
 
-    def call_args(self, arg_nodes, guess: bool):
-        """(connection keys, constants) of a call's arguments; with `guess`, a
+    def call_args(self, arg_nodes, guess: bool, named=None):
+        """(connection keys, constants, names) of a call's arguments, those
+        passed by position then `named` (name -> node); with `guess`, a
         plain variable the callee may use as a connection gets a key too."""
         keys, consts = [], []
-        for a in arg_nodes:
+        unpacked = [UNPACKED if a.type in self.fe.unpacking_types else None for a in arg_nodes]
+        names = tuple(unpacked) + tuple(named) if named or any(unpacked) else ()
+        for a in [*arg_nodes, *named.values()] if named else arg_nodes:
             v = self.expr(a)
             if v is None and a.named_child_count <= 2 and a.type not in self.fe.call_types and (
                     guess or self._holds_conns(a) or self._used_as_conn(a)):
@@ -1329,7 +1357,9 @@ class Lowering:
             keys.append(v.key if isinstance(v, Handle) else None)
             c = v.value if isinstance(v, Const) else None
             consts.append(bool(c) if isinstance(c, (bool, int)) else None)
-        return tuple(keys), tuple(consts)
+            if a.type == "identifier" and text(a) in self.params:
+                self.passes_params = True
+        return tuple(keys), tuple(consts), names
 
     def _used_as_conn(self, node) -> bool:
         """Whether the expression names what this function already took for a
@@ -1349,20 +1379,21 @@ class Lowering:
         key = self.fe_key(node)
         return key is not None and any(k.startswith((key + "->", key.lstrip("&") + ".")) for k in self.conns)
 
-    def local_call(self, callee: str, arg_nodes, node, receiver: str | None = None) -> Returned:
-        """A call to a function of this file."""
-        keys, consts = self.call_args(arg_nodes, guess=True)
-        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node))
+    def local_call(self, callee: str, arg_nodes, node, receiver: str | None = None, named=None) -> Returned:
+        """A call to a function of this file (`named`: the arguments passed by name, name -> node)."""
+        keys, consts, names = self.call_args(arg_nodes, guess=True, named=named)
+        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node), names=names)
         self.emit(call)
         return Returned(call, True)
 
-    def outside_call(self, callee: str, arg_nodes, node, receiver: str | None = None, otherwise=()) -> Returned:
+    def outside_call(self, callee: str, arg_nodes, node, receiver: str | None = None, otherwise=(),
+                     named=None) -> Returned:
         """A call that may reach a function of another linted file: kept when it
         passes a connection, is made on an object, or its result is named.
         `otherwise`: the events it makes where it reaches none (see `Call`)."""
-        keys, consts = self.call_args(arg_nodes, guess=False)
+        keys, consts, names = self.call_args(arg_nodes, guess=False, named=named)
         call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node),
-                    otherwise=tuple(otherwise))
+                    otherwise=tuple(otherwise), names=names)
         emitted = receiver is not None or any(keys) or bool(otherwise)
         if emitted:
             self.emit(call)
@@ -1379,14 +1410,14 @@ class Lowering:
         self.conns.setdefault(key, ConnInfo(key, None, "low", "unknown"))
         return Handle(key)
 
-    def construct(self, cls: str, arg_nodes, node, init: str) -> Obj:
+    def construct(self, cls: str, arg_nodes, node, init: str, named=None) -> Obj:
         """`Client(...)`/`new Client(...)`: an object, whose constructor runs
         where it gets a name (when it may matter: a class of this file, or
         connections among its arguments)."""
-        keys, consts = self.call_args(arg_nodes, guess=False)
+        keys, consts, names = self.call_args(arg_nodes, guess=False, named=named)
         if init not in self.unit.function_names and not any(keys):
             return Obj(cls)
-        return Obj(cls, (init, keys, consts, self.site(node)))
+        return Obj(cls, (init, keys, consts, self.site(node), names))
 
     def truth(self, node) -> bool | None:
         """The truth of an option value: a literal, or a local constant."""

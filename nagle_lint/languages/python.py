@@ -18,6 +18,7 @@ from ..model import ONE, SMALL, UNKNOWN, Bind, If, Pause, lineage
 class PythonFrontend(Frontend):
     name = "python"
     catalogue = PYTHON
+    unpacking_types = frozenset({"list_splat", "dictionary_splat"})
     grammar_package = "tree_sitter_python"
     line_comment = "#"
     builtins = frozenset(dir(__import__("builtins")))
@@ -81,6 +82,9 @@ class PythonFrontend(Frontend):
             keys.append(name)
             annotation = compact(p.child_by_field_name("type"))
             default = compact(p.child_by_field_name("value"))
+            truth = _truth_of_literal(default)
+            if truth is not None:
+                low.defaults[name] = truth
             if default in self.catalogue.descriptor_calls:  # write=os.write: called as os.write, unless a caller says
                 low.env[name] = _Taken(default)
             if annotation in self.catalogue.socket_types:
@@ -314,21 +318,19 @@ class PythonFrontend(Frontend):
             return self._call_bound(low, node, bound, args, kwargs)
         if low.cls and (inherited := self._base_method(low, obj, meth, args)) is not None:
             # On the object itself: a constructor keeping a connection in a field keeps it in self's.
-            _eval_all(low, [], kwargs)
-            return low.local_call(inherited, args[1:] if obj.type != "call" else args, node, receiver="self")
+            return low.local_call(inherited, args[1:] if obj.type != "call" else args, node, receiver="self",
+                                  named=kwargs)
         by_callee = self._callees.get(dotted)
         if by_callee is not None:
             return by_callee(low, node, dotted, args, kwargs)
         if receiver in ("self", "cls") and low.cls and (own := _method_of(low.unit, low.cls, meth)):
-            _eval_all(low, [], kwargs)
-            return self._local_call(low, node, own, args)
+            return self._local_call(low, node, own, args, kwargs)
         library = self._library_of(low, receiver, meth)
         if library is not None:
             return self._library_call(low, node, library, obj, meth, args, kwargs)
         target = low.env.get(receiver)
         if isinstance(target, Obj):  # a method of a class that may be defined in a linted file
-            _eval_all(low, [], kwargs)
-            return low.outside_call(f"{target.cls}.{meth}", args, node, receiver=receiver)
+            return low.outside_call(f"{target.cls}.{meth}", args, node, receiver=receiver, named=kwargs)
         if cat.wrappers.get(meth, True) is False:  # ssl's wrap_socket(sock): the same connection
             return self._same_connection(low, node, meth, args, kwargs)
         return self._on_connection(low, node, obj, meth, args, kwargs)
@@ -529,8 +531,7 @@ class PythonFrontend(Frontend):
         if isinstance(bound := low.env.get(name), _Bound):  # write(...) after write = sock.sendall
             return self._call_bound(low, node, bound, args, kwargs)
         if isinstance(function := low.env.get(name), _Function):  # reader(sock) after reader = _readline
-            _eval_all(low, [], kwargs)
-            return self._local_call(low, node, function.qualname, [*function.leading, *args])
+            return self._local_call(low, node, function.qualname, [*function.leading, *args], kwargs)
         if isinstance(taken := low.env.get(name), _Taken):
             return self._callees[taken.callee](low, node, taken.callee, args, kwargs)
         if name == "open_connection":
@@ -557,13 +558,13 @@ class PythonFrontend(Frontend):
         if name in cat.sleeps and name not in low.unit.function_names:  # from time import sleep
             _eval_all(low, args, kwargs)
             return low.pause(node, seconds(args[0], cat.sleeps[name]) if args else None)
-        _eval_all(low, [], kwargs)
         for candidate in (f"{low.qualname}.{name}", name):
             if candidate in low.unit.function_names and candidate != "<module>":
-                return self._local_call(low, node, candidate, args)
+                return self._local_call(low, node, candidate, args, kwargs)
         if name[:1].isupper():  # a class, by convention: its __init__ may live in another linted file
-            return low.construct(name, args, node, _method_of(low.unit, name, "__init__") or f"{name}.__init__")
-        return low.outside_call(name, args, node)
+            return low.construct(name, args, node, _method_of(low.unit, name, "__init__") or f"{name}.__init__",
+                                 named=kwargs)
+        return low.outside_call(name, args, node, named=kwargs)
 
     def _given_sends(self, unit) -> set[str]:
         """The file's functions given a connection's send as a value (worked out once per file)."""
@@ -582,13 +583,50 @@ class PythonFrontend(Frontend):
         self._send(low, node, Handle(name), "send", args, kwargs)
         return None
 
-    def _local_call(self, low, node, qualname, args):
+    def _local_call(self, low, node, qualname, args, kwargs):
         """A call of a function of the file; a generator's body runs only when
         it is iterated or sent to, and its send() is no socket's."""
         if qualname in self._generators(low.unit):
-            _eval_all(low, args, {})
+            _eval_all(low, args, kwargs)
             return NOT_CONN
-        return low.local_call(qualname, args, node)
+        return low.local_call(qualname, args, node, named=kwargs)
+
+    def param_test(self, low, cond):
+        """`if noreply:`, `if not noreply:`, `if noreply is None:` on a parameter never rebound."""
+        while cond is not None and cond.type == "parenthesized_expression" and cond.named_child_count == 1:
+            cond = cond.named_children[0]
+        if cond is None:
+            return None
+        truth = True
+        if cond.type == "not_operator":
+            cond, truth = cond.child_by_field_name("argument"), False
+        elif cond.type == "comparison_operator" and cond.named_child_count == 2 and \
+                [text(c) for c in cond.children[1:-1]] == ["is"] and cond.named_children[1].type == "none":
+            cond, truth = cond.named_children[0], None
+        if cond is None or cond.type != "identifier" or text(cond) not in low.params:
+            return None
+        name = text(cond)
+        return (name, truth) if name in low.steady() else None
+
+    def steady_params(self, low, node):
+        """The parameters never assigned to, or given a value only where they
+        are None (`if noreply is None: noreply = self.default_noreply`)."""
+        rebound = set()
+        todo = [node.child_by_field_name("body")]
+        while todo:
+            n = todo.pop()
+            if n is None:
+                continue
+            if n.type in ("function_definition", "class_definition", "lambda"):
+                continue  # another scope
+            if n.type in _BINDING_TYPES:
+                field = _BINDING_TYPES[n.type]
+                names = {text(c) for c in _target_names(n.child_by_field_name(field) if field else n)}
+                for name in names & low.params:
+                    if not _defaulted_where_none(n, name):
+                        rebound.add(name)
+            todo.extend(n.named_children)
+        return frozenset(low.params - rebound)
 
     def _create(self, low, name, args, kwargs):
         _eval_all(low, args, kwargs)
@@ -858,6 +896,41 @@ def _names(spec: str):
     import re
 
     return [w for w in re.findall(r"[A-Z][A-Z0-9_]+", spec)]
+
+
+def _truth_of_literal(source: str) -> bool | None:
+    """The truth of a default written as a bool or an integer; None for any
+    other (a None default is not known: the body may give it a value)."""
+    if source in ("True", "False"):
+        return source == "True"
+    return int(source) != 0 if re.fullmatch(r"-?\d+", source) else None
+
+
+# The statements that bind a name, and the field holding what they bind.
+_BINDING_TYPES = {"assignment": "left", "augmented_assignment": "left", "for_statement": "left",
+                  "named_expression": "name", "as_pattern_target": None}
+
+
+def _target_names(target):
+    """The identifiers an assignment's target binds (`a, b = ...`), not those it only reads (`x.y`, `x[i]`)."""
+    if target is None:
+        return
+    if target.type == "identifier":
+        yield target
+    elif target.type in ("pattern_list", "tuple_pattern", "list_pattern", "expression_list", "tuple", "list",
+                         "parenthesized_expression", "list_splat_pattern", "as_pattern_target"):
+        for c in target.named_children:
+            yield from _target_names(c)
+
+
+def _defaulted_where_none(assignment, name: str) -> bool:
+    """Whether `assignment` is the body of `if name is None:` (a None default given its value)."""
+    block = assignment.parent.parent if assignment.parent is not None else None
+    test = block.parent if block is not None else None
+    if test is None or test.type != "if_statement" or block != test.child_by_field_name("consequence"):
+        return False
+    cond = test.child_by_field_name("condition")
+    return compact(cond) == f"{name}isNone"
 
 
 def _eval_all(low, args, kwargs):
