@@ -229,13 +229,14 @@ class _Shared:
     the analysis runs): what a function reads, the reads and calls in a
     loop, a callee's local keys.  Made for each analysis: nothing outlives it."""
 
-    __slots__ = ("reads", "loops", "locals", "objects")
+    __slots__ = ("reads", "loops", "locals", "objects", "quiet")
 
     def __init__(self):
         self.reads: dict = {}
         self.loops: dict[int, tuple] = {}
         self.locals: dict[int, frozenset] = {}
         self.objects: dict[str, dict[str, str]] = {}  # class -> `_objects_in_fields` of it
+        self.quiet: dict = {}
 
 
 class _Run:
@@ -351,7 +352,8 @@ class _Run:
         return known
 
     def loop_parts(self, loop: Loop) -> tuple:
-        """(the connections a loop reads directly, the calls in it, whether its body reads)."""
+        """(the connections a loop reads directly, the calls in it, whether its body
+        reads directly, the calls in its body)."""
         parts = self.shared.loops.get(id(loop))
         if parts is None:
             recvs, calls = [], []
@@ -360,9 +362,48 @@ class _Run:
                     recvs.append(e.conn)
                 elif isinstance(e, Call):
                     calls.append(e)
-            parts = self.shared.loops[id(loop)] = (tuple(recvs), tuple(calls),
-                                                   any(isinstance(e, Recv) for e in walk(loop.body)))
+            body = tuple(walk(loop.body))
+            parts = self.shared.loops[id(loop)] = (tuple(recvs), tuple(calls), any(isinstance(e, Recv) for e in body),
+                                                   tuple(e for e in body if isinstance(e, Call)))
         return parts
+
+    def read_keys(self, frame: _Frame, call: Call) -> set[str]:
+        """The connections (as keys of this run) that a call reads, itself or through its callees."""
+        reads = self.reads(frame.fn, call, frame.active)
+        given = binding(call, self.project.resolve(frame.fn, call.callee, len(call.args))) if reads else ()
+        found = set()
+        for r in reads:
+            if isinstance(r, str):  # a field of the object the method works on
+                if call.receiver is None:
+                    found.add(self.key(frame, r))
+                else:
+                    found.add(self.key(frame, call.receiver) + r[r.index("."):] if "." in r
+                              else self.key(frame, call.receiver))
+            elif given[r] is not None and call.args[given[r]] is not None:
+                found.add(self.key(frame, call.args[given[r]]))
+        return found
+
+    def quiet(self, fn: Function, active: frozenset, depth: int = 0) -> bool:
+        """Whether a function sends nothing, nor changes a connection, itself or through its callees."""
+        memo = (id(fn), active, depth)
+        found = self.shared.quiet.get(memo)
+        if found is None:
+            found = self.shared.quiet[memo] = self._quiet(fn, active | {id(fn)}, depth)
+        return found
+
+    def _quiet(self, fn: Function, active: frozenset, depth: int) -> bool:
+        for e in walk(fn.body):
+            if isinstance(e, (Send, Flush, Push, SetOption, Bind, Pause)):
+                return False
+            if isinstance(e, Call):
+                if e.otherwise:
+                    return False
+                callee = self.project.resolve(fn, e.callee, len(e.args))
+                if callee is None or not self.project.has_effects(callee):
+                    continue
+                if id(callee) in active or depth >= MAX_CALL_DEPTH or not self.quiet(callee, active, depth + 1):
+                    return False
+        return True
 
     def key(self, frame: _Frame, k: str) -> str:
         if k in frame.keys:
@@ -469,24 +510,18 @@ class _Run:
         x = entry
         # A loop that reads in its body (`while len(buf) < n: buf += recv()`)
         # is there to read: take it to run at least once, as a do-while.
-        recvs, calls, reads_in_body = self.loop_parts(s)
+        recvs, calls, reads_in_body, body_calls = self.loop_parts(s)
         body_first = s.body_first or reads_in_body
+        # One that reads through a helper (`for cmd in cmds: readline(sock)`)
+        # is there to read too: it is left after a pass, never before the first.
+        once = not body_first and not s.infinite and any(self.reads(frame.fn, e, frame.active) for e in body_calls)
         # Sends of different passes of a loop that reads the connection are
         # different messages (a relay, a conversation), not one split message.
         talks = set()
         for conn in recvs:
             talks.add(self.key(frame, conn))
         for e in calls:
-            reads = self.reads(frame.fn, e, frame.active)
-            given = binding(e, self.project.resolve(frame.fn, e.callee, len(e.args))) if reads else ()
-            for r in reads:
-                if isinstance(r, str):  # a field of the object the method works on
-                    if e.receiver is None:
-                        talks.add(self.key(frame, r))
-                    else:
-                        talks.add(self.key(frame, e.receiver) + r[r.index("."):] if "." in r else self.key(frame, e.receiver))
-                elif given[r] is not None and e.args[given[r]] is not None:
-                    talks.add(self.key(frame, e.args[given[r]]))
+            talks |= self.read_keys(frame, e)
         # Entered again with a state that holds the one it was entered with
         # last (the next pass of an enclosing loop), the loop's fixpoint holds
         # the one found then: its passes start from there.
@@ -516,7 +551,9 @@ class _Run:
         if entry is not None:
             self.loops[where] = (entry, x)
         exits = list(body.breaks)
-        if not s.infinite:
+        if once:
+            exits.append(self.block(s.head, back, frame).normal if back is not None else None)
+        elif not s.infinite:
             exits.append(head.normal)
         if element is not None:  # each element is left as its pass left it (read by a later loop over them)
             exits = [_with(e, element, fresh) if e is not None else None for e in exits]
@@ -626,6 +663,14 @@ class _Run:
                     after = {k: v for k, v in after.items() if k not in ended}
             self.memo[memo_key] = (after, frozenset(inner.returned))
         after, returned = self.memo[memo_key]
+        if after is not None and self.quiet(callee, frame.active):
+            # A function that only reads (a buffered reader) is a read to its
+            # callers: where it returns without reading, it returns what an
+            # earlier read of the same answer brought.  (Its reads report what
+            # was sent before: they start from the same state.)
+            answered = self.read_keys(frame, s)
+            if not answered.isdisjoint(after):
+                after = {k: _answered(v) if k in answered else v for k, v in after.items()}
         if after is not None and s.result is not None and len(returned) == 1:
             # `s = connect()`: the connection the callee made (and set up) is now `s`.
             (made,) = returned
@@ -732,6 +777,11 @@ def _afresh(state: State) -> State:
     """Every connection as after a read that also ends any cork: nothing
     sent before counts (but TCP_NODELAY stays as it was)."""
     return {k: frozenset(EMPTY._replace(nodelay=cs.nodelay) for cs in v) for k, v in state.items()}
+
+
+def _answered(states: frozenset) -> frozenset:
+    """The states of a connection as after a read."""
+    return frozenset(cs._replace(units=(), held=None, more=None, carried=False) for cs in states)
 
 
 def _carry(state: State, keys: set[str]) -> State:
