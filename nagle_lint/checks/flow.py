@@ -106,6 +106,7 @@ class SplitAtExit:
     next_read: Point | None = None
     callback: bool = False  # the function is registered with an event loop
     nodelay: Point | None = None  # where TCP_NODELAY was turned on
+    end: Point | None = None  # the function that ends (its definition)
 
 
 @record
@@ -763,7 +764,7 @@ class _Run:
             for cs in states:
                 if len(cs.units) >= 2 and info.origin != "created":
                     self.result.split_exits.add(SplitAtExit(key, info, cs.units[0], cs.units[1], self.first_read.get(key),
-                                                            self.root.callback, cs.nodelay))
+                                                            self.root.callback, cs.nodelay, end))
                 if cs.held:
                     self.result.held.add(HeldData(key, info, cs.corked, cs.more, cs.held, end, False))
 

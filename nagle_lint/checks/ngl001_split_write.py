@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..findings import Finding
 from ..fixes import JOIN, Proposal
-from ..model import FileModel, Flush, Loop, Send, walk
+from ..model import FileModel, Flush, If, Loop, Send, blocks, walk
 from ..site import lower
 from .common import at_depth, common_depth, idiom, named, step
 from .flow import Analysis
@@ -40,13 +40,78 @@ def check(model: FileModel, analysis: Analysis):
     # With TCP_NODELAY on (set by the code: NGL002's band-aid; on by default in
     # asyncio, Netty: NGL006) split sends cost packets, not a stall.
     project = analysis.project
-    for s in analysis.split_reads:
-        if s.nodelay is None and not s.info.nodelay:
-            yield _finding(model, project, s, s.read, repeated(project, s), at_exit=False)
-    for s in analysis.split_exits:
-        if s.nodelay is None and not s.info.nodelay:
-            yield _finding(model, project, s, s.next_read, repeated(project, s), at_exit=True,
-                           answered=s.conn in model.read_paths)
+    reads = (s for s in analysis.split_reads if s.nodelay is None and not s.info.nodelay)
+    for s, others in _per_message(project, reads, lambda s: (s.conn, s.read, s.first, _frame(s))):
+        yield _finding(model, project, s, s.read, repeated(project, s), at_exit=False, others=others)
+    exits = (s for s in analysis.split_exits if s.nodelay is None and not s.info.nodelay)
+    for s, others in _per_message(project, exits, lambda s: (s.conn, s.end, _frame(s))):
+        yield _finding(model, project, s, s.next_read, repeated(project, s), at_exit=True,
+                       answered=s.conn in model.read_paths, others=others)
+
+
+def _per_message(project, splits, message):
+    """One split per message, however many ways its pieces pair (`ok = ok && send_row(...)`
+    repeated pairs the first row with each later one): the one whose second send comes first,
+    with the other second sends. `message(split)` tells the messages apart: the connection, the
+    frame the split is reported in, and the read that waits for the answer and the first piece,
+    or the end of the function. Second sends in different arms of a branch (`#ifdef`, if/else,
+    switch) are alternatives, each its own finding."""
+    groups: dict = {}
+    for s in splits:
+        groups.setdefault(message(s), []).append(s)
+    arms_of: dict = {}
+    for group in groups.values():
+        group.sort(key=lambda s: (pieces(s)[1].site, pieces(s)[0].site, len(s.second.stack), len(s.first.stack)))
+        clusters: list[tuple] = []  # (split, its second send, the other second sends)
+        for s in group:
+            second = pieces(s)[1]
+            home = next((c for c in clusters
+                         if not any(_exclusive(project, second, p, arms_of) for p in (c[1], *c[2]))), None)
+            if home is None:
+                clusters.append((s, second, []))
+            elif second != home[1] and second not in home[2]:
+                home[2].append(second)
+        for s, _, others in clusters:
+            yield s, [p for p in others if p != pieces(s)[0]]  # the first send is named already
+
+
+def _frame(s) -> tuple:
+    """The call of the function a split is reported in: the calls leading to the frame both
+    sends are reached from."""
+    return s.second.stack[:pieces(s)[2]]
+
+
+def _exclusive(project, p, q, arms_of: dict) -> bool:
+    """Whether two places of one function lie in different arms of one branch (`arms_of`:
+    path -> `_arms` of the file, filled as needed)."""
+    if p.path != q.path:
+        return False
+    if p.path not in arms_of:
+        arms_of[p.path] = _arms(project, p.path)
+    around_p, around_q = arms_of[p.path].get(p.site, {}), arms_of[p.path].get(q.site, {})
+    return any(around_q.get(branch, arm) != arm for branch, arm in around_p.items())
+
+
+def _arms(project, path: str) -> dict:
+    """Site -> {id of each branch statement around it: the arm it is in}, over a file's functions."""
+    found: dict = {}
+    model = project.models.get(path)
+    for fn in model.functions if model is not None else ():
+        _arms_in(fn.body, {}, found)
+    return found
+
+
+def _arms_in(stmts, around: dict, found: dict) -> None:
+    for s in stmts:
+        site = getattr(s, "site", None)
+        if site is not None and not blocks(s):
+            found.setdefault(site, dict(around))
+        if isinstance(s, If):
+            for i, branch in enumerate(s.branches):
+                _arms_in(branch, {**around, id(s): i}, found)
+        else:
+            for block in blocks(s):
+                _arms_in(block, around, found)
 
 
 def repeated(project, s) -> bool:
@@ -85,7 +150,8 @@ def pieces(s):
     return at_depth(s.first, depth), at_depth(s.second, depth), depth
 
 
-def _finding(model, project, s, read_point, repeated: bool, at_exit: bool, answered: bool = False) -> Finding:
+def _finding(model, project, s, read_point, repeated: bool, at_exit: bool, answered: bool = False,
+             others=()) -> Finding:
     first, second, depth = pieces(s)
     here = second.path
     second_event = project.event_at(s.second.path, s.second.site)
@@ -102,6 +168,7 @@ def _finding(model, project, s, read_point, repeated: bool, at_exit: bool, answe
     steps = [step(first, "first send", here), step(second, "second send, held by Nagle", here)]
     if read is not None:
         steps.append(step(read, "the read that waits", here))
+    steps += [step(p, "another piece sent on its own", here) for p in others]
     return Finding(
         rule=RULE, path=here, site=second.site, message=message, level="warning", confidence=confidence,
         related=tuple(x for i, x in enumerate(steps) if i != 1), flow=tuple(steps), fix=fix,

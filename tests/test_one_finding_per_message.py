@@ -1,0 +1,19 @@
+"""NGL001 reports one finding per message: the pieces a split's other pairings send on their
+own are the finding's related locations (the fixture holds which lines are reported)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nagle_lint.config import Settings
+from nagle_lint.runner import lint_file
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "c" / "split_one_finding_per_message.c"
+
+
+def test_the_other_pieces_are_related_locations():
+    _, findings, problem, _ = lint_file(str(FIXTURE), Settings().replace(min_confidence="low"))
+    assert problem is None
+    related = {f.site.line: sorted(r.site.line for r in f.related if r.label == "another piece sent on its own")
+               for f in findings if f.rule == "NGL001"}
+    assert related == {20: [21, 22], 40: [41, 42]}
