@@ -168,3 +168,37 @@ reason = "set with no reason"
     rows = [line.split(" | ")[0].lstrip("| ") for line in out.splitlines() if "| Python |" in line]
     assert rows == names
     assert "| all | 3 | 3 | 0 | 0 | 0 | 1.00 | 1.00 |" in out
+
+
+FAKE_SEMGREP = """#!{python}
+# Answers as semgrep does on a busy machine: with its per-rule timeout on (the default), the rule
+# times out on the file and its finding is dropped; with --timeout 0 the rule runs to the end.
+import json, sys
+args = sys.argv[1:]
+unlimited = "--timeout" in args and args[args.index("--timeout") + 1] == "0"
+found = {{"check_id": "benchmarks.peers.ngl002-python-nodelay", "path": "client.py", "start": {{"line": 4}},
+         "extra": {{"message": "TCP_NODELAY turned on"}}}}
+print(json.dumps({{"results": [found] if unlimited else [],
+                  "errors": [] if unlimited else [{{"type": "Timeout", "path": "client.py"}}]}}))
+"""
+
+
+def test_semgrep_runs_without_its_per_rule_timeout(scorer, tmp_path, capsys):
+    # Otherwise a peer's findings would depend on how busy the machine is.
+    fake = tmp_path / "semgrep"
+    fake.write_text(FAKE_SEMGREP.format(python=sys.executable))
+    fake.chmod(0o755)
+    (tmp_path / "trees" / "demo").mkdir(parents=True)
+    (tmp_path / "trees" / "demo" / "client.py").write_text(CLIENT)
+    projects = write_projects(tmp_path / "projects.toml", """
+[[project.finding]]
+path = "client.py"
+line = 4
+rule = "NGL002"
+label = "true"
+reason = "set with no reason"
+""")
+    code = scorer.main(["--root", str(tmp_path / "trees"), "--projects", str(projects), "--peer", f"semgrep={fake}"])
+    semgrep_part = capsys.readouterr().out.split("## semgrep")[1]
+    assert code == 0
+    assert "| all | 1 | 1 | 0 | 0 | 0 | 1.00 | 1.00 |" in semgrep_part

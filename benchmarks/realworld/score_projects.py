@@ -158,8 +158,11 @@ def rule_of(check_id: str) -> str:
 
 def semgrep(tree: Path, exe: str):
     # --x-ignore-semgrepignore-files: otherwise semgrep skips every test/ and tests/ folder by default.
-    out, seconds = run([exe, "scan", "--x-ignore-semgrepignore-files", "--config", str(PEERS / "semgrep.yml"),
-                        "--metrics=off", "--disable-version-check", "--quiet", "--json", "."], tree, ok_codes=(0, 1))
+    # --timeout 0: its per-rule timeout (5 s a file by default) drops rules on large files when the machine
+    # is busy, so its findings would depend on the load (a true NODELAY line came and went between runs).
+    out, seconds = run([exe, "scan", "--x-ignore-semgrepignore-files", "--timeout", "0",
+                        "--config", str(PEERS / "semgrep.yml"), "--metrics=off", "--disable-version-check",
+                        "--quiet", "--json", "."], tree, ok_codes=(0, 1))
     doc = json.loads(out)
     found = {(relative(r["path"]), r["start"]["line"], rule_of(r["check_id"])): r["extra"].get("message", "")
              for r in doc.get("results", [])}
