@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, compact, descendants, int_literal,
-                   seconds, text)
+from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Returned, compact, descendants,
+                   int_literal, seconds, text)
 from .java_catalogue import JAVA, STREAM_PAIR, JavaTypes, is_type
 from ..model import ONE, SMALL, UNKNOWN
 
@@ -245,7 +245,12 @@ class JavaFrontend(Frontend):
             low.types[text(name)] = typ + (text(dims) if dims is not None else "")
             value = d.child_by_field_name("value")
             if value is not None:
-                low.bind_target(name, low.expr(value))
+                v = low.expr(value)
+                if isinstance(v, Returned) and v.call.receiver is not None and self._name_typed(low, text(name)):
+                    # What a method of another object returns (its class maybe not linted) is what
+                    # the name's type says; the class's own methods are followed for what they return.
+                    self._typed(low, text(name), _base_type(low.types[text(name)]), "unknown")
+                low.bind_target(name, v)
             else:
                 low.assign(text(name), None)
 
@@ -453,9 +458,9 @@ class JavaFrontend(Frontend):
         target = low.env.get(receiver)
         if isinstance(target, Obj):
             return low.outside_call(f"{target.cls}.{c.name}", c.args, c.node, receiver)
-        if receiver.startswith("this."):
-            return _NOT_THIS  # a field: followed where it holds an object the class makes (above)
-        declared = _base_type(low.types.get(receiver, ""))
+        if receiver.startswith("this.") and isinstance(target, Handle):
+            return _NOT_THIS  # a field holding a connection: its calls are its events
+        declared = _base_type(self._declared(low, c.obj))
         if declared[:1].isupper() and declared not in self.types.known:
             return low.outside_call(f"{declared}.{c.name}", c.args, c.node, receiver)
         return _NOT_THIS
