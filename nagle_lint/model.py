@@ -307,6 +307,15 @@ class FileModel:
     # Class -> its base classes defined in the file, in order: a subclass's
     # methods start with what its bases' methods set on their fields.
     bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Class -> the types it extends or implements, by their last names,
+    # wherever they are defined (an anonymous class under a name of its own):
+    # a call through an interface or a base class of another file reaches
+    # the methods of the project's classes (see `Project.resolve`).
+    supertypes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # `Class.method` of the methods declared without a body (an interface's,
+    # an abstract one), by the class's last name: a call of one runs another
+    # class's (a function left unlowered has no body either, and is no such).
+    abstract: frozenset[str] = frozenset()
 
 
 def binding(call: Call, fn: Function) -> tuple[int | None, ...]:

@@ -186,7 +186,18 @@ class Project:
         self._global: dict[tuple[str, str], list[Function]] = {}
         self._methods: dict[tuple[str, str], list[str]] = {}  # (language, class) -> the files of its methods
         glob, methods = self._global, self._methods
+        # (language, class) -> its supertypes, and the classes declaring each
+        # type a supertype, by last names (see `FileModel.supertypes`).
+        self._supers: dict[tuple[str, str], dict[str, None]] = {}  # (in order: a base class before interfaces)
+        self._subs: dict[tuple[str, str], set[str]] = {}
+        self._of_class: dict[tuple[str, str, str], list[Function]] = {}  # (language, class, method) -> methods
+        self._abstract: set[tuple[str, str]] = set()  # (language, `Class.method`) declared without a body
         for m in self.models.values():
+            self._abstract.update((m.language, q) for q in m.abstract)
+            for cls, supers in m.supertypes.items():
+                self._supers.setdefault((m.language, cls), {}).update(dict.fromkeys(supers))
+                for sup in supers:
+                    self._subs.setdefault((m.language, sup), set()).add(cls)
             local = self._local[m.path] = {}
             alternatives = frontend(m.language).same_name_alternatives
             path, language = m.path, m.language
@@ -198,6 +209,8 @@ class Project:
                     glob.setdefault((language, q), []).append(fn)
                     if "." in q:
                         methods.setdefault((language, _entry_name(q)), []).append(path)
+                        cls, name = q.rsplit(".", 1)
+                        self._of_class.setdefault((language, cls.rsplit(".", 1)[-1], name), []).append(fn)
         # Most functions are stubs (not worth lowering): nothing to walk in them.
         self._bodied = [fn for fn in self.functions() if fn.body]
         self._events: dict[str, dict] = {}
@@ -231,11 +244,68 @@ class Project:
             overload = self._overload(caller, callee, arity)
             if overload is not None:
                 return overload
+        language = self.models[caller.path].language if caller.path in self.models else None
         local = self._local.get(caller.path, {})
         if callee in local:
-            return local[callee]
-        language = self.models[caller.path].language if caller.path in self.models else None
-        return _only(self._global.get((language, callee), ()), caller.path, lambda fn: fn.path)
+            found = local[callee]
+        else:
+            found = _only(self._global.get((language, callee), ()), caller.path, lambda fn: fn.path)
+        if "." in callee and self._supers and (found is None or not found.body and self._is_abstract(found)):
+            return self._through_types(language, callee, arity) or found
+        return found
+
+    def _is_abstract(self, fn: Function) -> bool:
+        cls, name = fn.qualname.rsplit(".", 1)
+        return (self.models[fn.path].language, f"{cls.rsplit('.', 1)[-1]}.{name}") in self._abstract
+
+    def _through_types(self, language: str, callee: str, arity: int | None) -> Function | None:
+        """A method `Type.name` that `Type` does not define, or declares without
+        a body: the one it inherits from its bases, else, where `Type` (an
+        interface, an abstract class) has exactly one implementation in the
+        linted files, that implementation's (an anonymous class counts, and
+        runs no method known here).  Implementations the run did not lower are
+        not seen."""
+        cls, name = callee.rsplit(".", 1)
+        cls = cls.rsplit(".", 1)[-1]
+        defines, inherited = self._inherited(language, cls, name, arity)
+        if defines:
+            return inherited
+        subs, todo = set(), [cls]
+        while todo:  # every class below the type
+            for sub in self._subs.get((language, todo.pop()), ()):
+                if sub not in subs and sub != cls:
+                    subs.add(sub)
+                    todo.append(sub)
+        leaves = [sub for sub in subs if not self._subs.get((language, sub))]
+        if len(leaves) != 1:
+            return None
+        defines, found = self._defined(language, leaves[0], name, arity)
+        return found if defines else self._inherited(language, leaves[0], name, arity)[1]
+
+    def _inherited(self, language: str, cls: str, name: str, arity: int | None) -> tuple[bool, Function | None]:
+        """Method `name` as class `cls` inherits it, from the nearest of its bases
+        that defines it (see `_defined`), and whether one does."""
+        seen, todo = {cls}, [cls]
+        while todo:
+            for base in self._supers.get((language, todo.pop(0)), ()):
+                if base not in seen:
+                    seen.add(base)
+                    defines, found = self._defined(language, base, name, arity)
+                    if defines:
+                        return True, found
+                    todo.append(base)
+        return False, None
+
+    def _defined(self, language: str, cls: str, name: str, arity: int | None) -> tuple[bool, Function | None]:
+        """Whether a class named `cls` defines method `name` other than without a
+        body, and the one it defines where it is lowered (of those taking
+        `arity` arguments, where several are; None where it is not lowered, or
+        several classes have the name)."""
+        found = [fn for fn in self._of_class.get((language, cls, name), ())
+                 if (language, f"{cls}.{name}") not in self._abstract or fn.body]
+        if len(found) > 1 and arity is not None:
+            found = [fn for fn in found if len(fn.params) == arity] or found
+        return bool(found), found[0] if len(found) == 1 and found[0].body else None
 
     def _overload(self, caller: Function, callee: str, arity: int) -> Function | None:
         """Of the methods named `callee` (several, in a language with overloads),

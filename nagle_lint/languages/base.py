@@ -382,7 +382,7 @@ class Frontend:
                 (fn.qualname, fn.site.line, fn.site.col): resolved[i] for i, fn in enumerate(functions) if i in resolved
             } if whole else None)
         return (FileModel(path, self.name, functions, errors, dict(self.idioms), self.read_paths(data, functions),
-                          unit.bases),
+                          unit.bases, *self.hierarchy(data)),
                 Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
                        chosen.quiet_options))
 
@@ -564,6 +564,12 @@ class Frontend:
     def is_callback(self, qualname: str) -> bool:
         """Whether a framework calls this function once per event (by its name)."""
         return qualname.rsplit(".", 1)[-1] in self.catalogue.callbacks
+
+    def hierarchy(self, data: bytes) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+        """The file's classes' supertypes and methods declared without a body
+        (see `FileModel.supertypes`, `FileModel.abstract`), in a language whose
+        calls through an interface or a base class the project resolves."""
+        return {}, frozenset()
 
     def read_paths(self, data: bytes, functions) -> frozenset[str]:
         """Of the connections the functions reach through a member, those a

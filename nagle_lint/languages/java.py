@@ -9,6 +9,7 @@ from functools import cached_property, lru_cache
 from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Returned, compact, descendants,
                    int_literal, seconds, text)
 from .java_catalogue import JAVA, STREAM_PAIR, JavaTypes, is_type
+from .java_scan import abstract_methods, class_supertypes
 from ..model import ONE, SMALL, UNKNOWN
 
 
@@ -746,6 +747,9 @@ class JavaFrontend(Frontend):
             if a.type == "identifier" and low.types.get(text(a), "") in ("byte", "int", "char", "short"):
                 return ONE
         return UNKNOWN
+
+    def hierarchy(self, data: bytes) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+        return class_supertypes(data), abstract_methods(data)
 
     def render(self, data: bytes, proposals) -> list:
         """Each proposed fix as edits of the file (see fixes.py), or None."""
