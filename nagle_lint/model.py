@@ -316,6 +316,9 @@ class FileModel:
     # an abstract one), by the class's last name: a call of one runs another
     # class's (a function left unlowered has no body either, and is no such).
     abstract: frozenset[str] = frozenset()
+    # A test's or a benchmark's source, by the language's conventions
+    # (`Catalogue.test_source`): code that does not run in production.
+    test_source: bool = False
 
 
 def binding(call: Call, fn: Function) -> tuple[int | None, ...]:

@@ -77,7 +77,11 @@ def _named(language: str) -> dict[str, list[Path]]:
 # - Flushable's one call is flush(), and a message's writes reach the
 #   connection under another declared type: a fixture would flush each piece
 #   through a second field.
+# - every language's test folders: a fixture's path is fixtures/<language>/,
+#   in no such folder (test_test_sources.py checks them).
+TEST_FOLDERS = {"java": "benchmark benchmarks jmh test tests"}
 UNTESTED = {"java": {
+    "test_folders": TEST_FOLDERS["java"],
     "not_tcp": ("ByteArrayInputStream DatagramPacket DatagramSocket FileInputStream FileReader MulticastSocket "
                 "PipedInputStream RandomAccessFile StringBuffer StringBuilder StringReader"),
     "supertypes": "Flushable",

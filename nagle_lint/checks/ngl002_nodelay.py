@@ -25,6 +25,7 @@ MESSAGE_UNDOCUMENTED = (
     "they are split it hides the stall; say why in a comment on this line or the line above"
 )
 MESSAGE_DEFAULT = " (this file also sets it from a setting: this is likely that setting's default)"
+MESSAGE_TEST = " (in a test or benchmark source: such code often measures latency, and does not run in production)"
 
 # Words that only restate what the option does: a comment made of these explains nothing.
 RESTATING = set(
@@ -144,7 +145,7 @@ def _unexplained(project, model: FileModel, fn: Function, ev: SetOption, offered
     bare = [(path, c) for path, c in calls if not excused(c)]
     if calls and not bare:
         return
-    yield _undocumented(model.path, ev.site, offered, tuple(
+    yield _undocumented(model, ev.site, offered, tuple(
         Step(c.site, "called here with no reason", None if path == model.path else path) for path, c in bare))
 
 
@@ -182,13 +183,18 @@ def _chosen_at_call(project, model: FileModel, caller: Function, call: Call):
                 and not excused(ev) and ev.value_param in callee.params:
             i = binding(call, callee)[callee.params.index(ev.value_param)]
             if i is not None and i < len(call.consts) and call.consts[i]:
-                yield _undocumented(model.path, call.site, False, (Step(ev.site, "sets TCP_NODELAY", callee.path),))
+                yield _undocumented(model, call.site, False, (Step(ev.site, "sets TCP_NODELAY", callee.path),))
 
 
-def _undocumented(path: str, site, default: bool, related: tuple) -> Finding:
+def _undocumented(model: FileModel, site, default: bool, related: tuple) -> Finding:
+    """The note, with low confidence where the option is a setting's default
+    (see `offers_setting`) or the file a test's or a benchmark's (a latency
+    measurement wants the option; code that does not ship sets it for no user)."""
     return Finding(
-        rule=RULE, path=path, site=site, level="note", confidence="low" if default else "high",
-        message=MESSAGE_UNDOCUMENTED + (MESSAGE_DEFAULT if default else ""), related=related,
+        rule=RULE, path=model.path, site=site, level="note",
+        confidence="low" if default or model.test_source else "high",
+        message=MESSAGE_UNDOCUMENTED + (MESSAGE_DEFAULT if default else "")
+        + (MESSAGE_TEST if model.test_source else ""), related=related,
         fix="add a comment saying why (interactive traffic, each message written in one call, a latency budget)",
         extra={"strength": "undocumented"},
     )

@@ -382,7 +382,7 @@ class Frontend:
                 (fn.qualname, fn.site.line, fn.site.col): resolved[i] for i, fn in enumerate(functions) if i in resolved
             } if whole else None)
         return (FileModel(path, self.name, functions, errors, dict(self.idioms), self.read_paths(data, functions),
-                          unit.bases, *self.hierarchy(data)),
+                          unit.bases, *self.hierarchy(data), self.catalogue.test_source(path)),
                 Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
                        chosen.quiet_options))
 

@@ -18,6 +18,8 @@ unless `connection_argument` says otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import PurePath
 from types import MappingProxyType
 
 
@@ -230,7 +232,12 @@ class Catalogue:
                      header's static inline) and called as the catalogue's
                      sends are (connection, buffer, count) is taken for one,
                      on a connection known to be TCP.
-      named_reads    the same for reads (`recv` of `bt_socket_recv`)."""
+      named_reads    the same for reads (`recv` of `bt_socket_recv`).
+    Sources that do not run in production (see `test_source`):
+      test_folders   folder names that hold tests or benchmarks (Java's
+                     `src/test/`: `test`), any of the path's folders.
+      test_names     file-name patterns (fnmatch) of tests and benchmarks
+                     (`*Test.java`, `test_*.py`)."""
 
     sends: frozenset[str] = frozenset()
     gather_sends: frozenset[str] = frozenset()
@@ -298,6 +305,8 @@ class Catalogue:
     callbacks: frozenset[str] = frozenset()
     named_sends: frozenset[str] = frozenset()
     named_reads: frozenset[str] = frozenset()
+    test_folders: frozenset[str] = frozenset()
+    test_names: frozenset[str] = frozenset()
 
     def __post_init__(self):
         for name, value in list(vars(self).items()):  # literal sets and dicts become immutable
@@ -309,6 +318,13 @@ class Catalogue:
                 object.__setattr__(self, name, tuple(value))
 
     # -- what the lowering and the byte scan derive ------------------------
+
+    def test_source(self, path: str) -> bool:
+        """Whether the file at `path` (as given to the linter) is a test's or a
+        benchmark's, by the language's conventions: a folder of `test_folders`
+        on its path, or a name matching one of `test_names`."""
+        *folders, name = PurePath(path).parts or ("",)
+        return not self.test_folders.isdisjoint(folders) or any(fnmatchcase(name, p) for p in self.test_names)
 
     @property
     def all_sends(self) -> frozenset[str]:

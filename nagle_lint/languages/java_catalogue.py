@@ -111,6 +111,10 @@ JAVA = Catalogue(
     sleeps={"Thread.sleep": 1e-3, "TimeUnit.MINUTES.sleep": 60.0, "TimeUnit.SECONDS.sleep": 1.0,
             "TimeUnit.MILLISECONDS.sleep": 1e-3, "TimeUnit.MICROSECONDS.sleep": 1e-6,
             "TimeUnit.NANOSECONDS.sleep": 1e-9},
+    # Maven's and Gradle's test sources (`src/test/java`), test and benchmark
+    # modules, JMH's; JUnit's and TestNG's class names, and benchmarks'.
+    test_folders={"test", "tests", "benchmark", "benchmarks", "jmh"},
+    test_names={"*Test.java", "*Tests.java", "*Benchmark.java"},
 )
 
 # A socket's two streams (see `wrappers`): code that hands both to other code
