@@ -18,6 +18,11 @@ from test_catalogue import TEST_FOLDERS
     ("java", "examples/src/main/java/io/nats/examples/RawTCPLatencyTest.java", True),
     ("java", "src/main/java/io/nats/client/impl/SocketDataPort.java", False),
     ("java", "src/main/java/org/example/testing/Contest.java", False),  # no folder named so, no *Test.java
+    ("python", "src/twisted/test/test_tcp.py", True),
+    ("python", "tests/helpers.py", True),
+    ("python", "tools/latency_test.py", True),
+    ("python", "src/pkg/contest.py", False),
+    ("python", "src/pkg/testing.py", False),
 ])
 def test_test_source(language: str, path: str, expected: bool):
     assert frontend(language).catalogue.test_source(path) is expected

@@ -79,4 +79,7 @@ PYTHON = Catalogue(
     # bytes(), bytearray(), struct's pack() as imported or as a method (struct.pack, Struct.pack),
     # str.encode(), memoryview.tobytes()
     bytes_calls={"bytes", "bytearray", "pack", ".pack", ".encode", ".tobytes"},
+    # pytest's and unittest's test modules and packages, and benchmark folders.
+    test_folders={"test", "tests", "benchmarks"},
+    test_names={"test_*.py", "*_test.py"},
 )
