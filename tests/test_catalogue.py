@@ -79,8 +79,9 @@ def _named(language: str) -> dict[str, list[Path]]:
 #   through a second field.
 # - every language's test folders: a fixture's path is fixtures/<language>/,
 #   in no such folder (test_test_sources.py checks them).
-TEST_FOLDERS = {"java": "benchmark benchmarks jmh test tests", "python": "benchmarks test tests"}
-UNTESTED = {"python": {"test_folders": TEST_FOLDERS["python"]}, "java": {
+TEST_FOLDERS = {"java": "benchmark benchmarks jmh test tests", "python": "benchmarks test tests",
+                "c": "bench benchmarks test tests"}
+UNTESTED = {"python": {"test_folders": TEST_FOLDERS["python"]}, "c": {"test_folders": TEST_FOLDERS["c"]}, "java": {
     "test_folders": TEST_FOLDERS["java"],
     "not_tcp": ("ByteArrayInputStream DatagramPacket DatagramSocket FileInputStream FileReader MulticastSocket "
                 "PipedInputStream RandomAccessFile StringBuffer StringBuilder StringReader"),

@@ -23,6 +23,11 @@ from test_catalogue import TEST_FOLDERS
     ("python", "tools/latency_test.py", True),
     ("python", "src/pkg/contest.py", False),
     ("python", "src/pkg/testing.py", False),
+    ("c", "tests/server/sws.c", True),
+    ("c", "src/bench/load.c", True),
+    ("c", "src/bench_echo.c", True),
+    ("c", "src/event/ngx_event_connect.c", False),
+    ("c", "src/latest.c", False),
 ])
 def test_test_source(language: str, path: str, expected: bool):
     assert frontend(language).catalogue.test_source(path) is expected
