@@ -190,10 +190,10 @@ class Project:
         # type a supertype, by last names (see `FileModel.supertypes`).
         self._supers: dict[tuple[str, str], dict[str, None]] = {}  # (in order: a base class before interfaces)
         self._subs: dict[tuple[str, str], set[str]] = {}
-        self._of_class: dict[tuple[str, str, str], list[Function]] = {}  # (language, class, method) -> methods
         self._abstract: set[tuple[str, str]] = set()  # (language, `Class.method`) declared without a body
         for m in self.models.values():
-            self._abstract.update((m.language, q) for q in m.abstract)
+            if m.abstract:
+                self._abstract.update((m.language, q) for q in m.abstract)
             for cls, supers in m.supertypes.items():
                 self._supers.setdefault((m.language, cls), {}).update(dict.fromkeys(supers))
                 for sup in supers:
@@ -209,8 +209,6 @@ class Project:
                     glob.setdefault((language, q), []).append(fn)
                     if "." in q:
                         methods.setdefault((language, _entry_name(q)), []).append(path)
-                        cls, name = q.rsplit(".", 1)
-                        self._of_class.setdefault((language, cls.rsplit(".", 1)[-1], name), []).append(fn)
         # Most functions are stubs (not worth lowering): nothing to walk in them.
         self._bodied = [fn for fn in self.functions() if fn.body]
         self._events: dict[str, dict] = {}
@@ -250,9 +248,25 @@ class Project:
             found = local[callee]
         else:
             found = _only(self._global.get((language, callee), ()), caller.path, lambda fn: fn.path)
-        if "." in callee and self._supers and (found is None or not found.body and self._is_abstract(found)):
+        if "." in callee and (found is None or not found.body and self._is_abstract(found)):
             return self._through_types(language, callee, arity) or found
         return found
+
+    @cached_property
+    def _of_class(self) -> dict[tuple[str, str, str], list[Function]]:
+        """(language, class, method) -> the methods of that name of the classes of
+        that last name (built when a call through a type is first resolved)."""
+        found: dict[tuple[str, str, str], list[Function]] = {}
+        for (language, q), fns in self._global.items():
+            if "." in q:
+                cls, name = q.rsplit(".", 1)
+                found.setdefault((language, cls.rsplit(".", 1)[-1], name), []).extend(fns)
+        return found
+
+    @cached_property
+    def _declared(self) -> set[tuple[str, str]]:
+        """(language, class) of the classes with a method in the linted files."""
+        return {(language, cls) for language, cls, _ in self._of_class}
 
     def _is_abstract(self, fn: Function) -> bool:
         cls, name = fn.qualname.rsplit(".", 1)
@@ -261,12 +275,14 @@ class Project:
     def _through_types(self, language: str, callee: str, arity: int | None) -> Function | None:
         """A method `Type.name` that `Type` does not define, or declares without
         a body: the one it inherits from its bases, else, where `Type` (an
-        interface, an abstract class) has exactly one implementation in the
-        linted files, that implementation's (an anonymous class counts, and
-        runs no method known here).  Implementations the run did not lower are
-        not seen."""
+        interface, an abstract class of the linted files, not a library's)
+        has exactly one implementation in the linted files, that
+        implementation's (an anonymous class counts, and runs no method known
+        here).  Implementations in files the run did not lower are not seen."""
         cls, name = callee.rsplit(".", 1)
         cls = cls.rsplit(".", 1)[-1]
+        if (language, cls) not in self._supers and (language, cls) not in self._subs:
+            return None  # a type with no known base and no known implementation: most calls
         defines, inherited = self._inherited(language, cls, name, arity)
         if defines:
             return inherited
@@ -277,8 +293,8 @@ class Project:
                     subs.add(sub)
                     todo.append(sub)
         leaves = [sub for sub in subs if not self._subs.get((language, sub))]
-        if len(leaves) != 1:
-            return None
+        if len(leaves) != 1 or (language, cls) not in self._declared:
+            return None  # a library's type (a JDK interface) has implementations the project does not hold
         defines, found = self._defined(language, leaves[0], name, arity)
         return found if defines else self._inherited(language, leaves[0], name, arity)[1]
 

@@ -5,7 +5,7 @@ the project resolves a call with it."""
 from __future__ import annotations
 
 from nagle_lint.languages import frontend
-from nagle_lint.languages.java_scan import abstract_methods, class_supertypes
+from nagle_lint.languages.java_scan import class_facts
 from nagle_lint.project import Project
 
 TRANSPORT = b"""
@@ -68,7 +68,7 @@ final class QueuedLink extends BaseLink {
 
 
 def test_supertypes_read_from_class_heads():
-    found = class_supertypes(b"""
+    found, _ = class_facts(b"""
         public abstract class A<T extends Map<K, V>> extends b.Base<T> implements I1, p.I2<X> {
             Runnable r = new Runnable() { public void run() {} };
             Object o = new Object();
@@ -86,12 +86,13 @@ def test_supertypes_read_from_class_heads():
 
 
 def test_abstract_methods_are_those_without_a_body():
-    found = abstract_methods(b"""
+    _, found = class_facts(b"""
         enum E { A(1), B(2); E(int x) {} abstract int f(); }
         abstract class C<T> implements I {
             Foo x = new Foo(a);
             private final int n = size(3);
             abstract void g(int a, Map<K, V> m) throws IOException;
+            native int peek();
             void h() { foo(a); int y = bar(1); }
             interface In { void z(); default void d() { z(); } }
         }
@@ -126,6 +127,20 @@ def test_two_implementations_leave_the_call_unknown():
 def test_an_anonymous_implementation_counts():
     project, caller = _project(CLIENT, TRANSPORT, SOCKET_TRANSPORT, ANONYMOUS_TRANSPORT)
     assert not project.resolve(caller, "Transport.write", 1).body
+
+
+def test_a_library_interface_is_not_resolved_to_the_projects_one_implementation():
+    """A JDK interface (WritableByteChannel) has implementations no linted file holds: a
+    call through it is not a call of the project's one class that implements it."""
+    sink = b"""
+final class Accumulator implements WritableByteChannel {
+    private final OutputStream out;
+    Accumulator(Socket socket) throws IOException { out = socket.getOutputStream(); }
+    public int write(ByteBuffer b) throws IOException { out.write(b.array()); return 0; }
+}
+"""
+    project, caller = _project(CLIENT, sink)
+    assert project.resolve(caller, "WritableByteChannel.write", 1) is None
 
 
 def test_an_inherited_method_is_the_base_class_one_and_an_override_wins():

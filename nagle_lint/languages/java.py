@@ -9,7 +9,7 @@ from functools import cached_property, lru_cache
 from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Returned, compact, descendants,
                    int_literal, seconds, text)
 from .java_catalogue import JAVA, STREAM_PAIR, JavaTypes, is_type
-from .java_scan import abstract_methods, class_supertypes
+from .java_scan import class_facts
 from ..model import ONE, SMALL, UNKNOWN
 
 
@@ -749,7 +749,7 @@ class JavaFrontend(Frontend):
         return UNKNOWN
 
     def hierarchy(self, data: bytes) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
-        return class_supertypes(data), abstract_methods(data)
+        return class_facts(data)
 
     def render(self, data: bytes, proposals) -> list:
         """Each proposed fix as edits of the file (see fixes.py), or None."""

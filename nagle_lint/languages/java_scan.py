@@ -584,60 +584,46 @@ def _expression_end(code: bytes, at: int) -> int | None:
     return None
 
 
-# A class's head: its kind and name, then what it extends or implements, up to its body.
-_CLASS_HEAD = re.compile(rb"(?<![\w.])(?:class|interface|enum|record)\s+(\w+)([^{;=]*)\{")
+# A class's head: its kind and name (then what it extends or implements, up to its body).
+_CLASS_WORD = re.compile(rb"(?:class|interface|enum|record)\s+(\w+)")
+_HEAD_REST = re.compile(rb"[^{;=]*\{")
 _INNERMOST_ANGLES = re.compile(rb"<[^<>]*>")
 _SUPER_LISTS = re.compile(rb"\b(?:extends|implements)\s+(.*?)(?=\b(?:implements|permits)\b|\Z)", re.S)
 _NEW_NAME = re.compile(rb"new\s+((?:\w+\s*\.\s*)*\w+)")  # (matched where _NEW_CALL is)
-
-
-# A member of a class body declared without a body: a type's end, its name, its parameters, then `;`.
+# A member of a class body declared without a body: a type's end, its name, its parameters.
 _NO_BODY = re.compile(rb"[\w>\]]\s+(\w+)\s*\([^;{}=]*\)\s*(?:throws\s[\w\s,.]*)?\Z")
 _MEMBER_ENDS = re.compile(rb"[{};]")
+_NAME_BYTES = WORD_BYTES | frozenset(b".")
 
 
-def abstract_methods(data: bytes) -> frozenset[str]:
-    """`Class.method` of each method declared without a body (an interface's, an
-    abstract one), by the class's last name: a call of it runs another class's."""
-    code = _CODE_NOISE.sub(_blank, data)
-    found = set()
-    for m in _CLASS_HEAD.finditer(code):
-        start, end = m.end(), (_closed(code, m.end() - 1) or len(code)) - 1
-        depth = 0
-        for e in _MEMBER_ENDS.finditer(code, start, end):
-            c = e.group()
-            if c == b"{":
-                depth += 1
-            elif c == b"}":
-                depth -= 1
-                if depth == 0:
-                    start = e.end()
-            elif depth == 0:
-                head = _NO_BODY.search(code, start, e.start()) if b"=" not in code[start:e.start()] else None
-                if head is not None:
-                    found.add(f"{m.group(1).decode('ascii', 'replace')}.{head.group(1).decode('ascii', 'replace')}")
-                start = e.end()
-    return frozenset(found)
-
-
-def class_supertypes(data: bytes) -> dict[str, tuple[str, ...]]:
+def class_facts(data: bytes) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
     """Class -> the types it extends or implements, by their last names (see
-    `FileModel.supertypes`); an anonymous class (`new Transport() {..}`) under
-    a name no class has (`Transport@120`, its offset), as an implementation of
-    its type whose methods are not lowered."""
+    `FileModel.supertypes`), an anonymous class (`new Transport() {..}`) under
+    a name no class has (`Transport@120`, its offset) as an implementation of
+    its type whose methods are not lowered; and `Class.method` of each method
+    declared without a body (an interface's, an abstract one: see
+    `FileModel.abstract`)."""
     code = _CODE_NOISE.sub(_blank, data)
-    found: dict[str, tuple[str, ...]] = {}
-    for m in _CLASS_HEAD.finditer(code):
-        head = m.group(2)
+    supertypes: dict[str, tuple[str, ...]] = {}
+    bodies: dict[int, str] = {}  # where a class's body opens -> its name
+    for m in _CLASS_WORD.finditer(code):
+        if m.start() and code[m.start() - 1] in _NAME_BYTES:
+            continue  # `Foo.class`, or a longer word
+        rest = _HEAD_REST.match(code, m.end())
+        if rest is None:
+            continue
+        name = m.group(1).decode("ascii", "replace")
+        bodies[rest.end() - 1] = name
+        head = code[m.end():rest.end() - 1]
         while b"<" in head:
             stripped = _INNERMOST_ANGLES.sub(b"", head)
             if stripped == head:
                 break
             head = stripped
-        names = [n.strip().rsplit(b".", 1)[-1].strip().decode("ascii", "replace")
-                 for s in _SUPER_LISTS.finditer(head) for n in s.group(1).split(b",")]
-        if any(names):
-            found.setdefault(m.group(1).decode("ascii", "replace"), tuple(n for n in names if n))
+        supers = tuple(n for s in _SUPER_LISTS.finditer(head) for n in (
+            part.strip().rsplit(b".", 1)[-1].strip().decode("ascii", "replace") for part in s.group(1).split(b",")) if n)
+        if supers:
+            supertypes.setdefault(name, supers)
     for m in _NEW_CALL.finditer(code):
         if m.start() and code[m.start() - 1] in WORD_BYTES:
             continue  # a longer name's end (`renew`)
@@ -645,5 +631,24 @@ def class_supertypes(data: bytes) -> dict[str, tuple[str, ...]]:
         body = _BLANKS.match(code, arguments_end).end() if arguments_end is not None else 0
         if arguments_end is not None and code[body:body + 1] == b"{":
             name = _NEW_NAME.match(code, m.start()).group(1).rsplit(b".", 1)[-1].strip().decode("ascii", "replace")
-            found[f"{name}@{m.start()}"] = (name,)
-    return found
+            supertypes[f"{name}@{m.start()}"] = (name,)
+    return supertypes, _abstract_methods(code, bodies) if b"abstract" in code or b"interface" in code else frozenset()
+
+
+def _abstract_methods(code: bytes, bodies: dict[int, str]) -> frozenset[str]:
+    """`Class.method` of each member of a class body (of `bodies`) that is a
+    method declared without a body: in one pass over the braces and semicolons."""
+    found, classes, start = set(), [], 0  # the class of each open brace (None: a method's, a block's)
+    for e in _MEMBER_ENDS.finditer(code):
+        c = e.group()
+        if c == b"{":
+            classes.append(bodies.get(e.start()))
+        elif c == b"}":
+            if classes:
+                classes.pop()
+        elif classes and classes[-1] is not None and b"=" not in code[start:e.start()]:
+            head = _NO_BODY.search(code, start, e.start())
+            if head is not None and b"native" not in code[start:e.start()]:
+                found.add(f"{classes[-1]}.{head.group(1).decode('ascii', 'replace')}")
+        start = e.end()
+    return frozenset(found)
