@@ -15,7 +15,9 @@ from test_catalogue import TEST_FOLDERS
     ("java", "./src/test/java/io/nats/client/utils/RunProxy.java", True),
     ("java", "netty/microbench/src/main/java/io/netty/jmh/Buffers.java", True),
     ("java", "examples/src/main/java/io/nats/examples/benchmark/RawTCPLatency.java", True),
-    ("java", "examples/src/main/java/io/nats/examples/RawTCPLatencyTest.java", True),
+    ("java", "examples/src/main/java/org/apache/mina/examples/http/HttpTest.java", False),  # an example
+    ("java", "src/main/java/org/example/ClientTests.java", True),
+    ("java", "src/main/java/org/example/EchoBenchmark.java", True),
     ("java", "src/main/java/io/nats/client/impl/SocketDataPort.java", False),
     ("java", "src/main/java/org/example/testing/Contest.java", False),  # no folder named so, no *Test.java
     ("python", "src/twisted/test/test_tcp.py", True),
