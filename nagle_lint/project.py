@@ -191,6 +191,8 @@ class Project:
         self._supers: dict[tuple[str, str], dict[str, None]] = {}  # (in order: a base class before interfaces)
         self._subs: dict[tuple[str, str], set[str]] = {}
         self._abstract: set[tuple[str, str]] = set()  # (language, `Class.method`) declared without a body
+        self._typed: dict[tuple, Function | None] = {}  # see `_through_types`
+        self._leaves: dict[tuple[str, str], str | None] = {}  # see `_implementation`
         for m in self.models.values():
             if m.abstract:
                 self._abstract.update((m.language, q) for q in m.abstract)
@@ -283,20 +285,33 @@ class Project:
         cls = cls.rsplit(".", 1)[-1]
         if (language, cls) not in self._supers and (language, cls) not in self._subs:
             return None  # a type with no known base and no known implementation: most calls
+        key = (language, cls, name, arity)  # the same for every caller
+        if key not in self._typed:
+            self._typed[key] = self._through(language, cls, name, arity)
+        return self._typed[key]
+
+    def _through(self, language: str, cls: str, name: str, arity: int | None) -> Function | None:
         defines, inherited = self._inherited(language, cls, name, arity)
         if defines:
             return inherited
-        subs, todo = set(), [cls]
-        while todo:  # every class below the type
-            for sub in self._subs.get((language, todo.pop()), ()):
-                if sub not in subs and sub != cls:
-                    subs.add(sub)
-                    todo.append(sub)
-        leaves = [sub for sub in subs if not self._subs.get((language, sub))]
-        if len(leaves) != 1 or (language, cls) not in self._declared:
+        leaf = self._implementation(language, cls)
+        if leaf is None or (language, cls) not in self._declared:
             return None  # a library's type (a JDK interface) has implementations the project does not hold
-        defines, found = self._defined(language, leaves[0], name, arity)
-        return found if defines else self._inherited(language, leaves[0], name, arity)[1]
+        defines, found = self._defined(language, leaf, name, arity)
+        return found if defines else self._inherited(language, leaf, name, arity)[1]
+
+    def _implementation(self, language: str, cls: str) -> str | None:
+        """The one class below type `cls` that no class extends, or None."""
+        if (language, cls) not in self._leaves:
+            subs, todo = set(), [cls]
+            while todo and len(subs) < 64:  # every class below the type (a type with so many has several)
+                for sub in self._subs.get((language, todo.pop()), ()):
+                    if sub not in subs and sub != cls:
+                        subs.add(sub)
+                        todo.append(sub)
+            leaves = [sub for sub in subs if not self._subs.get((language, sub))]
+            self._leaves[(language, cls)] = leaves[0] if len(leaves) == 1 and not todo else None
+        return self._leaves[(language, cls)]
 
     def _inherited(self, language: str, cls: str, name: str, arity: int | None) -> tuple[bool, Function | None]:
         """Method `name` as class `cls` inherits it, from the nearest of its bases
