@@ -255,20 +255,27 @@ class Project:
         return found
 
     @cached_property
-    def _of_class(self) -> dict[tuple[str, str, str], list[Function]]:
-        """(language, class, method) -> the methods of that name of the classes of
-        that last name (built when a call through a type is first resolved)."""
+    def _nested(self) -> dict[tuple[str, str, str], list[Function]]:
+        """(language, class, method) -> the methods of that name of the nested
+        classes of that last name (a top-level class's are `_global`'s)."""
         found: dict[tuple[str, str, str], list[Function]] = {}
         for (language, q), fns in self._global.items():
-            if "." in q:
-                cls, name = q.rsplit(".", 1)
-                found.setdefault((language, cls.rsplit(".", 1)[-1], name), []).extend(fns)
+            if q.count(".") > 1:
+                cls, _, name = q.rpartition(".")
+                found.setdefault((language, cls.rpartition(".")[2], name), []).extend(fns)
         return found
 
+    def _methods_of(self, language: str, cls: str, name: str) -> list[Function]:
+        """The methods `name` of the classes whose last name is `cls`."""
+        return [*self._global.get((language, f"{cls}.{name}"), ()), *self._nested.get((language, cls, name), ())]
+
     @cached_property
-    def _declared(self) -> set[tuple[str, str]]:
-        """(language, class) of the classes with a method in the linted files."""
-        return {(language, cls) for language, cls, _ in self._of_class}
+    def _nested_classes(self) -> set[tuple[str, str]]:
+        return {(language, cls) for language, cls, _ in self._nested}
+
+    def _declares(self, language: str, cls: str) -> bool:
+        """Whether a class of that last name has a method in the linted files."""
+        return (language, cls) in self._methods or (language, cls) in self._nested_classes
 
     def _is_abstract(self, fn: Function) -> bool:
         cls, name = fn.qualname.rsplit(".", 1)
@@ -295,7 +302,7 @@ class Project:
         if defines:
             return inherited
         leaf = self._implementation(language, cls)
-        if leaf is None or (language, cls) not in self._declared:
+        if leaf is None or not self._declares(language, cls):
             return None  # a library's type (a JDK interface) has implementations the project does not hold
         defines, found = self._defined(language, leaf, name, arity)
         return found if defines else self._inherited(language, leaf, name, arity)[1]
@@ -332,7 +339,7 @@ class Project:
         body, and the one it defines where it is lowered (of those taking
         `arity` arguments, where several are; None where it is not lowered, or
         several classes have the name)."""
-        found = [fn for fn in self._of_class.get((language, cls, name), ())
+        found = [fn for fn in self._methods_of(language, cls, name)
                  if (language, f"{cls}.{name}") not in self._abstract or fn.body]
         if len(found) > 1 and arity is not None:
             found = [fn for fn in found if len(fn.params) == arity] or found

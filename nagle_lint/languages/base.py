@@ -775,6 +775,11 @@ class Unit:
         self.errors_resolved = 0  # syntax errors a function's body parsed again had no more
 
     @cached_property
+    def class_names(self) -> frozenset[str]:
+        """The last names of the file's classes with a method (`Outer.Inner.m` -> `Inner`)."""
+        return frozenset(q.rsplit(".", 1)[0].rsplit(".", 1)[-1] for q in self.function_names if "." in q)
+
+    @cached_property
     def bases(self) -> dict[str, tuple[str, ...]]:
         """Class -> its base classes defined in the file (see `FileModel.bases`)."""
         return self.fe.scan.class_bases(self.src.data, {q.rsplit(".", 1)[0] for q in self.function_names if "." in q})

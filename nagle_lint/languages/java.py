@@ -459,9 +459,12 @@ class JavaFrontend(Frontend):
         target = low.env.get(receiver)
         if isinstance(target, Obj):
             return low.outside_call(f"{target.cls}.{c.name}", c.args, c.node, receiver)
-        if receiver.startswith("this.") and isinstance(target, Handle):
-            return _NOT_THIS  # a field holding a connection: its calls are its events
         declared = _base_type(self._declared(low, c.obj))
+        if receiver.startswith("this.") and (isinstance(target, Handle) or declared not in low.unit.class_names):
+            # A field holding a connection: its calls are its events.  One declared as a class
+            # of another file: not followed (every such field of a big code base's classes
+            # would have other files read for it, as few parameters do).
+            return _NOT_THIS
         if declared[:1].isupper() and declared not in self.types.known:
             return low.outside_call(f"{declared}.{c.name}", c.args, c.node, receiver)
         return _NOT_THIS
