@@ -89,19 +89,19 @@ def test_exclude(capsys, project, make):
 
 @pytest.mark.parametrize("make", CONFIG_FILES)
 def test_per_file_ignores(capsys, project, make):
-    write(project, "tests/test_x.py", MIXED)
+    write(project, "scripts/x.py", MIXED)
     write(project, "src/app.py", MIXED)
     make(project, """\
         [per-file-ignores]
-        "tests/*" = ["NGL001", "NGL003"]
+        "scripts/*" = ["NGL001", "NGL003"]
         "app.py" = ["NGL00"]
         """ if make is dotted else """\
         [tool.nagle-lint.per-file-ignores]
-        "tests/*" = ["NGL001", "NGL003"]
+        "scripts/*" = ["NGL001", "NGL003"]
         "app.py" = ["NGL00"]
         """)
     _, got = reported(capsys, ".")
-    assert got == ["mixed.py:NGL001", "mixed.py:NGL002", "mixed.py:NGL003", "tests/test_x.py:NGL002"]
+    assert got == ["mixed.py:NGL001", "mixed.py:NGL002", "mixed.py:NGL003", "scripts/x.py:NGL002"]
 
 
 @pytest.mark.parametrize("make", CONFIG_FILES)
