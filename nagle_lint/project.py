@@ -185,7 +185,6 @@ class Project:
         self._local: dict[str, dict[str, Function | None]] = {}  # None: defined twice, as alternatives
         self._global: dict[tuple[str, str], list[Function]] = {}
         self._methods: dict[tuple[str, str], list[str]] = {}  # (language, class) -> the files of its methods
-        glob, methods = self._global, self._methods
         # (language, class) -> its supertypes, and the classes declaring each
         # type a supertype, by last names (see `FileModel.supertypes`).
         self._supers: dict[tuple[str, str], dict[str, None]] = {}  # (in order: a base class before interfaces)
@@ -194,28 +193,36 @@ class Project:
         self._typed: dict[tuple, Function | None] = {}  # see `_through_types`
         self._leaves: dict[tuple[str, str], str | None] = {}  # see `_implementation`
         for m in self.models.values():
-            if m.abstract:
-                self._abstract.update((m.language, q) for q in m.abstract)
-            for cls, supers in m.supertypes.items():
-                self._supers.setdefault((m.language, cls), {}).update(dict.fromkeys(supers))
-                for sup in supers:
-                    self._subs.setdefault((m.language, sup), set()).add(cls)
-            local = self._local[m.path] = {}
-            alternatives = frontend(m.language).same_name_alternatives
-            path, language = m.path, m.language
-            for fn in m.functions:  # every function of the project, stubs too: kept to a few lookups
-                q = fn.qualname
-                fn.path = path
-                local[q] = None if alternatives and q in local else fn
-                if not n_is_root(q):
-                    glob.setdefault((language, q), []).append(fn)
-                    if "." in q:
-                        methods.setdefault((language, _entry_name(q)), []).append(path)
+            self._index_types(m)
+            self._index_functions(m)
         # Most functions are stubs (not worth lowering): nothing to walk in them.
         self._bodied = [fn for fn in self.functions() if fn.body]
         self._events: dict[str, dict] = {}
         self._definers: dict[tuple[str, str], set[str]] = {}
         self._live: dict[int, tuple] = {}
+
+    def _index_types(self, m: FileModel) -> None:
+        """The file's classes' supertypes, and its methods declared without a body."""
+        if m.abstract:
+            self._abstract.update((m.language, q) for q in m.abstract)
+        for cls, supers in m.supertypes.items():
+            self._supers.setdefault((m.language, cls), {}).update(dict.fromkeys(supers))
+            for sup in supers:
+                self._subs.setdefault((m.language, sup), set()).add(cls)
+
+    def _index_functions(self, m: FileModel) -> None:
+        """Every function of the file, stubs too, by name in the file and in its language."""
+        local = self._local[m.path] = {}
+        alternatives = frontend(m.language).same_name_alternatives
+        glob, methods, path, language = self._global, self._methods, m.path, m.language
+        for fn in m.functions:
+            q = fn.qualname
+            fn.path = path
+            local[q] = None if alternatives and q in local else fn
+            if not n_is_root(q):
+                glob.setdefault((language, q), []).append(fn)
+                if "." in q:
+                    methods.setdefault((language, _entry_name(q)), []).append(path)
 
     def functions(self):
         for m in self.models.values():

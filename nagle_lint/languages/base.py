@@ -854,12 +854,7 @@ class Unit:
         low.node = node
         outer = self.scopes.get(qualname.rsplit(".", 1)[0]) if "." in qualname else None
         if outer is not None and cls is None:
-            # A nested function sees its enclosing function's variables.
-            for name, value in outer.env.items():
-                low.env[name] = value
-                if isinstance(value, Handle) and value.key in outer.conns:
-                    info = outer.conns[value.key]
-                    low.conns[value.key] = ConnInfo(info.name, info.tcp, info.confidence, "unknown")
+            _see_enclosing(low, outer)
         self.scopes[qualname] = low
         params = self.fe.declare_params(low, node)  # may emit a prologue (a callback's implied read)
         if outer is not None:
@@ -880,6 +875,15 @@ class Unit:
                         field_params=tuple(sorted((field, source) for source, field in low._fields_of.items()
                                                   if source in low.params)),
                         defaults=defaults, steady=low.steady() if low.passes_params else frozenset())
+
+
+def _see_enclosing(low: Lowering, outer: Lowering) -> None:
+    """A nested function sees its enclosing function's variables."""
+    for name, value in outer.env.items():
+        low.env[name] = value
+        if isinstance(value, Handle) and value.key in outer.conns:
+            info = outer.conns[value.key]
+            low.conns[value.key] = ConnInfo(info.name, info.tcp, info.confidence, "unknown")
 
 
 class Lowering:

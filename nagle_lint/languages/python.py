@@ -541,9 +541,22 @@ class PythonFrontend(Frontend):
         if name in low.params and name not in low.env and args and self._given_sends(low.unit) \
                 & {low.qualname.rsplit(".", 1)[-1]}:
             return self._passed_send(low, node, name, args, kwargs)
-        cat = self.catalogue
         # An imported name is its module's: `from websocket import create_connection` is websocket's.
         module, name = _imports(low.unit).get(name, (None, name))
+        known = self._catalogue_call(low, node, module, name, args, kwargs)
+        if known is not _UNKNOWN:
+            return known
+        for candidate in (f"{low.qualname}.{name}", name):
+            if candidate in low.unit.function_names and candidate != "<module>":
+                return self._local_call(low, node, candidate, args, kwargs)
+        if name[:1].isupper():  # a class, by convention: its __init__ may live in another linted file
+            return low.construct(name, args, node, _method_of(low.unit, name, "__init__") or f"{name}.__init__",
+                                 named=kwargs)
+        return low.outside_call(name, args, node, named=kwargs)
+
+    def _catalogue_call(self, low, node, module, name, args, kwargs):
+        """A plain call the catalogue knows (a maker, a message API, a sleep), or _UNKNOWN."""
+        cat = self.catalogue
         if module is not None and _message_module(module, cat):
             _eval_all(low, args, kwargs)
             return NOT_CONN
@@ -558,13 +571,7 @@ class PythonFrontend(Frontend):
         if name in cat.sleeps and name not in low.unit.function_names:  # from time import sleep
             _eval_all(low, args, kwargs)
             return low.pause(node, seconds(args[0], cat.sleeps[name]) if args else None)
-        for candidate in (f"{low.qualname}.{name}", name):
-            if candidate in low.unit.function_names and candidate != "<module>":
-                return self._local_call(low, node, candidate, args, kwargs)
-        if name[:1].isupper():  # a class, by convention: its __init__ may live in another linted file
-            return low.construct(name, args, node, _method_of(low.unit, name, "__init__") or f"{name}.__init__",
-                                 named=kwargs)
-        return low.outside_call(name, args, node, named=kwargs)
+        return _UNKNOWN
 
     def _given_sends(self, unit) -> set[str]:
         """The file's functions given a connection's send as a value (worked out once per file)."""
@@ -757,6 +764,7 @@ class _Taken:
 
 
 _ABSENT = object()
+_UNKNOWN = object()  # a call the catalogue does not know (see `_catalogue_call`)
 
 
 def _step_argument(step, args, kwargs):
