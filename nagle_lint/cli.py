@@ -29,11 +29,14 @@ def settings_from(args):
     for name in ("fail_on", "min_confidence", "max_file_size", "timeout"):
         if getattr(args, name) not in (None, ""):
             overrides[name] = getattr(args, name)
+    from .discover import project_tops
+
+    roots = project_tops(args.paths or [args.stdin_filename or "."])
     if args.config:
         if not os.path.isfile(args.config):
             raise ConfigError(f"{args.config}: no such config file")
-        return load(args.config).replace(**overrides)
-    return Resolver(overrides)
+        return load(args.config).replace(**overrides, roots=roots)
+    return Resolver(overrides, roots=roots)
 
 
 def main(argv: list[str] | None = None) -> int:

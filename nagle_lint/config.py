@@ -44,7 +44,8 @@ class Settings:
     def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
                  per_file_ignores: dict | None = None, fail_on: str = "warning", min_confidence: str = "medium",
                  max_file_size: int = DEFAULT_MAX_FILE_SIZE, timeout: float = DEFAULT_TIMEOUT,
-                 respect_gitignore: bool = True, source: str | None = None, cli_exclude: tuple[str, ...] = ()):
+                 respect_gitignore: bool = True, source: str | None = None, cli_exclude: tuple[str, ...] = (),
+                 roots: tuple[str, ...] = ()):
         self.__dict__.update(
             select=select,  # empty: every rule that is on by default
             ignore=ignore,
@@ -57,6 +58,7 @@ class Settings:
             respect_gitignore=respect_gitignore,  # in a git work tree, leave out what git ignores
             source=source,  # the file the settings came from
             cli_exclude=cli_exclude,  # --exclude's patterns, written from the current folder
+            roots=roots,  # the linted projects' tops, absolute (see `project_tops`)
         )
 
     def replace(self, **changes) -> "Settings":
@@ -68,6 +70,15 @@ class Settings:
     def folder(self) -> str | None:
         """The folder of the configuration file, where its patterns are written from."""
         return os.path.dirname(os.path.abspath(self.source)) if self.source else None
+
+    def in_project(self, path: str) -> str:
+        """`path` as written from the top of its project (the deepest of
+        `roots` holding it), else as given: the folders that describe the
+        file are the project's own, not those of where it was checked out
+        (a project under `/tmp/tests/` holds no test)."""
+        full = os.path.abspath(path)
+        tops = [r for r in self.roots if full == r or full.startswith(r.rstrip(os.sep) + os.sep)]
+        return os.path.relpath(full, max(tops, key=len)) if tops else path
 
     def of(self, path: str) -> "Settings":
         """The settings of the file at `path`: these, for every file (a
@@ -208,12 +219,13 @@ class Resolver:
     its folder), with the command line's settings (`overrides`) on top.  A
     file with no configuration file above it takes the one found from the
     current folder (`start`), else the defaults.  Each configuration file is
-    read once; the files it governs share one Settings.  `broken`: called
+    read once; the files it governs share one Settings.  `roots`: the
+    linted projects' tops (`Settings.roots`).  `broken`: called
     with the ConfigError of a configuration file that cannot be read, whose
     files then take the defaults (else the error is raised)."""
 
-    def __init__(self, overrides: dict | None = None, start: str = ".", broken=None):
-        self.overrides, self.broken = overrides or {}, broken
+    def __init__(self, overrides: dict | None = None, start: str = ".", broken=None, roots: tuple[str, ...] = ()):
+        self.overrides, self.broken, self.roots = overrides or {}, broken, roots
         self.fallback = find_config(start)
         self._nearest: dict[str, str | None] = {}  # real folder -> its nearest config file, or None
         self._folders: dict[str, Settings] = {}  # folder as asked -> its settings
@@ -241,7 +253,7 @@ class Resolver:
                 if self.broken is None:
                     raise
                 self.broken(e)
-            self._loaded[config] = settings.replace(**self.overrides)
+            self._loaded[config] = settings.replace(**self.overrides, roots=self.roots)
         return self._loaded[config]
 
     def _nearest_config(self, real: str) -> str | None:

@@ -119,6 +119,13 @@ def git_top(root: str) -> str | None:
     return folder
 
 
+def project_tops(paths: list[str]) -> tuple[str, ...]:
+    """The tops of the projects holding `paths` (absolute): each one's git
+    work tree top, else the folder itself (a file's: its folder)."""
+    folders = [p if os.path.isdir(p) else os.path.dirname(p) or "." for p in paths]
+    return tuple(sorted({git_top(f) or os.path.abspath(f) for f in folders}))
+
+
 def _git_ignores(root: str, top: str) -> list[Patterns]:
     """What git ignores in the folders above `root`, outermost first: the
     work tree's .git/info/exclude and each .gitignore from its top down to

@@ -17,19 +17,20 @@ if TYPE_CHECKING:
 
 
 def prepare(path: str, data: bytes, language: str | None = None, wanted: Wanted | None = None,
-            before: Prepared | None = None, budget: Budget | None = None, earlier: Earlier | None = None) -> Prepared:
+            before: Prepared | None = None, budget: Budget | None = None, earlier: Earlier | None = None,
+            in_project: str | None = None) -> Prepared:
     """Lower a file the byte scan let through.  `wanted`: this is a later
     round, the file matters for what other files need; `before`: what an
     earlier round made of it (it is lowered again); `budget`, `earlier`
-    (an edited file's last lowering): see `Frontend.lower_choosing`."""
+    (an edited file's last lowering), `in_project`: see `Frontend.lower_choosing`."""
     fe = frontend(language or language_of(path))
     if wanted is None:
-        model, choice = fe.lower_choosing(path, data, budget=budget, earlier=earlier)
+        model, choice = fe.lower_choosing(path, data, budget=budget, earlier=earlier, in_project=in_project)
     else:  # a file the byte scan skipped is lowered for what others need of it, not for its own sends
         needed = wanted.needed | wanted.called.get(path, frozenset())
         earlier = (before.model, before.choice) if before is not None else None
         model, choice = fe.lower_choosing(path, data, wanted.effects, needed, own=path in wanted.again, before=earlier,
-                                          option_only=wanted.option_only, budget=budget)
+                                          option_only=wanted.option_only, budget=budget, in_project=in_project)
     return Prepared(path, model, parse_suppressions(data), model.error_count, choice=choice)
 
 

@@ -604,7 +604,7 @@ def _lower(path: str, data: bytes, language: str, settings: Settings, wanted: Wa
     start = time.monotonic()
     budget = Budget(settings.timeout, start + settings.timeout if settings.timeout else None)
     try:
-        prepared = prepare(path, data, language, wanted, before, budget, earlier)
+        prepared = prepare(path, data, language, wanted, before, budget, earlier, settings.in_project(path))
         prepared.spent = time.monotonic() - start
     except TimeoutError as e:  # raised by the frontend when the budget is spent
         return None, f"{e}; skipped"

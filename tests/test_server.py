@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from lsp_support import SPLIT_PY, published, require
+from test_test_sources import NODELAY_NO_REASON as NODELAY_PY
 
 pytest_lsp = require("pytest_lsp")
 from lsprotocol import types  # noqa: E402  (after the check that the extra is there)
@@ -259,6 +260,18 @@ async def test_settings_from_the_editor_ignore(client, tmp_path):
     change(client, uri, 2, SPLIT_PY + "\n")
     other = open_doc(client, tmp_path / "other.py", SPLIT_PY, language="python")
     assert not await published(client, other)
+
+
+@pytest.mark.asyncio
+async def test_a_workspace_under_a_tests_folder_holds_no_test(client, tmp_path):
+    """Only the workspace's own folders tell a test's source, as on the command line."""
+    project = tmp_path / "tests" / "proj"
+    project.mkdir(parents=True)
+    (project / "dial.py").write_text(NODELAY_PY)
+    await start(client, project)
+    uri = open_doc(client, project / "dial.py", language="python")
+    (d,) = await published(client, uri, bool, timeout=10.0)
+    assert d.code == "NGL002"
 
 
 @pytest.mark.asyncio

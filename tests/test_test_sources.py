@@ -62,3 +62,45 @@ def test_a_test_sources_note_has_low_confidence(tmp_path):
         assert model.test_source is (folder == "test")
         findings = lint_file(str(path), Settings().replace(min_confidence="low"))[1]
         assert [(f.rule, f.confidence) for f in findings] == [("NGL002", confidence)]
+
+
+NODELAY_NO_REASON = ("import socket\n\n\ndef dial(host, port):\n"
+                     "    sock = socket.create_connection((host, port))\n"
+                     "    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)\n"
+                     "    return sock\n")
+
+
+def _nodelay_confidences(capsys, *argv) -> list[str]:
+    import json
+
+    from nagle_lint.cli import main
+
+    main(["--no-cache", "--format", "json", "--min-confidence", "low", *argv])
+    return [f["confidence"] for f in json.loads(capsys.readouterr().out)["findings"]]
+
+
+def test_only_the_projects_own_folders_tell_a_test(tmp_path, monkeypatch, capsys):
+    """A project checked out under a folder named `tests` holds no test: the
+    same file is judged alike whether it is linted as `.`, by its absolute
+    path or from the folder above."""
+    project = tmp_path / "tests" / "proj"
+    project.mkdir(parents=True)
+    (project / "dial.py").write_text(NODELAY_NO_REASON)
+    monkeypatch.chdir(project)
+    assert _nodelay_confidences(capsys, ".") == ["high"]
+    assert _nodelay_confidences(capsys, str(project)) == ["high"]
+    monkeypatch.chdir(tmp_path)
+    assert _nodelay_confidences(capsys, "tests/proj") == ["high"]
+    assert _nodelay_confidences(capsys, "tests/proj/dial.py") == ["high"]
+
+
+def test_a_git_work_tree_is_the_project(tmp_path, monkeypatch, capsys):
+    """In a git work tree, its `tests` folder holds tests however little of the tree is linted."""
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    tests = tmp_path / "repo" / "tests"
+    tests.mkdir()
+    (tests / "dial.py").write_text(NODELAY_NO_REASON)
+    (tmp_path / "repo" / "dial.py").write_text(NODELAY_NO_REASON)
+    monkeypatch.chdir(tests)
+    assert _nodelay_confidences(capsys, ".") == ["low"]
+    assert _nodelay_confidences(capsys, str(tmp_path / "repo")) == ["high", "low"]

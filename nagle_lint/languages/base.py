@@ -317,14 +317,15 @@ class Frontend:
 
     def lower(self, path: str, data: bytes, names: frozenset = frozenset(), needed: frozenset = frozenset(),
               own: bool = True, before: tuple[FileModel, Choice] | None = None, option_only: frozenset = frozenset(),
-              budget: Budget | None = None) -> FileModel:
+              budget: Budget | None = None, in_project: str | None = None) -> FileModel:
         """The file's model (see `lower_choosing`)."""
-        return self.lower_choosing(path, data, names, needed, own, before, option_only, budget)[0]
+        return self.lower_choosing(path, data, names, needed, own, before, option_only, budget,
+                                   in_project=in_project)[0]
 
     def lower_choosing(self, path: str, data: bytes, names: frozenset = frozenset(), needed: frozenset = frozenset(),
                        own: bool = True, before: tuple[FileModel, Choice] | None = None,
                        option_only: frozenset = frozenset(), budget: Budget | None = None,
-                       earlier: Earlier | None = None) -> tuple[FileModel, Choice]:
+                       earlier: Earlier | None = None, in_project: str | None = None) -> tuple[FileModel, Choice]:
         """The file's model, and what was left out of it.  `names`: functions of other files that touch a
         connection (a function calling one of them is lowered too); `needed`:
         names other files call (lowered when they have events); `own`: the
@@ -336,7 +337,9 @@ class Frontend:
         function's model depends on its own text only).  `earlier`: what the
         last lowering of an earlier text of the file left (an edited buffer):
         the functions the edit left alone are taken from it (see edited.py),
-        and it is brought up to date.
+        and it is brought up to date.  `in_project`: the path as written from
+        the top of its project (`Settings.in_project`; default `path`), whose
+        folders tell a test's source.
 
         Work is bounded.  The walk runs in a thread of its own, so that the
         recursion it may use does not depend on the caller's stack (the same
@@ -348,12 +351,13 @@ class Frontend:
         the walk is stopped where it is and a TimeoutError raised."""
         # A walk that cannot be stopped (stuck in the parser's native code)
         # keeps its parser: the next file gets one of its own.
-        return _in_thread(lambda: self._lower(path, data, names, needed, own, before, option_only, budget, earlier),
+        return _in_thread(lambda: self._lower(path, data, names, needed, own, before, option_only, budget, earlier,
+                                                      in_project or path),
                           budget, stuck=lambda: self.__dict__.pop("parser", None))
 
     def _lower(self, path: str, data: bytes, names: frozenset, needed: frozenset, own: bool,
                before: tuple[FileModel, Choice] | None, option_only: frozenset, budget: Budget | None,
-               earlier: Earlier | None) -> tuple[FileModel, Choice]:
+               earlier: Earlier | None, in_project: str) -> tuple[FileModel, Choice]:
         """`lower_choosing`'s work, in the thread it runs in."""
         if earlier is not None:
             from .edited import edited_tree, unchanged
@@ -382,7 +386,7 @@ class Frontend:
                 (fn.qualname, fn.site.line, fn.site.col): resolved[i] for i, fn in enumerate(functions) if i in resolved
             } if whole else None)
         return (FileModel(path, self.name, functions, errors, dict(self.idioms), self.read_paths(data, functions),
-                          unit.bases, *self.hierarchy(data), self.catalogue.test_source(path)),
+                          unit.bases, *self.hierarchy(data), self.catalogue.test_source(in_project)),
                 Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
                        chosen.quiet_options))
 

@@ -18,6 +18,7 @@ import pickle
 import signal
 
 from ..config import ConfigError, Resolver, check_rule_ids
+from ..discover import project_tops
 from ..site import CONFIDENCES
 
 OPTIONS = {"select": "a list of rule ids or prefixes", "ignore": "a list of rule ids or prefixes",
@@ -146,7 +147,7 @@ class Build:
                 os.close(read_end)
                 built = {}
                 for folder in folders:
-                    built[folder] = ix = Index(folder, Resolver(options, start=folder), jobs)
+                    built[folder] = ix = Index(folder, Resolver(options, start=folder, roots=project_tops([folder])), jobs)
                     ix.build()
                 with os.fdopen(write_end, "wb") as out:
                     pickle.dump({f: (ix.shown, ix.problems) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)

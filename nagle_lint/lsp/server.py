@@ -21,6 +21,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
 from ..config import Resolver
+from ..discover import project_tops
 from ..languages import frontend, language_of
 from .early import Replay, read_options
 from .index import Index
@@ -77,7 +78,7 @@ class NagleServer(LanguageServer):
         configuration file's (as the command line finds them), the
         editor's settings above them.  A broken configuration file is
         reported and its files take the defaults."""
-        return Resolver(self.options, start=folder, broken=lambda e: self.show(
+        return Resolver(self.options, start=folder, roots=project_tops([folder]), broken=lambda e: self.show(
             types.MessageType.Error, f"nagle-lint: {e}; using the default settings"))
 
     def folders(self) -> list[str]:
