@@ -181,6 +181,11 @@ class Call:
     # arguments (`net_send(fd, buf, n)`), whose name alone is weak evidence.
     otherwise: tuple = ()
     names: tuple[str | None, ...] = ()
+    # types[i]: the static type of positional argument i where the caller's
+    # code tells it (`String` for a literal, a declared variable's type, `Cls.NAME`
+    # for a static member), else None; none known: empty. A call of an
+    # overloaded method is resolved by them (see `Project.resolve`).
+    types: tuple[str | None, ...] = ()
 
 
 # --- structure --------------------------------------------------------------
@@ -282,6 +287,9 @@ class Function:
     # The parameters the body never rebinds (but to give one a value where
     # it is None): a constant passed for one holds all through the function.
     steady: frozenset = frozenset()
+    # param_types[i]: the type parameter i is declared with, by its last name
+    # (`byte[]`, `Word`), in a language with overloads; none known: empty.
+    param_types: tuple[str | None, ...] = ()
 
     def by_design(self, send: Send) -> bool:
         """Whether the send is made on a connection a framework makes with
@@ -319,6 +327,9 @@ class FileModel:
     # A test's or a benchmark's source, by the language's conventions
     # (`Catalogue.test_source`): code that does not run in production.
     test_source: bool = False
+    # The enums the file declares, by their last names: `Code.OPEN` passed to an
+    # overloaded method is a `Code` (see `Call.types`).
+    enums: frozenset[str] = frozenset()
 
 
 def binding(call: Call, fn: Function) -> tuple[int | None, ...]:

@@ -19,6 +19,7 @@ from .model import (Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv
                     record, walk)
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
+_NO_OVERLOAD = Function("", None, (), ())  # see `Project._overload`
 _NO_CHOICE = Choice()  # a file parsed whole, every function lowered
 
 
@@ -81,6 +82,38 @@ def _used_keys(fn: Function) -> set[str]:
         elif isinstance(ev, EVENTS):
             used.add(ev.conn)
     return used
+
+
+# Java's widening of primitive arguments (`f('x')` may call `f(int)`), and their boxes.
+_WIDER = {"byte": ("short", "int", "long", "float", "double"), "short": ("int", "long", "float", "double"),
+          "char": ("int", "long", "float", "double"), "int": ("long", "float", "double"),
+          "long": ("float", "double"), "float": ("double",)}
+_BOXES = {"boolean": "Boolean", "byte": "Byte", "short": "Short", "char": "Character", "int": "Integer",
+          "long": "Long", "float": "Float", "double": "Double"}
+_PRIMITIVES = frozenset(_BOXES)
+_STRING_IS = frozenset({"String", "CharSequence", "Comparable", "Serializable", "Object"})
+
+
+def _passes(arg: str | None, param: str | None, supers: set[str], param_declared: bool) -> int | None:
+    """Whether an argument of type `arg` can be passed for a parameter of type
+    `param`: 2 as it is, 1 converted (widened, boxed, to a supertype), 0 where
+    one of them is not known, None where it cannot (a primitive or an array for
+    another, a String for no type of its, a type for a class of the linted files
+    it does not extend: `supers` and `param_declared` say what they tell)."""
+    if arg is None or param is None:
+        return 0
+    if arg == param:
+        return 2
+    if arg in _PRIMITIVES or param in _PRIMITIVES:
+        return 1 if param in _WIDER.get(arg, ()) or _BOXES.get(arg) == param or _BOXES.get(param) == arg \
+            or param == "Object" and arg in _PRIMITIVES else None
+    if arg.endswith("[]") or param.endswith("[]"):
+        return 1 if param == "Object" else None
+    if arg == "String":
+        return 1 if param in _STRING_IS else None
+    if param in supers or param == "Object":
+        return 1
+    return None if param_declared or param == "String" else 0
 
 
 def _mentioned(key: str, used: set[str]) -> bool:
@@ -154,11 +187,11 @@ def outline(model: FileModel, choice: Choice | None) -> tuple:
     out = []
     for fn in model.functions:
         facts = _Facts(fn)
-        out.append((fn.qualname, fn.params, bool(fn.body), fn.field_params,
-                    tuple(dict.fromkeys((c.callee, c.args, c.receiver, c.result) for c in facts.calls)),
+        out.append((fn.qualname, fn.params, fn.param_types, bool(fn.body), fn.field_params,
+                    tuple(dict.fromkeys((c.callee, c.args, c.receiver, c.result, c.types) for c in facts.calls)),
                     tuple(sorted(k.__name__ for k in facts.kinds)), tuple(sorted(k.__name__ for k in facts.outward)),
                     tuple(sorted(facts.used))))
-    return model.language, tuple(out), choice
+    return model.language, tuple(out), choice, model.enums
 
 
 class Project:
@@ -190,6 +223,7 @@ class Project:
         self._supers: dict[tuple[str, str], dict[str, None]] = {}  # (in order: a base class before interfaces)
         self._subs: dict[tuple[str, str], set[str]] = {}
         self._abstract: set[tuple[str, str]] = set()  # (language, `Class.method`) declared without a body
+        self._enums: set[tuple[str, str]] = set()  # (language, enum)
         self._typed: dict[tuple, Function | None] = {}  # see `_through_types`
         self._leaves: dict[tuple[str, str], str | None] = {}  # see `_implementation`
         for m in self.models.values():
@@ -205,6 +239,8 @@ class Project:
         """The file's classes' supertypes, and its methods declared without a body."""
         if m.abstract:
             self._abstract.update((m.language, q) for q in m.abstract)
+        if m.enums:
+            self._enums.update((m.language, e) for e in m.enums)
         for cls, supers in m.supertypes.items():
             self._supers.setdefault((m.language, cls), {}).update(dict.fromkeys(supers))
             for sup in supers:
@@ -231,26 +267,26 @@ class Project:
     def choice(self, path: str) -> Choice:
         return self.choices.get(path, _NO_CHOICE)
 
-    def resolve(self, caller: Function, callee: str, arity: int | None = None) -> Function | None:
+    def resolve(self, caller: Function, callee: str, arity: int | None = None, types: tuple = ()) -> Function | None:
         """The function a call names: one of the caller's file first (none
         where the file has two, in a language where they are alternatives),
         else the only one of that name among the linted files of the language
         (or, when several have it, the only one in the caller's folder).  In
         a language whose methods are overloaded (Java), where several have
-        the name, the only one lowered that takes `arity` arguments, if any
-        (the caller's file's first)."""
+        the name, the only one lowered that takes `arity` arguments of the
+        arguments' `types` (see `Call.types`), if any (the caller's file's first)."""
         if callee in caller.params:  # a parameter's name calls the value passed, whatever it is
             return None
-        key = (caller.path, callee, arity)
+        key = (caller.path, callee, arity, types)
         if key not in self._resolved:
-            self._resolved[key] = self._resolve(caller, callee, arity)
+            self._resolved[key] = self._resolve(caller, callee, arity, types)
         return self._resolved[key]
 
-    def _resolve(self, caller: Function, callee: str, arity: int | None) -> Function | None:
+    def _resolve(self, caller: Function, callee: str, arity: int | None, types: tuple) -> Function | None:
         if arity is not None:
-            overload = self._overload(caller, callee, arity)
+            overload = self._overload(caller, callee, arity, types)
             if overload is not None:
-                return overload
+                return None if overload is _NO_OVERLOAD else overload
         language = self.models[caller.path].language if caller.path in self.models else None
         local = self._local.get(caller.path, {})
         if callee in local:
@@ -258,7 +294,7 @@ class Project:
         else:
             found = _only(self._global.get((language, callee), ()), caller.path, lambda fn: fn.path)
         if "." in callee and (found is None or not found.body and self._is_abstract(found)):
-            return self._through_types(language, callee, arity) or found
+            return self._through_types(language, callee, arity, types) or found
         return found
 
     @cached_property
@@ -288,7 +324,7 @@ class Project:
         cls, name = fn.qualname.rsplit(".", 1)
         return (self.models[fn.path].language, f"{cls.rsplit('.', 1)[-1]}.{name}") in self._abstract
 
-    def _through_types(self, language: str, callee: str, arity: int | None) -> Function | None:
+    def _through_types(self, language: str, callee: str, arity: int | None, types: tuple) -> Function | None:
         """A method `Type.name` that `Type` does not define, or declares without
         a body: the one it inherits from its bases, else, where `Type` (an
         interface, an abstract class of the linted files, not a library's)
@@ -299,20 +335,20 @@ class Project:
         cls = cls.rsplit(".", 1)[-1]
         if (language, cls) not in self._supers and (language, cls) not in self._subs:
             return None  # a type with no known base and no known implementation: most calls
-        key = (language, cls, name, arity)  # the same for every caller
+        key = (language, cls, name, arity, types)  # the same for every caller
         if key not in self._typed:
-            self._typed[key] = self._through(language, cls, name, arity)
+            self._typed[key] = self._through(language, cls, name, arity, types)
         return self._typed[key]
 
-    def _through(self, language: str, cls: str, name: str, arity: int | None) -> Function | None:
-        defines, inherited = self._inherited(language, cls, name, arity)
+    def _through(self, language: str, cls: str, name: str, arity: int | None, types: tuple) -> Function | None:
+        defines, inherited = self._inherited(language, cls, name, arity, types)
         if defines:
             return inherited
         leaf = self._implementation(language, cls)
         if leaf is None or not self._declares(language, cls):
             return None  # a library's type (a JDK interface) has implementations the project does not hold
-        defines, found = self._defined(language, leaf, name, arity)
-        return found if defines else self._inherited(language, leaf, name, arity)[1]
+        defines, found = self._defined(language, leaf, name, arity, types)
+        return found if defines else self._inherited(language, leaf, name, arity, types)[1]
 
     def _implementation(self, language: str, cls: str) -> str | None:
         """The one class below type `cls` that no class extends, or None."""
@@ -327,7 +363,8 @@ class Project:
             self._leaves[(language, cls)] = leaves[0] if len(leaves) == 1 and not todo else None
         return self._leaves[(language, cls)]
 
-    def _inherited(self, language: str, cls: str, name: str, arity: int | None) -> tuple[bool, Function | None]:
+    def _inherited(self, language: str, cls: str, name: str, arity: int | None,
+                   types: tuple = ()) -> tuple[bool, Function | None]:
         """Method `name` as class `cls` inherits it, from the nearest of its bases
         that defines it (see `_defined`), and whether one does."""
         seen, todo = {cls}, [cls]
@@ -335,27 +372,31 @@ class Project:
             for base in self._supers.get((language, todo.pop(0)), ()):
                 if base not in seen:
                     seen.add(base)
-                    defines, found = self._defined(language, base, name, arity)
+                    defines, found = self._defined(language, base, name, arity, types)
                     if defines:
                         return True, found
                     todo.append(base)
         return False, None
 
-    def _defined(self, language: str, cls: str, name: str, arity: int | None) -> tuple[bool, Function | None]:
+    def _defined(self, language: str, cls: str, name: str, arity: int | None,
+                 types: tuple = ()) -> tuple[bool, Function | None]:
         """Whether a class named `cls` defines method `name` other than without a
         body, and the one it defines where it is lowered (of those taking
-        `arity` arguments, where several are; None where it is not lowered, or
-        several classes have the name)."""
+        `arity` arguments of `types`, where several are; None where it is not
+        lowered, or several classes have the name)."""
         found = [fn for fn in self._methods_of(language, cls, name)
                  if (language, f"{cls}.{name}") not in self._abstract or fn.body]
+        defines = bool(found)
         if len(found) > 1 and arity is not None:
-            found = [fn for fn in found if len(fn.params) == arity] or found
-        return bool(found), found[0] if len(found) == 1 and found[0].body else None
+            fits = [fn for fn in found if len(fn.params) == arity]
+            found = self._by_types(language, fits, types) if fits else found
+        return defines, found[0] if len(found) == 1 and found[0].body else None
 
-    def _overload(self, caller: Function, callee: str, arity: int) -> Function | None:
+    def _overload(self, caller: Function, callee: str, arity: int, types: tuple) -> Function | None:
         """Of the methods named `callee` (several, in a language with overloads),
-        the one lowered that takes `arity` arguments, where only one does (of
-        the caller's file's, where it has some); None otherwise."""
+        the one lowered that takes `arity` arguments of `types`, where only one
+        does (of the caller's file's, where it has some); `_NO_OVERLOAD` where the
+        types rule out every one lowered that takes `arity`; None otherwise."""
         language = self.models[caller.path].language if caller.path in self.models else None
         if language is None or not frontend(language).overloads:
             return None
@@ -364,11 +405,54 @@ class Project:
             return None
         fits = [fn for fn in ([fn for fn in found if fn.path == caller.path] or found)
                 if fn.body and len(fn.params) == arity]
-        return fits[0] if len(fits) == 1 else None
+        typed = self._by_types(language, fits, types)
+        return typed[0] if len(typed) == 1 else _NO_OVERLOAD if fits and not typed else None
 
-    def targets(self, caller: Function, callee: str, arity: int | None = None) -> list[Function]:
+    def _by_types(self, language: str, fits: list[Function], types: tuple) -> list[Function]:
+        """Of the overloads `fits` (each taking as many arguments as given), those
+        the arguments' `types` can be passed to (every one where the types tell
+        nothing), the most exactly typed first: Java's choice of the most
+        specific, where the types known tell it."""
+        if not types or len(fits) < 1:
+            return fits
+        types = tuple(self._static_type(language, t) for t in types)
+        scored = []
+        for fn in fits:
+            scores = [_passes(t, p, self._supertypes(language, t), self._known_type(language, p))
+                      for t, p in zip(types, fn.param_types or (None,) * len(types))]
+            if None not in scores:
+                scored.append((sum(scores), fn))
+        best = max((score for score, _ in scored), default=0)
+        return [fn for score, fn in scored if score == best]
+
+    def _known_type(self, language: str, typ: str | None) -> bool:
+        """Whether the linted files declare a type of that last name."""
+        key = (language, typ)
+        return typ is not None and (self._declares(language, typ) or key in self._subs or key in self._supers
+                                    or key in self._enums)
+
+    def _static_type(self, language: str, typ: str | None) -> str | None:
+        """`Code.OPEN` is a `Code` where `Code` is an enum of the linted files; another
+        static member's type is not known here."""
+        if typ is None or "." not in typ:
+            return typ
+        cls = typ.split(".", 1)[0]
+        return cls if (language, cls) in self._enums else None
+
+    def _supertypes(self, language: str, typ: str | None) -> set[str]:
+        """Every type `typ` extends or implements that the linted files tell."""
+        seen: set[str] = set()
+        todo = [typ] if typ else []
+        while todo:
+            for sup in self._supers.get((language, todo.pop()), ()):
+                if sup not in seen:
+                    seen.add(sup)
+                    todo.append(sup)
+        return seen
+
+    def targets(self, caller: Function, callee: str, arity: int | None = None, types: tuple = ()) -> list[Function]:
         """The functions a call may run: the one it resolves to, or each alternative definition."""
-        target = self.resolve(caller, callee, arity)
+        target = self.resolve(caller, callee, arity, types)
         return [target] if target is not None else self.alternatives(caller, callee)
 
     def alternatives(self, caller: Function, callee: str) -> list[Function]:
@@ -390,7 +474,7 @@ class Project:
         callers: dict[int, list[int]] = {}
         for fn in self._bodied:
             for ev in self.facts(fn).calls:
-                for target in self.targets(fn, ev.callee, len(ev.args)):
+                for target in self.targets(fn, ev.callee, len(ev.args), ev.types):
                     callers.setdefault(id(target), []).append(id(fn))
         return callers
 
@@ -403,7 +487,7 @@ class Project:
         found, names = set(), set()
         for fn in self._bodied:
             for ev in self.facts(fn).calls:
-                targets = self.targets(fn, ev.callee, len(ev.args))
+                targets = self.targets(fn, ev.callee, len(ev.args), ev.types)
                 if targets:
                     found |= {(target.path, target.qualname) for target in targets}
                 else:
@@ -476,7 +560,7 @@ class Project:
                 if ev.receiver is None and not any(a is not None for a in ev.args) and \
                         (ev.result is None or not _mentioned(ev.result, facts.used)):
                     continue
-                target = self.resolve(fn, ev.callee, len(ev.args))
+                target = self.resolve(fn, ev.callee, len(ev.args), ev.types)
                 if target is None:
                     name = _entry_name(ev.callee)
                     if ev.callee not in fn.params and name not in frontend(self.models[fn.path].language).builtins:
@@ -504,8 +588,8 @@ class Project:
         for fn in self._bodied:
             compared = before is not None and fn.path not in paths and fn.path in before.models
             for call in self.facts(fn).calls:
-                now = self.targets(fn, call.callee, len(call.args))
-                then = before.targets(fn, call.callee, len(call.args)) if compared else now
+                now = self.targets(fn, call.callee, len(call.args), call.types)
+                then = before.targets(fn, call.callee, len(call.args), call.types) if compared else now
                 into = self._into(fn, call.callee, now) | self._into(fn, call.callee, then)
                 for target in into:
                     callers.setdefault(target, set()).add(fn.path)
@@ -515,7 +599,7 @@ class Project:
         for fn in before._bodied if before is not None else ():
             if fn.path in paths or fn.path not in self.models:  # its calls as they were
                 for call in before.facts(fn).calls:
-                    into = before._into(fn, call.callee, before.targets(fn, call.callee, len(call.args)))
+                    into = before._into(fn, call.callee, before.targets(fn, call.callee, len(call.args), call.types))
                     for target in into:
                         callers.setdefault(target, set()).add(fn.path)
                     reached |= into
@@ -575,7 +659,7 @@ class Project:
         return s if prune is None else prune(self, fn, s)
 
     def _pruned_call(self, fn: Function, s: Call):
-        targets = self.targets(fn, s.callee, len(s.args))
+        targets = self.targets(fn, s.callee, len(s.args), s.types)
         keeps = any(t.field_params for t in targets) and s.receiver is not None  # a constructor keeping a connection
         return s if any(self.has_effects(t) for t in targets) or keeps or self.by_name(fn, s) else None
 

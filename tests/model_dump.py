@@ -84,7 +84,8 @@ def _dump_event(e) -> str:
         return f"setopt {e.conn} {e.option}={value}{why} {line}"
     if isinstance(e, Call):
         names = e.names or (None,) * len(e.args)  # an argument passed by name shows it (`noreply=_`)
-        args = ", ".join((a or "*_" if n == "*" else f"{n}={a or '_'}") if n else a or "_" for a, n in zip(e.args, names))
+        args = [(a or "*_" if n == "*" else f"{n}={a or '_'}") if n else a or "_" for a, n in zip(e.args, names)]
+        args = ", ".join(f"{a}:{t}" if t else a for a, t in zip(args, e.types or (None,) * len(args)))  # see `Call.types`
         on = f" on {e.receiver}" if e.receiver else ""
         into = f"{e.result} = " if e.result else ""
         named = "".join(f", else {_dump_event(o).rsplit(' @', 1)[0]}" for o in e.otherwise)  # see `Call.otherwise`

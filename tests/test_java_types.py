@@ -5,7 +5,7 @@ the project resolves a call with it."""
 from __future__ import annotations
 
 from nagle_lint.languages import frontend
-from nagle_lint.languages.java_scan import class_facts
+from nagle_lint.languages.java_scan import class_facts, enum_names
 from nagle_lint.project import Project
 
 TRANSPORT = b"""
@@ -148,3 +148,14 @@ def test_an_inherited_method_is_the_base_class_one_and_an_override_wins():
     assert _resolved(project, caller, "RawLink.write") == ("BaseLink.write", "f1.java")
     # QueuedLink's own write() (left without a body: it has no socket event) is no base class's.
     assert _resolved(project, caller, "QueuedLink.write") == ("QueuedLink.write", "f1.java")
+
+
+def test_enums_are_read_from_their_heads():
+    assert enum_names(b"""
+        public enum Opcode implements WireEnum, Serializable { OPEN, CLOSE }
+        enum Plain { A }
+        class Holder { enum Inner { X } }
+        // enum Commented { NO }
+        String s = "enum Quoted { NO }";
+        class Myenum {}
+    """) == {"Opcode", "Plain", "Inner"}

@@ -302,7 +302,7 @@ class _Run:
                 for s in walk(fn.body):
                     if not (isinstance(s, Call) and s.receiver is not None and is_field(s.receiver)):
                         continue
-                    callee = self.project.resolve(fn, s.callee, len(s.args))
+                    callee = self.project.resolve(fn, s.callee, len(s.args), s.types)
                     for field, param in callee.field_params if callee is not None else ():
                         arg = _arg_for(s, callee, param)
                         if arg in fn.params and "." in field:
@@ -316,7 +316,7 @@ class _Run:
     def reads(self, caller: Function, call: Call, active: frozenset, depth: int = 0) -> set:
         """What the function a call runs reads from, itself or through its callees: its
         parameters (by index) and its object's fields (self./this. keys)."""
-        fn = self.project.resolve(caller, call.callee, len(call.args))
+        fn = self.project.resolve(caller, call.callee, len(call.args), call.types)
         if fn is None or id(fn) in active or depth > MAX_CALL_DEPTH or not self.project.has_effects(fn):
             return set()
         memo = (id(fn), active, depth)  # asked again on every pass of every loop that makes the call
@@ -336,7 +336,7 @@ class _Run:
                     found.add(e.conn)
             elif isinstance(e, Call):
                 reads = self.reads(fn, e, active | {id(fn)}, depth + 1)
-                given = binding(e, self.project.resolve(fn, e.callee, len(e.args))) if reads else ()
+                given = binding(e, self.project.resolve(fn, e.callee, len(e.args), e.types)) if reads else ()
                 for r in reads:
                     if isinstance(r, str):
                         found.add(r)
@@ -371,7 +371,7 @@ class _Run:
     def read_keys(self, frame: _Frame, call: Call) -> set[str]:
         """The connections (as keys of this run) that a call reads, itself or through its callees."""
         reads = self.reads(frame.fn, call, frame.active)
-        given = binding(call, self.project.resolve(frame.fn, call.callee, len(call.args))) if reads else ()
+        given = binding(call, self.project.resolve(frame.fn, call.callee, len(call.args), call.types)) if reads else ()
         found = set()
         for r in reads:
             if isinstance(r, str):  # a field of the object the method works on
@@ -399,7 +399,7 @@ class _Run:
             if isinstance(e, Call):
                 if e.otherwise:
                     return False
-                callee = self.project.resolve(fn, e.callee, len(e.args))
+                callee = self.project.resolve(fn, e.callee, len(e.args), e.types)
                 if callee is None or not self.project.has_effects(callee):
                     continue
                 if id(callee) in active or depth >= MAX_CALL_DEPTH or not self.quiet(callee, active, depth + 1):
@@ -603,7 +603,7 @@ class _Run:
         flow.continues += groups["continues"]
 
     def call(self, s: Call, flow: _Flow, frame: _Frame) -> None:
-        callee = self.project.resolve(frame.fn, s.callee, len(s.args))
+        callee = self.project.resolve(frame.fn, s.callee, len(s.args), s.types)
         if callee is not None:
             if callee.field_params and s.receiver is not None:
                 self.keep_fields(callee, s, frame)

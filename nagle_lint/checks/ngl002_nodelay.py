@@ -168,14 +168,14 @@ def _calls_to(project, fn: Function):
     """(path, call) of every call of `fn` in the linted files."""
     for caller in project.functions():
         for c in walk(caller.body):
-            if isinstance(c, Call) and project.resolve(caller, c.callee, len(c.args)) is fn:
+            if isinstance(c, Call) and project.resolve(caller, c.callee, len(c.args), c.types) is fn:
                 yield caller.path, c
 
 
 def _chosen_at_call(project, model: FileModel, caller: Function, call: Call):
     """A wrapper whose value is its parameter (`set_nodelay(fd, on)`), called
     with `on` constant and true: the choice, and the finding, are at the call."""
-    callee = project.resolve(caller, call.callee, len(call.args))
+    callee = project.resolve(caller, call.callee, len(call.args), call.types)
     if callee is None or excused(call):
         return
     for ev in walk(callee.body):

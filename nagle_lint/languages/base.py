@@ -87,7 +87,7 @@ class Obj:
     constructor call still to be made once the object has a name."""
 
     cls: str
-    init: tuple | None = None  # (callee, args, consts, site, names)
+    init: tuple | None = None  # (callee, args, consts, site, names, types)
 
 
 # Seconds after which any receiver has acknowledged (the longest delayed-ACK
@@ -386,7 +386,7 @@ class Frontend:
                 (fn.qualname, fn.site.line, fn.site.col): resolved[i] for i, fn in enumerate(functions) if i in resolved
             } if whole else None)
         return (FileModel(path, self.name, functions, errors, dict(self.idioms), self.read_paths(data, functions),
-                          unit.bases, *self.hierarchy(data), self.catalogue.test_source(in_project)),
+                          unit.bases, *self.hierarchy(data), self.catalogue.test_source(in_project), self.enums(data)),
                 Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
                        chosen.quiet_options))
 
@@ -568,6 +568,15 @@ class Frontend:
     def is_callback(self, qualname: str) -> bool:
         """Whether a framework calls this function once per event (by its name)."""
         return qualname.rsplit(".", 1)[-1] in self.catalogue.callbacks
+
+    def enums(self, data: bytes) -> frozenset[str]:
+        """The enums the file declares (see `FileModel.enums`)."""
+        return frozenset()
+
+    def arg_type(self, low: "Lowering", node) -> str | None:
+        """The static type of an argument where the code tells it, in a
+        language with overloads (see `Call.types`)."""
+        return None
 
     def hierarchy(self, data: bytes) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
         """The file's classes' supertypes and methods declared without a body
@@ -878,7 +887,8 @@ class Unit:
                         locals=frozenset(k for k in low.conns if _base_name(k) in local),
                         field_params=tuple(sorted((field, source) for source, field in low._fields_of.items()
                                                   if source in low.params)),
-                        defaults=defaults, steady=low.steady() if low.passes_params else frozenset())
+                        defaults=defaults, steady=low.steady() if low.passes_params else frozenset(),
+                        param_types=low.param_types)
 
 
 def _see_enclosing(low: Lowering, outer: Lowering) -> None:
@@ -904,6 +914,7 @@ class Lowering:
         self.conns: dict[str, ConnInfo] = {}
         self.params: set[str] = set()
         self.types: dict[str, str] = {}  # declared type of a local or parameter, where the language says
+        self.param_types: tuple[str | None, ...] = ()  # see `Function.param_types`
         self.declared: set[str] = set()  # local variables declared (C, Java) or bound (Python)
         self.not_local: set[str] = set()  # names declared global or nonlocal (Python)
         self.defaults: dict[str, bool] = {}  # a parameter -> the truth of its constant default
@@ -1230,8 +1241,8 @@ class Lowering:
         """The object `value` named `key`: its constructor call, still to be made, made on it."""
         if value.init is None:
             return value
-        callee, args, consts, site, names = value.init
-        self.emit(Call(callee, args, site, consts, receiver=key, names=names))
+        callee, args, consts, site, names, types = value.init
+        self.emit(Call(callee, args, site, consts, receiver=key, names=names, types=types))
         return Obj(value.cls)
 
     def new_conn(self, key: str, site_node, tcp: bool | None, confidence: str, library: str | None = None) -> Handle:
@@ -1362,7 +1373,7 @@ class Lowering:
                 or self.unit.announces_interactive)
 
     def call_args(self, arg_nodes, guess: bool, named=None):
-        """(connection keys, constants, names) of a call's arguments, those
+        """(connection keys, constants, names, types) of a call's arguments, those
         passed by position then `named` (name -> node); with `guess`, a
         plain variable the callee may use as a connection gets a key too."""
         keys, consts = [], []
@@ -1378,7 +1389,12 @@ class Lowering:
             consts.append(bool(c) if isinstance(c, (bool, int)) else None)
             if a.type == "identifier" and text(a) in self.params:
                 self.passes_params = True
-        return tuple(keys), tuple(consts), names
+        return tuple(keys), tuple(consts), names, self.arg_types(arg_nodes)
+
+    def arg_types(self, arg_nodes) -> tuple[str | None, ...]:
+        """See `Call.types`: none where the language has no overloads, or no type is known."""
+        types = tuple(self.fe.arg_type(self, a) for a in arg_nodes) if self.fe.overloads else ()
+        return types if any(types) else ()
 
     def _used_as_conn(self, node) -> bool:
         """Whether the expression names what this function already took for a
@@ -1400,8 +1416,9 @@ class Lowering:
 
     def local_call(self, callee: str, arg_nodes, node, receiver: str | None = None, named=None) -> Returned:
         """A call to a function of this file (`named`: the arguments passed by name, name -> node)."""
-        keys, consts, names = self.call_args(arg_nodes, guess=True, named=named)
-        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node), names=names)
+        keys, consts, names, types = self.call_args(arg_nodes, guess=True, named=named)
+        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node), names=names,
+                    types=types)
         self.emit(call)
         return Returned(call, True)
 
@@ -1410,9 +1427,9 @@ class Lowering:
         """A call that may reach a function of another linted file: kept when it
         passes a connection, is made on an object, or its result is named.
         `otherwise`: the events it makes where it reaches none (see `Call`)."""
-        keys, consts, names = self.call_args(arg_nodes, guess=False, named=named)
+        keys, consts, names, types = self.call_args(arg_nodes, guess=False, named=named)
         call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node),
-                    otherwise=tuple(otherwise), names=names)
+                    otherwise=tuple(otherwise), names=names, types=types)
         emitted = receiver is not None or any(keys) or bool(otherwise)
         if emitted:
             self.emit(call)
@@ -1433,10 +1450,10 @@ class Lowering:
         """`Client(...)`/`new Client(...)`: an object, whose constructor runs
         where it gets a name (when it may matter: a class of this file, or
         connections among its arguments)."""
-        keys, consts, names = self.call_args(arg_nodes, guess=False, named=named)
+        keys, consts, names, types = self.call_args(arg_nodes, guess=False, named=named)
         if init not in self.unit.function_names and not any(keys):
             return Obj(cls)
-        return Obj(cls, (init, keys, consts, self.site(node), names))
+        return Obj(cls, (init, keys, consts, self.site(node), names, types))
 
     def truth(self, node) -> bool | None:
         """The truth of an option value: a literal, or a local constant."""

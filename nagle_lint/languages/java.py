@@ -9,17 +9,20 @@ from functools import cached_property, lru_cache
 from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Returned, compact, descendants,
                    int_literal, seconds, text)
 from .java_catalogue import JAVA, STREAM_PAIR, JavaTypes, is_type
-from .java_scan import class_facts
+from .java_scan import class_facts, enum_names
 from ..model import ONE, SMALL, UNKNOWN
 
 
 @lru_cache(maxsize=4096)
 def _base_type(t: str) -> str:
-    """`java.util.List<Socket>` -> `List` (asked for every name a method uses)."""
-    return _GENERICS.sub("", t).split(".")[-1].strip()
+    """`java.util.List<Socket>` -> `List`, `byte []` -> `byte[]` (asked for every name a method uses)."""
+    return "".join(_GENERICS.sub("", t).split(".")[-1].split())
 
 
 _GENERICS = re.compile(r"<.*>")
+# The type of a literal argument, by its node's type (numbers by their suffix: see `arg_type`).
+_LITERAL_TYPES = {"string_literal": "String", "text_block": "String", "character_literal": "char",
+                  "true": "boolean", "false": "boolean"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +86,12 @@ class JavaFrontend(Frontend):
         fields = self._field_types(low)
         low.fields = fields
         params = node.child_by_field_name("parameters")
-        keys = []
+        keys, types = [], []
         for p in params.named_children if params is not None else ():
             if p.type not in ("formal_parameter", "spread_parameter"):
                 continue
+            # A variable-arity parameter takes any number of arguments: no one type.
+            types.append(_base_type(text(p.child_by_field_name("type"))) if p.type == "formal_parameter" else None)
             name_node = p.child_by_field_name("name") or next((c for c in p.named_children if c.type == "identifier"), None)
             if name_node is None:
                 keys.append(None)
@@ -99,6 +104,7 @@ class JavaFrontend(Frontend):
         method = text(node.child_by_field_name("name"))
         if method in self.catalogue.callbacks and keys and isinstance(low.env.get(keys[0]), Handle):
             low.recv(low.env[keys[0]], node.child_by_field_name("name"))  # called when a message was read
+        low.param_types = tuple(types)
         return tuple(keys)
 
     def text_facts(self, unit) -> tuple:
@@ -754,12 +760,52 @@ class JavaFrontend(Frontend):
     def hierarchy(self, data: bytes) -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
         return class_facts(data)
 
+    def enums(self, data: bytes) -> frozenset[str]:
+        return enum_names(data)
+
+    def arg_type(self, low, node) -> str | None:
+        """A literal's type, a created object's or array's, a cast's, a declared
+        name's (a local, a parameter, a field), `Cls.NAME` for a static member of
+        a class (an enum's constant is of the enum: see `Project.resolve`)."""
+        while node.type == "parenthesized_expression" and node.named_child_count == 1:
+            node = node.named_children[0]
+        kind = node.type
+        if kind in ("object_creation_expression", "cast_expression"):
+            return _base_type(text(node.child_by_field_name("type")))
+        if kind == "array_creation_expression":  # one dimension (`new byte[n]`, `new byte[] {..}`)
+            dims = [c for c in node.children if c.type in ("dimensions_expr", "dimensions")]
+            one = len(dims) == 1 and text(dims[0]).count("[") == 1
+            return _base_type(text(node.child_by_field_name("type"))) + "[]" if one else None
+        if kind in ("identifier", "field_access"):
+            return self._named_type(low, node)
+        return _literal_type(node)
+
+    def _named_type(self, low, node) -> str | None:
+        """A declared name's type, or `Cls.NAME` (see `arg_type`)."""
+        obj = node.child_by_field_name("object")
+        if obj is not None and obj.type == "identifier" and text(obj)[:1].isupper() and text(obj) not in low.types:
+            return f"{text(obj)}.{text(node.child_by_field_name('field'))}"
+        declared = _base_type(self._declared(low, node))
+        return declared if declared and declared != "var" else None
+
     def render(self, data: bytes, proposals) -> list:
         """Each proposed fix as edits of the file (see fixes.py), or None."""
         from .java_render import render
 
         return render(self, data, proposals)
 
+
+
+def _literal_type(node) -> str | None:
+    """A literal's type (a number's by its suffix), or None."""
+    kind = node.type
+    if kind in _LITERAL_TYPES:
+        return _LITERAL_TYPES[kind]
+    if kind.endswith("integer_literal"):
+        return "long" if text(node)[-1:] in "lL" else "int"
+    if kind.endswith("floating_point_literal"):
+        return "float" if text(node)[-1:] in "fF" else "double"
+    return None
 
 
 def _enclosing(cls: str) -> list[str]:

@@ -635,6 +635,18 @@ def class_facts(data: bytes) -> tuple[dict[str, tuple[str, ...]], frozenset[str]
     return supertypes, _abstract_methods(code, bodies) if b"abstract" in code or b"interface" in code else frozenset()
 
 
+_ENUM_WORD = re.compile(rb"\benum\s+(\w+)\s*(?:implements\b[^{;=]*)?\{")
+
+
+def enum_names(data: bytes) -> frozenset[str]:
+    """The enums the file declares (see `FileModel.enums`)."""
+    if b"enum" not in data:
+        return frozenset()
+    code = _CODE_NOISE.sub(_blank, data)
+    return frozenset(m.group(1).decode("ascii", "replace") for m in _ENUM_WORD.finditer(code)
+                     if not m.start() or code[m.start() - 1] not in _NAME_BYTES)
+
+
 def _abstract_methods(code: bytes, bodies: dict[int, str]) -> frozenset[str]:
     """`Class.method` of each member of a class body (of `bodies`) that is a
     method declared without a body: in one pass over the braces and semicolons."""

@@ -72,7 +72,7 @@ class Runs:
             if entry is None or entry[0] is not member:
                 return None
             for call in project.facts(member).calls:
-                for target in project.targets(member, call.callee, len(call.args)):
+                for target in project.targets(member, call.callee, len(call.args), call.types):
                     if id(target) not in reached:
                         reached.add(id(target))
                         todo.append(target)
