@@ -236,6 +236,9 @@ class Try:
     orelse: tuple["Stmt", ...]
     final: tuple["Stmt", ...]
     site: Site
+    # The body can fail before its first event: a statement with no event
+    # (or a call no check follows) comes first.
+    exposed: bool = True
 
 
 @record

@@ -687,9 +687,10 @@ class Project:
         handlers = tuple(self._pruned(fn, h) for h in s.handlers)
         if not (any(parts) or any(handlers)):
             return None
-        if _same(parts, (s.body, s.orelse, s.final)) and _same(handlers, s.handlers):
+        exposed = s.exposed or bool(s.body) and self._pruned_one(fn, s.body[0]) is None  # a call that does nothing came first
+        if _same(parts, (s.body, s.orelse, s.final)) and _same(handlers, s.handlers) and exposed == s.exposed:
             return s
-        return replace(s, body=parts[0], orelse=parts[1], final=parts[2], handlers=handlers)
+        return replace(s, body=parts[0], orelse=parts[1], final=parts[2], handlers=handlers, exposed=exposed)
 
     @cached_property
     def effective(self) -> set[int]:

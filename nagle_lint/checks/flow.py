@@ -564,10 +564,12 @@ class _Run:
     def try_(self, s: Try, flow: _Flow, frame: _Frame) -> None:
         st = flow.normal
         body = self.block(s.body, st, frame)
+        failed = self.failed(s, st, frame)
         # A handler runs instead of the body's normal end: it is an
         # alternative to the body, entered as the body was (what the body sent
-        # before it failed is the error path's, no message's first piece).
-        outs = [self.block(s.orelse, body.normal, frame)] + [self.block(h, st, frame) for h in s.handlers]
+        # before it failed is the error path's, no message's first piece), with
+        # the read the body starts with done.
+        outs = [self.block(s.orelse, body.normal, frame)] + [self.block(h, failed, frame) for h in s.handlers]
         normal = _join_all([o.normal for o in outs])
         groups = {
             "returns": body.returns + [r for o in outs for r in o.returns],
@@ -601,6 +603,20 @@ class _Run:
         flow.returns += groups["returns"]
         flow.breaks += groups["breaks"]
         flow.continues += groups["continues"]
+
+    def failed(self, s: Try, st: State | None, frame: _Frame) -> State | None:
+        """The state a try's handlers are entered with: the body's entry state,
+        but a body that starts by reading fails in or after that read, which
+        waited for the peer (an error answer, a timeout, a closed connection):
+        the connections it reads are answered."""
+        first = s.body[0] if s.body and not s.exposed and st is not None else None
+        if isinstance(first, Recv):
+            keys = {self.key(frame, first.conn)}
+        elif isinstance(first, Call):
+            keys = self.read_keys(frame, first)
+        else:
+            return st
+        return {k: _answered(v) if k in keys else v for k, v in st.items()}
 
     def call(self, s: Call, flow: _Flow, frame: _Frame) -> None:
         callee = self.project.resolve(frame.fn, s.callee, len(s.args), s.types)

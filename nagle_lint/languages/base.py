@@ -1098,7 +1098,7 @@ class Lowering:
         (try-with-resources)."""
         for r in resources:
             self.stmt(r)
-        b = self.block_of(body)
+        first, b = self.leading(body)
         if closes is not None:
             self._out.append([])
             for h in closes():
@@ -1107,7 +1107,15 @@ class Lowering:
         hs = tuple(self.block_of(h) for h in handlers)
         e = self.block_of(orelse) if orelse is not None else ()
         f = self.block_of(final) if final is not None else ()
-        self.emit(Try(b, hs, e, f, self.site(node)))
+        self.emit(Try(b, hs, e, f, self.site(node), exposed=not first))
+
+    def leading(self, body) -> tuple[tuple, tuple]:
+        """What a block's first statement emits, and what the whole block does."""
+        if body is None or body.type != "block":
+            return (), self.block_of(body)
+        stmts = [c for c in body.named_children if not c.type.endswith("comment")]
+        first = self.stmts(stmts[:1])
+        return first, first + self.stmts(stmts[1:])
 
     def jump(self, kind, node, value=None) -> None:
         """`return`, `raise` (an exception: an error path), `break` or `continue`."""
