@@ -385,13 +385,22 @@ class PythonScanner(Scanner):
         # A file-like method (`.write`) counts where its call `.write(` does (see `sends_in`): in a
         # file with socket streams, or in a function with a socket event too (not Twisted's
         # `_w = self.transport.write`, which the lowering makes no send of).
-        streams = any(w in data for w in self.stream_words)
+        streams = None  # looked for where a file-like method is kept: most files keep none
         for m in self.taken_events.finditer(data):
             held = _KEPT_IN.fullmatch(data, data.rfind(b"\n", 0, m.start()) + 1, m.start())
-            if held is not None and (streams or m.group(1) not in self.stream_methods
-                                     or self.events.search(data, *next(_enclosing_spans(data, [m.start()])))):
+            if held is None:
+                continue
+            file_like = m.group(1) in self.stream_methods
+            if file_like and streams is None:
+                streams = any(w in data for w in self.stream_words)
+            if not file_like or streams or self.events.search(data, *next(_enclosing_spans(data, [m.start()]))):
                 kept[held.group(1)] = m.group(1)
-        # A descriptor's call as a parameter's default (`write=os.write`): that call's event.
+        kept.update(self._kept_as_defaults(data))
+        return kept
+
+    def _kept_as_defaults(self, data: bytes) -> dict[bytes, bytes]:
+        """A descriptor's call as a parameter's default (`write=os.write`): that call's event."""
+        kept = {}
         for taken, method in self.taken_descriptor_calls:
             for m in taken.finditer(data):
                 held = _DEFAULT_OF.search(data, max(0, m.start() - 80), m.start())

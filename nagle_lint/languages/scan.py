@@ -667,8 +667,7 @@ class Scanner:
 
     def functions_of(self, data: bytes):
         """`byte_functions`, as a tuple, where the language has one."""
-        spans = self.byte_functions(data) if self.tells_functions else None
-        return None if spans is None else tuple(spans)
+        return _functions_of(self, data) if self.tells_functions else None
 
     @property
     def tells_functions(self) -> bool:
@@ -679,7 +678,18 @@ class Scanner:
         """Raise a RecursionError for a file nested too deeply to parse safely."""
 
 
+@lru_cache(maxsize=4)
+def _functions_of(scan: Scanner, data: bytes):
+    """`Scanner.functions_of`, worked out once for the last few files: a file's
+    lowering, its operations tables and a later round's offer each ask."""
+    spans = scan.byte_functions(data)
+    return None if spans is None else tuple(spans)
+
+
 FEW_NAMES = 32  # needed names looked for in a file one by one, before working out its facts
+# The facts of a skipped file where only this is known: it has no socket code
+# of its own (`Scanner.talks`); which names it calls or defines is not.
+QUIET = (None, None, False)
 
 
 class LaterLook:
@@ -690,7 +700,9 @@ class LaterLook:
     they answer every later round without the file being read again, unless
     they show it may offer something.  Where the needed names are few and
     the facts are not known, each name is looked for first (most files are
-    ruled out so, faster than by working out their facts)."""
+    ruled out so, faster than by working out their facts); a file ruled
+    out for having no socket code keeps that fact (`QUIET`) for the next
+    round, which looks for its own names again."""
 
     def __init__(self, wanted):
         self.wanted = wanted
@@ -699,17 +711,18 @@ class LaterLook:
 
     def offer(self, scan: Scanner, language: str, read, facts=None):
         """((defined, worth, called) as `Scanner.offers` tells them, or None
-        where the file offers nothing; the file's facts, or None where they
-        were not worked out).  `read`: the file's bytes (None where it cannot
-        be read now); `facts`: those worked out already."""
-        if facts is not None and not self._may_offer(facts):
+        where the file offers nothing; the file's facts, `QUIET`, or None where
+        they were not worked out).  `read`: the file's bytes (None where it
+        cannot be read now); `facts`: those worked out already."""
+        whole = facts is not None and facts is not QUIET
+        if whole and not self._may_offer(facts):
             return None, facts
         data = read()
         if data is None:
             return None, facts
-        if facts is None:
-            facts = self._facts(scan, language, data)
-            if facts is None or not self._may_offer(facts):
+        if not whole:
+            facts = self._facts(scan, language, data, facts is QUIET)
+            if facts is QUIET or not self._may_offer(facts):
                 return None, facts
         defined, worth, called = scan.offers(data, self.wanted.needed, self.wanted.effects, facts,
                                              self.wanted.option_only)
@@ -719,18 +732,20 @@ class LaterLook:
         names, definable, talks = facts
         return bool(definable & self.needed or names & self.effects and talks is not False)
 
-    def _facts(self, scan: Scanner, language: str, data: bytes):
-        """The file's facts, or None where a look at the few needed names
-        and at its socket code rules it out first.  Once the names it calls
-        are found (the costly part), its facts are worked out whole, so that
-        the next round does not look again."""
-        talks = called = None
+    def _facts(self, scan: Scanner, language: str, data: bytes, quiet: bool = False):
+        """The file's facts, or `QUIET` where a look at the few needed names
+        and at its socket code rules it out first (`quiet`: an earlier round
+        found it has none).  Once the names it calls are found (the costly
+        part), its facts are worked out whole, so that the next round does
+        not look again."""
+        talks = False if quiet else None
+        called = None
         if len(self.wanted.needed) <= FEW_NAMES:
             if language not in self._may_define:
                 self._may_define[language] = scan.may_define(self.wanted.needed)
             if not self._may_define[language](data):
-                talks = scan.talks(data)
+                talks = scan.talks(data) if talks is None else talks
                 if not talks:
-                    return None
+                    return QUIET
                 called = called_keys(data)
         return scan.facts(data, talks, called)
