@@ -291,3 +291,30 @@ def test_an_earlier_model_of_other_bytes_is_not_taken_from():
     again = FE.lower(str(path), new, frozenset(), needed, before=first)
     assert dump(again) == dump(FE.lower(str(path), new, frozenset(), needed))
     assert not {id(fn) for fn in again.functions} & {id(fn) for fn in first[0].functions}
+
+
+def test_positional_table_entries_take_their_members_from_the_struct_declared():
+    from nagle_lint.languages.c_scan import members_assigned
+
+    found = members_assigned(b"""
+        struct ops {
+            const char *name; /* a comment, with a comma */
+            ssize_t (*send)(struct conn *c, const void *buf, size_t len);
+            int flags, spare[2];
+            void (*close)(struct conn *c);
+        };
+        typedef struct ops ops_t;
+        typedef struct { void (*start)(void); void (*stop)(void); } plain_t;
+        struct nested { struct { int a; } inner; void (*send)(void); };
+        static const struct ops tcp_ops = { "tcp, or not", tcp_send, 0, {0}, tcp_close };
+        static const ops_t tls_ops = { "tls", tls_send };
+        static const plain_t plain = { plain_start, plain_stop };
+        static const struct ops mixed = { .name = "m", after_designated };
+        static const struct nested n = { {1}, nested_send };
+        static const struct unknown u = { "u", unknown_send };
+        static const struct ops many[] = { { "a", array_send } };
+        int x = call(tcp_ops, passed_send, 1);
+    """, {"tcp_send", "tcp_close", "tls_send", "plain_start", "plain_stop", "after_designated", "nested_send",
+          "unknown_send", "array_send", "passed_send"})
+    assert found == {"send": {"tcp_send", "tls_send"}, "close": {"tcp_close"}, "start": {"plain_start"},
+                     "stop": {"plain_stop"}}

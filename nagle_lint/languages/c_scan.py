@@ -152,10 +152,12 @@ _ENTRY_END = re.compile(rb"[ \t\r\n]*[,}]")
 
 def members_assigned(data: bytes, names) -> dict[str, set[str]]:
     """Member -> those of the function `names` that an operations table of the file holds
-    in it (`{ .send = tcp_send, .recv = tcp_recv }`): a call through that member may call them.
-    Each name is found as a literal (a pattern of every entry, tried at each `.` of a file,
-    took as long as the scan)."""
+    in it (`{ .send = tcp_send, .recv = tcp_recv }`, or by position, `{ tcp_send, tcp_recv }`,
+    where the file declares the table's struct: see `_Positions`): a call through that member
+    may call them. Each name is found as a literal (a pattern of every entry, tried at each `.`
+    of a file, took as long as the scan)."""
     found: dict[str, set[str]] = {}
+    positions = _Positions(data)
     for name in names:
         word = name.encode()
         at = data.find(word)
@@ -163,10 +165,106 @@ def members_assigned(data: bytes, names) -> dict[str, set[str]]:
             end = at + len(word)
             if (at == 0 or data[at - 1] not in _WORD) and _ENTRY_END.match(data, end):
                 member = _MEMBER_BEFORE.search(data, max(0, at - 120), at)
-                if member is not None:
-                    found.setdefault(member.group(1).decode("latin-1"), set()).add(name)
+                held = member.group(1).decode("latin-1") if member is not None else positions.member_at(at)
+                if held is not None:
+                    found.setdefault(held, set()).add(name)
             at = data.find(word, end)
     return found
+
+
+class _Positions:
+    """The member a positional entry of an operations table initializes (`{ "tcp", tcp_send,
+    tcp_recv }`), by the order of the members of the table's struct, where the file declares
+    it (`struct ops { const char *name; ssize_t (*send)(...); ... };`, or a typedef of it).
+    Read on the bytes with comments and strings blanked, only once an entry needs it."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        self._code: bytes | None = None
+        self._layouts: dict[bytes, tuple[bytes, ...] | None] = {}
+
+    @property
+    def code(self) -> bytes:
+        if self._code is None:
+            self._code = _COMMENTS_AND_STRINGS.sub(lambda m: b" " * len(m.group()), self.data)
+        return self._code
+
+    def member_at(self, at: int) -> str | None:
+        code = self.code
+        if not _POSITIONAL_BEFORE.search(code, max(0, at - 120), at):
+            return None
+        opening, index = _entry_index(code, at)
+        if opening is None:
+            return None
+        head = _TABLE_HEAD.search(code, max(0, opening - 200), opening + 1)
+        members = self.layout(head.group(1)) if head is not None else None
+        return members[index].decode("latin-1") if members is not None and index < len(members) else None
+
+    def layout(self, typ: bytes) -> tuple[bytes, ...] | None:
+        """The members of struct `typ` (a tag or a typedef's name) in order, where the file
+        declares them plainly (no nested struct, no preprocessor line among them)."""
+        if typ not in self._layouts:
+            self._layouts[typ] = None  # a typedef naming itself ends here
+            self._layouts[typ] = _layout(self, typ)
+        return self._layouts[typ]
+
+
+def _layout(positions: _Positions, typ: bytes) -> tuple[bytes, ...] | None:
+    code, name = positions.code, re.escape(typ)
+    body = re.search(rb"\bstruct\s+" + name + rb"\s*\{", code) or \
+        re.search(rb"\btypedef\s+struct\s*\w*\s*\{(?=[^{}]*\}\s*" + name + rb"\s*;)", code)
+    if body is None:
+        alias = re.search(rb"\btypedef\s+struct\s+(\w+)\s+" + name + rb"\s*;", code)
+        return positions.layout(alias.group(1)) if alias is not None else None
+    end = code.find(b"}", body.end())
+    inside = code[body.end():end]
+    if end < 0 or b"{" in inside or b"#" in inside:
+        return None
+    members = []
+    for declaration in inside.split(b";")[:-1]:
+        pointer = _FUNCTION_POINTER.search(declaration)
+        if pointer is not None:
+            members.append(pointer.group(1))
+            continue
+        for declarator in declaration.split(b","):
+            last = _DECLARED_NAME.search(declarator)
+            if last is None:
+                return None
+            members.append(last.group(1))
+    return tuple(members)
+
+
+def _entry_index(code: bytes, at: int) -> tuple[int | None, int]:
+    """Where the initializer holding the entry at `at` opens, and the entry's index in it
+    (None where the entry is in an argument list, a nested initializer, or after a
+    designated one, whose position the next entries follow)."""
+    depth, index, pos = 0, 0, at - 1
+    while pos >= max(0, at - 8192):
+        c = code[pos]
+        if c in b")]}":
+            depth += 1
+        elif c in b"([":
+            if depth == 0:
+                return None, 0
+            depth -= 1
+        elif c == 123:  # {
+            if depth == 0:
+                return (pos, index) if _DESIGNATED.search(code, pos, at) is None else (None, 0)
+            depth -= 1
+        elif c == 44 and depth == 0:  # ,
+            index += 1
+        pos -= 1
+    return None, 0
+
+
+# Before a positional entry: the initializer's opening or the entry before it.
+_POSITIONAL_BEFORE = re.compile(rb"[{,][ \t\r\n]*&?[ \t]*\Z")
+# The declaration an initializer belongs to: its type (a struct's tag, or a typedef's name), its
+# name, `=` and the opening brace (not an array's: each entry of that is an initializer of its own).
+_TABLE_HEAD = re.compile(rb"(?:\bstruct\s+)?\b([A-Za-z_]\w*)\s+(?:const\s+)?[A-Za-z_]\w*\s*=\s*\{\Z")
+_FUNCTION_POINTER = re.compile(rb"\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(")
+_DECLARED_NAME = re.compile(rb"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?::\s*\d+\s*)?\Z")
+_DESIGNATED = re.compile(rb"[{,]\s*[.\[]")
 
 
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
