@@ -17,8 +17,9 @@ FE = frontend("c")
 
 
 def tree_functions(data: bytes) -> set[tuple[str, int]]:
-    tree = FE.parse(data)
-    return {(name, node.end_byte) for name, node, _ in FE.functions(tree.root_node)}
+    """The functions of a whole parse, with those it lost that one build's view recovers."""
+    root = FE.parse(data).root_node
+    return {(name, node.end_byte) for name, node, _ in FE.recovered(data, list(FE.functions(root)), root)}
 
 
 def byte_functions(data: bytes) -> set[tuple[str, int]] | None:
@@ -102,15 +103,17 @@ def test_preprocessor_branches_that_each_open_a_block(monkeypatch):
     """The braces of an #if's first branch count, each other branch starts
     over: the bytes tell both functions.  tree-sitter cannot read the first
     (its tree has an error there), so a partial parse that needs it finds
-    it missing; parsed on its own it is an error from end to end, so it is
-    left out, as a whole parse leaves it out: the model is the same, and
-    the file is not parsed whole."""
+    it missing; parsed on its own it is an error from end to end, but
+    parsed as one build sees it (the first branch) it is a function, as a
+    whole parse recovers it too: the model is the same, it has the first
+    function, and the file is not parsed whole."""
     f_end, g_end = BRANCHES.index(b"}\n\nint g") + 1, len(BRANCHES) - 1
     assert byte_functions(BRANCHES) == {("f", f_end), ("g", g_end)}
-    assert tree_functions(BRANCHES) == {("g", g_end)}
+    assert tree_functions(BRANCHES) == {("f", f_end), ("g", g_end)}
     whole = type(FE)()
     whole.functions_of = lambda data: None
     expected = dump(whole.lower("branches.c", BRANCHES))
+    assert "function f(" in expected
     parses, parse = [], type(FE).parse
     monkeypatch.setattr(type(FE), "parse", lambda self, data, *ranges: parses.append(ranges) or parse(self, data, *ranges))
     assert dump(FE.lower("branches.c", BRANCHES)) == expected

@@ -366,7 +366,7 @@ class Frontend:
         whole = trees is None  # parsed whole (not in parts)
         if trees is None:
             trees = [self.parse(data, budget=budget, old=edited_tree(earlier, data) if earlier is not None else None)]
-            found = list(self.functions(trees[0].root_node))
+            found = self.recovered(data, list(self.functions(trees[0].root_node)), trees[0].root_node, budget)
             chosen = choose(self.scan, [(q, n.start_byte, n.end_byte, c) for q, n, c in found],
                             data, names, needed, own, option_only)
         relevant = chosen.worth
@@ -479,6 +479,31 @@ class Frontend:
         """Yield (qualname, node, class name or None) for every function,
         including a pseudo-function for module-level code where it can run."""
         raise NotImplementedError
+
+    tells_builds = False  # whether `one_build` may find what a parse on its own does not
+
+    def one_build(self, data: bytes, start: int, end: int, point=None, budget: Budget | None = None):
+        """(tree, functions) of data[start:end] parsed as one build sees it,
+        where a parse of it on its own found no function and the language
+        has builds (C's preprocessor); else None."""
+        return None
+
+    def recovered(self, data: bytes, found: list, root, budget: Budget | None = None) -> list:
+        """`found` and the functions a whole parse lost that `one_build`
+        finds where the bytes say a function is (as a parse of the parts
+        does, see `choice.partial`)."""
+        spans = self.scan.byte_functions(data) if root.has_error and self.tells_builds else None
+        if not spans:
+            return found
+        taken = [(n.start_byte, n.end_byte) for _, n, _ in found]
+        point, more = Points(data), []
+        for q, a, b, _ in spans:
+            if any(x < b and a < y for x, y in taken):
+                continue
+            alone = self.one_build(data, a, b, point, budget)
+            if alone is not None and [(name, n.end_byte) for name, n, _ in alone[1]] == [(q, b)]:
+                more += alone[1]
+        return sorted(found + more, key=lambda f: f[1].start_byte) if more else found
 
     def declare_params(self, low: "Lowering", node) -> tuple[str | None, ...]:
         raise NotImplementedError

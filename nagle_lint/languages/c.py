@@ -70,6 +70,19 @@ class CFrontend(Frontend):
                                 "linkage_specification", "declaration_list", "ERROR", "preproc_elifdef"):
                 stack.append(iter(child.named_children))
 
+    tells_builds = True
+
+    def one_build(self, data: bytes, start: int, end: int, point=None, budget=None):
+        """Where the arms of a conditional each open the same block (`#ifdef A` `if (a) {` `#else`
+        `if (b) {` `#endif`), tree-sitter reads them in sequence and may lose the function's head:
+        parsed with one arm of each such conditional (see `_one_arm`), it is a function again."""
+        ranges = _one_arm(data, start, end)
+        if ranges is None:
+            return None
+        tree = self.parse(data, ranges, point, budget)
+        found = list(self.functions(tree.root_node))
+        return (tree, found) if found else None
+
     def body(self, unit, node):
         """The function's body; where a preprocessor conditional splits a statement between its
         arms (`#ifdef A` `if (send(...) < 0)` `#else` `if (write(...) < 0)` `#endif` `return -1;`),

@@ -121,7 +121,8 @@ def _parsed_apart(fe, data: bytes, point, spans, relevant, found, trees, budget:
     each lost one parsed on its own, its tree added to `trees`.  A
     function that is an error from end to end on its own is lost to a
     whole parse too (tree-sitter reads the same bytes from the same
-    state: the top level), and is left out.  (None, None) when a parse
+    state: the top level), and is left out, unless one build's view of
+    it (`one_build`) is a function, which a whole parse recovers too.  (None, None) when a parse
     on its own finds another function, or when a function was found
     where the bytes did not say."""
     got = {(q, n.end_byte) for q, n, _ in found}
@@ -132,6 +133,8 @@ def _parsed_apart(fe, data: bytes, point, spans, relevant, found, trees, budget:
     for a, q, b in sorted(w for w in wanted if (w[1], w[2]) not in got):
         tree = fe.parse(data, [(a, b)], point, budget)
         alone = list(fe.functions(tree.root_node))
+        if not alone:  # its braces unbalanced by the arms of a conditional: as one build sees it
+            tree, alone = fe.one_build(data, a, b, point, budget) or (tree, alone)
         if not alone:
             lost.add((q, a, b))
         elif [(name, n.end_byte) for name, n, _ in alone] != [(q, b)]:
