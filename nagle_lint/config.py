@@ -229,6 +229,7 @@ class Resolver:
         self.fallback = find_config(start)
         self._nearest: dict[str, str | None] = {}  # real folder -> its nearest config file, or None
         self._folders: dict[str, Settings] = {}  # folder as asked -> its settings
+        self._reals: dict[str, str] = {}  # folder as asked -> its real path (see `_real`)
         self._loaded: dict[str | None, Settings] = {}  # config file (None: the defaults) -> its settings
 
     def of(self, path: str) -> Settings:
@@ -239,9 +240,23 @@ class Resolver:
         """The settings of the files in `folder`."""
         found = self._folders.get(folder)
         if found is None:
-            config = self._nearest_config(os.path.realpath(folder))
+            config = self._nearest_config(self._real(folder))
             found = self._folders[folder] = self.loaded(config if config is not None else self.fallback)
         return found
+
+    def _real(self, folder: str) -> str:
+        """`os.path.realpath(folder)`, from its parent's where that is known
+        (a walk asks each folder after its parent): a folder that is no
+        link adds its name to its parent's real path, one lstat instead of
+        one per part of the path (on Netty's 1,154 folders, 25 ms of CPU)."""
+        parent, name = os.path.split(folder)
+        above = self._reals.get(parent) if name not in ("", ".", "..") else None
+        if above is None or os.path.islink(folder):
+            real = os.path.realpath(folder)
+        else:
+            real = os.path.join(above, name)
+        self._reals[folder] = real
+        return real
 
     def loaded(self, config: str | None) -> Settings:
         """A configuration file's settings, the command line's on top (None: the defaults)."""

@@ -191,6 +191,25 @@ def test_the_nearest_config_wins(tmp_path):
     assert find_config(tmp_path) == str((tmp_path / "pyproject.toml").resolve())
 
 
+def test_a_linked_folder_takes_the_configuration_above_its_target(tmp_path):
+    """A folder's configuration is the one nearest its real path: a folder
+    that is a link, below a folder asked before, takes the settings above
+    its target, not those above the link."""
+    from nagle_lint.config import Resolver
+
+    tree, elsewhere = tmp_path / "tree", tmp_path / "elsewhere"
+    (tree / "src").mkdir(parents=True)
+    (elsewhere / "lib").mkdir(parents=True)
+    dotted(tree, 'select = ["NGL003"]\n')
+    dotted(elsewhere, 'select = ["NGL001"]\n')
+    (tree / "src" / "linked").symlink_to(elsewhere / "lib", target_is_directory=True)
+    resolver = Resolver(start=str(tree))
+    assert resolver.in_folder(str(tree / "src")).select == ("NGL003",)
+    assert resolver.in_folder(str(tree / "src" / "linked")).select == ("NGL001",)
+    assert resolver.of(str(tree / "src" / "linked" / "x.py")).select == ("NGL001",)
+    assert resolver.in_folder(str(tree / "src" / "linked" / "inner")).select == ("NGL001",)
+
+
 def test_dotted_file_wins_over_pyproject_in_the_same_folder(tmp_path):
     pyproject(tmp_path, 'select = ["NGL003"]\n')
     dotted(tmp_path, 'select = ["NGL001"]\n')
