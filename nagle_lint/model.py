@@ -333,6 +333,16 @@ class FileModel:
     # The enums the file declares, by their last names: `Code.OPEN` passed to an
     # overloaded method is a `Code` (see `Call.types`).
     enums: frozenset[str] = frozenset()
+    # Member -> the functions of the file that send or read themselves and that an
+    # operations table of the file holds in it (`{ .send = tcp_send }`): a call
+    # through that member in another file (`t->ops->send(...)`, see `THROUGH_MEMBER`)
+    # may call each.
+    op_tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+# The callee of a call through a member (`t->ops->send(...)` calls `->send`): it runs one of
+# the functions the operations tables of the linted files hold there (`FileModel.op_tables`).
+THROUGH_MEMBER = "->"
 
 
 def binding(call: Call, fn: Function) -> tuple[int | None, ...]:

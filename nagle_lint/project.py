@@ -15,8 +15,8 @@ from functools import cached_property
 from .languages import frontend
 from .languages.choice import Choice
 from .languages.scan import n_is_root
-from .model import (Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send, SetOption, Try,
-                    record, walk)
+from .model import (THROUGH_MEMBER, Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send,
+                    SetOption, Try, record, walk)
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
 _NO_OVERLOAD = Function("", None, (), ())  # see `Project._overload`
@@ -191,7 +191,7 @@ def outline(model: FileModel, choice: Choice | None) -> tuple:
                     tuple(dict.fromkeys((c.callee, c.args, c.receiver, c.result, c.types) for c in facts.calls)),
                     tuple(sorted(k.__name__ for k in facts.kinds)), tuple(sorted(k.__name__ for k in facts.outward)),
                     tuple(sorted(facts.used))))
-    return model.language, tuple(out), choice, model.enums
+    return model.language, tuple(out), choice, model.enums, model.op_tables
 
 
 class Project:
@@ -457,10 +457,37 @@ class Project:
 
     def alternatives(self, caller: Function, callee: str) -> list[Function]:
         """The definitions of `callee` in the caller's file where it has several that are
-        alternatives (one per build), in the order of the file; else none."""
+        alternatives (one per build), in the order of the file; for a call through a member,
+        the functions the other files' operations tables hold there; else none."""
+        if callee.startswith(THROUGH_MEMBER):
+            return self._held(caller, callee[len(THROUGH_MEMBER):])
         if callee in caller.params or self._local.get(caller.path, {}).get(callee, caller) is not None:
             return []
         return [fn for fn in self.models[caller.path].functions if fn.qualname == callee]
+
+    def _held(self, caller: Function, member: str, bodied: bool = True) -> list[Function]:
+        """The functions (with a body, where `bodied`) the operations tables of the other
+        files of the caller's language hold in `member` (see `FileModel.op_tables`)."""
+        language = self.models[caller.path].language if caller.path in self.models else None
+        return [fn for path, names in self._op_tables.get((language, member), ()) if path != caller.path
+                for name in names for fn in self.models[path].functions
+                if fn.qualname == name and (fn.body or not bodied)]
+
+    @cached_property
+    def _members_sending(self) -> set[str]:
+        """The members of operations tables that hold a function that sends: a call through
+        one (`t->ops->send(`) may start a finding, as a call of the function by its name does."""
+        return {member for (_, member), held in self._op_tables.items()
+                if any(id(fn) in self.sending for path, names in held
+                       for fn in self.models[path].functions if fn.qualname in names)}
+
+    @cached_property
+    def _op_tables(self) -> dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]]:
+        found: dict[tuple[str, str], list] = {}
+        for m in self.models.values():
+            for member, names in m.op_tables.items():
+                found.setdefault((m.language, member), []).append((m.path, names))
+        return found
 
     def facts(self, fn: Function) -> _Facts:
         facts = self._facts.get(id(fn))
@@ -528,8 +555,10 @@ class Project:
         starts = {n for fn in self._bodied if id(fn) in self.sending and not n_is_root(fn.qualname)
                   for n in _entry_names(fn.qualname, self._qualified_start(fn))}
         starts.update(n for c in self.choices.values() for q in c.quiet_setters for n in _entry_names(q))
+        starts.update(self._members_sending)
         sends = self._with_effects((Send,))
-        option_only = starts - {n for fn in self._bodied if id(fn) in sends for n in _entry_names(fn.qualname)}
+        option_only = starts - {n for fn in self._bodied if id(fn) in sends for n in _entry_names(fn.qualname)} \
+            - self._members_sending
         # A file is lowered again where a function left out calls one that
         # starts a finding, unless it was left out for calling one that only
         # sets an option in a file that cannot send, and still only does.
@@ -561,7 +590,12 @@ class Project:
                         (ev.result is None or not _mentioned(ev.result, facts.used)):
                     continue
                 target = self.resolve(fn, ev.callee, len(ev.args), ev.types)
-                if target is None:
+                if ev.callee.startswith(THROUGH_MEMBER):
+                    for held in self._held(fn, ev.callee[len(THROUGH_MEMBER):], bodied=False):
+                        if held.qualname in self.choice(held.path).stubs:
+                            needed.add(held.qualname)
+                            again.add(held.path)
+                elif target is None:
                     name = _entry_name(ev.callee)
                     if ev.callee not in fn.params and name not in frontend(self.models[fn.path].language).builtins:
                         needed.add(name)
@@ -629,7 +663,10 @@ class Project:
 
     def reaches(self, path: str, language: str, name: str) -> bool:
         """Whether a call to `name` (a function, or a class by its methods)
-        from the file `path` resolves to another file's function that sends."""
+        from the file `path` resolves to another file's function that sends (a member:
+        one an operations table of another file holds there, see `_members_sending`)."""
+        if any(p != path for p, _ in self._op_tables.get((language, name), ())) and name in self._members_sending:
+            return True
         where = _only(sorted(self.definers(language, name) - {path}), path, lambda p: p)
         if where is None:
             return False

@@ -386,7 +386,8 @@ class Frontend:
                 (fn.qualname, fn.site.line, fn.site.col): resolved[i] for i, fn in enumerate(functions) if i in resolved
             } if whole else None)
         return (FileModel(path, self.name, functions, errors, dict(self.idioms), self.read_paths(data, functions),
-                          unit.bases, *self.hierarchy(data), self.catalogue.test_source(in_project), self.enums(data)),
+                          unit.bases, *self.hierarchy(data), self.catalogue.test_source(in_project), self.enums(data),
+                          self.op_tables(data)),
                 Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
                        chosen.quiet_options))
 
@@ -593,6 +594,10 @@ class Frontend:
     def is_callback(self, qualname: str) -> bool:
         """Whether a framework calls this function once per event (by its name)."""
         return qualname.rsplit(".", 1)[-1] in self.catalogue.callbacks
+
+    def op_tables(self, data: bytes) -> dict[str, tuple[str, ...]]:
+        """See `FileModel.op_tables`."""
+        return {}
 
     def enums(self, data: bytes) -> frozenset[str]:
         """The enums the file declares (see `FileModel.enums`)."""

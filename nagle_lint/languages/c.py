@@ -9,8 +9,8 @@ from itertools import chain
 from .base import NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
 from .c_catalogue import C
 from .catalogue import FULL_SIZE
-from .c_scan import IF_ZERO
-from ..model import ONE, SMALL, UNKNOWN, ConnInfo, If
+from .c_scan import IF_ZERO, top_level_op_tables
+from ..model import ONE, SMALL, THROUGH_MEMBER, UNKNOWN, ConnInfo, If
 from .scan import WORD_BYTES, stems
 
 # An event loop that the file fills with TCP connections hands them back as these.
@@ -138,6 +138,9 @@ class CFrontend(Frontend):
         if kinds is None:
             kinds = unit.made_kinds = _made_kinds(unit.src.data, self.known)
         return kinds
+
+    def op_tables(self, data: bytes) -> dict[str, tuple[str, ...]]:
+        return {member: tuple(sorted(held)) for member, held in top_level_op_tables(self.scan, data).items()}
 
     def read_paths(self, data: bytes, functions) -> frozenset[str]:
         paths = {k for fn in functions for k in fn.conns if "->" in k or "." in k}
@@ -355,6 +358,8 @@ class CFrontend(Frontend):
             targets = self._member_targets(low, func)
             if targets:
                 return self._through_member(low, node, targets, args)
+            if func.type == "field_expression":  # maybe a table of another file's: see `Project.alternatives`
+                return low.local_call(THROUGH_MEMBER + text(func.child_by_field_name("field")), args, node)
             low.evaluate(args)
             return None
         name = text(func)

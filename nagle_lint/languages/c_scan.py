@@ -277,6 +277,27 @@ def _op_tables(scan: CScanner, data: bytes) -> dict[str, set[str]]:
     return members_assigned(data, {q.rsplit(".", 1)[-1] for q in io}) if io else {}
 
 
+def top_level_op_tables(scan: CScanner, data: bytes) -> dict[str, set[str]]:
+    """`op_tables` of the tables outside the functions (a `static const` table: those other
+    files' calls may reach), asked of every file lowered: only the functions named as an entry
+    there have their texts searched for sends."""
+    spans = scan.functions_of(data)
+    if not spans:
+        return {}
+    ends = [0] + [b for _, _, b, _ in spans]
+    starts = [a for _, a, _, _ in spans] + [len(data)]
+    entries = {m.group(1) for end, start in zip(ends, starts) if start > end
+               for m in _ENTRY_NAMES.finditer(data, end, start)}
+    spans = [(q, a, b) for q, a, b, _ in spans if q.rsplit(".", 1)[-1].encode() in entries]
+    io = scan._io(FunctionTexts(spans, data), data) if spans else None
+    return members_assigned(data, {q.rsplit(".", 1)[-1] for q in io}) if io else {}
+
+
+# A name that may be an initializer's entry: after its opening or a comma, designated or not,
+# and before a comma or its end.
+_ENTRY_NAMES = re.compile(rb"[{,][ \t\r\n]*(?:\.[ \t]*\w+[ \t]*=[ \t]*)?&?[ \t]*([A-Za-z_]\w*)(?=[ \t\r\n]*[,}])")
+
+
 def _named(words) -> tuple[tuple[bytes, bytes], ...]:
     """(regex, anchor) of the names that hold one of `words` as a word after their first, as
     the frontend reads them (`bt_send_nosigpipe`, `netSend`; not `sendfile`, `send_connack`
