@@ -215,7 +215,7 @@ def _later_rounds(lowered: _Lowered, settings: Settings | Resolver, workers: _Wo
         if not (wanted.again or skipped and wanted):
             break
         ask = _offers if lowered.trace is None else lowered.trace.offers
-        offers = ask(skipped, wanted, facts) if skipped and (wanted.needed or wanted.effects) else []
+        offers = ask(skipped, wanted, facts, workers) if skipped and (wanted.needed or wanted.effects) else []
         if lowered.trace is not None:
             lowered.trace.offered.update(offer.path for offer in offers)
         chosen = sorted(wanted.again) + _choose(offers, wanted, project)
@@ -255,23 +255,37 @@ def project_of(prepared: dict, settings: Settings | Resolver, earlier=None):
                    lambda path: _nodelay_by_design(settings.of(path), path))
 
 
-def _offers(skipped: list[str], wanted: Wanted, facts: dict[str, tuple]) -> list[Offer]:
+def _offers(skipped: list[str], wanted: Wanted, facts: dict[str, tuple], workers: _Workers | None = None) -> list[Offer]:
     """What the skipped files offer to `wanted`, each read again only where
     its facts (kept in `facts` for the next round) show it may offer
-    something.  Done here, not shared with workers: most files are ruled
-    out by their facts, and a fork costs more than that."""
-    from .languages import scanner
-    from .languages.scan import LaterLook
+    something.  Shared with forked workers, which inherit `facts` (most
+    files are ruled out by them, but the first round to ask works out every
+    file's: Netty's 3,400 skipped files take 0.2 s); each sends back the
+    facts it worked out."""
+    from .languages.scan import QUIET, LaterLook
 
     look = LaterLook(wanted)
+    work = (skipped, look, facts)
+    found = workers.map(_offer_many, *work, fork_only=True) if workers is not None else _offer_many(work)
     out = []
-    for path in skipped:
-        language = language_of(path)
-        offer, known = look.offer(scanner(language), language, lambda: _reread(path), facts.get(path))
+    for path, offer, known in found:
         if known is not None:
-            facts[path] = known
+            facts[path] = QUIET if known == QUIET else known  # a worker's is a copy: `LaterLook` knows QUIET by itself
         if offer is not None:
             out.append(Offer(path, *offer))
+    return out
+
+
+def _offer_many(args) -> list[tuple]:
+    """(path, its offer or None, the facts worked out for it or None) for each skipped file."""
+    from .languages import scanner
+
+    paths, look, facts = args
+    out = []
+    for path in paths:
+        language, before = language_of(path), facts.get(path)
+        offer, known = look.offer(scanner(language), language, lambda: _reread(path), before)
+        out.append((path, offer, known if known is not before else None))
     return out
 
 

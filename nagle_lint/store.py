@@ -108,14 +108,14 @@ class Trace:
         found = iter(_first_round([p for p in files if p not in known], settings, workers))
         return [known[p] if p in known else next(found) for p in files]
 
-    def offers(self, skipped: list[str], wanted, facts: dict) -> list:
+    def offers(self, skipped: list[str], wanted, facts: dict, workers=None) -> list:
         """`runner._offers`: those of files the record's round asked too, where it wanted the same, taken over."""
         from .runner import _offers
 
         data = _wanted_data(wanted)
         last = self.store.asked(len(self.rounds) - 1, data)
         same = {p for p in skipped if p in last[0] and self.store.unchanged(p)} if last is not None else set()
-        offers = _offers([p for p in skipped if p not in same], wanted, facts)
+        offers = _offers([p for p in skipped if p not in same], wanted, facts, workers)
         offers += [last[1][p] for p in sorted(same) if p in last[1]]
         first_skipped = {p for p, (_, was_skipped, _) in self.first.items() if was_skipped}
         self.asked[str(len(self.rounds) - 1)] = {

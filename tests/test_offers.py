@@ -51,13 +51,24 @@ def test_what_that_rests_on_such_a_call_resolves_to_the_file_s_own_function(lang
         assert project.resolve(fn, "main").path == f"here.{ext}"
 
 
+class _Crossing:
+    """Workers whose every output crosses a process boundary (pickled), as a forked worker's does."""
+
+    def map(self, work, items, *extra, **_):
+        import pickle
+
+        return pickle.loads(pickle.dumps(work((items, *extra))))
+
+
+@pytest.mark.parametrize("shared", [None, "forked", "crossing"])
 @pytest.mark.parametrize("kept", [False, True])
 @pytest.mark.parametrize("few", [True, False])
-def test_a_later_round_finds_the_same_offers_with_few_needed_names_or_many(tmp_path, few, kept):
+def test_a_later_round_finds_the_same_offers_with_few_needed_names_or_many(tmp_path, few, kept, shared):
     """With few needed names, each is looked for before a file's facts are
     worked out; with many, the facts are worked out at once: the offers are
     the same, and the same again where the facts an earlier round worked out
-    are kept (`kept`) for the next."""
+    are kept (`kept`) for the next, and where forked workers share the files
+    (`shared`: the facts they work out come back)."""
     from nagle_lint import runner
     from nagle_lint.languages.scan import FEW_NAMES
     from nagle_lint.project import Wanted
@@ -68,13 +79,20 @@ def test_a_later_round_finds_the_same_offers_with_few_needed_names_or_many(tmp_p
     quiet.write_bytes(b"def parse(text):\n    return text.split()\ndef factory():\n    return parse('a b')\n")
     more = frozenset() if few else frozenset(f"need_{i}" for i in range(FEW_NAMES + 1))
     paths = [str(talking), str(quiet)]
+    for i in range(12 if shared else 0):  # enough files for several chunks
+        other = tmp_path / f"other_{i}.py"
+        other.write_bytes(b"def helper():\n    return 1\n")
+        paths.append(str(other))
     facts: dict = {}
+    workers = {"forked": runner._Workers(2), "crossing": _Crossing()}.get(shared)
 
     def offers(needed, effects):
         wanted = Wanted(frozenset(needed) | more, frozenset(effects))
-        return {o.path: (o.defined, o.called) for o in runner._offers(paths, wanted, facts if kept else {})}
+        return {o.path: (o.defined, o.called) for o in runner._offers(paths, wanted, facts if kept else {}, workers)}
 
     assert offers({"connect_to"}, {"send_all"}) == {}
+    if kept and not few:  # every file's facts worked out, wherever it was looked at
+        assert set(facts) == set(paths)
     assert offers({"connect_to"}, {"send_all", "report"}) == {str(talking): (set(), {"report"})}
     assert offers({"connect_to", "factory"}, {"send_all"}) == {str(quiet): ({"factory"}, set())}
 
