@@ -176,6 +176,30 @@ def text(node) -> str:
     return node.text.decode("utf-8", "replace") if node is not None else ""
 
 
+def _last_name(path: str) -> str:
+    """`sock` of `self.sock`, `this.sock`, `c->fd`."""
+    return re.split(r"\.|->", path)[-1]
+
+
+def _unwrapped(node):
+    """A condition without the parentheses around it."""
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
+
+
+def compared(cond, operators: dict) -> tuple | None:
+    """(the operand, the truth `operators` gives) of a comparison of a name
+    or member with a constant: `operators` maps (operator, constant) to the
+    truth where the connection exists."""
+    if cond.type not in ("binary_expression", "comparison_operator") or cond.named_child_count != 2:
+        return None
+    left, right = cond.named_children
+    op = " ".join(text(c) for c in cond.children if not c.is_named)
+    present = operators.get((op, compact(right)))
+    return (left, present) if present is not None else None
+
+
 def compact(node) -> str:
     return "".join(text(node).split())
 
@@ -576,6 +600,12 @@ class Frontend:
 
     # The argument nodes that unpack any number of arguments (`f(*args, **options)`).
     unpacking_types: frozenset = frozenset()
+
+    def existence_test(self, cond) -> tuple | None:
+        """(the node of a connection, whether the condition holds where it
+        exists) when the condition only tests whether it does (`sock is not
+        None`, `socket == null`, `fd >= 0`); else None."""
+        return None
 
     def tests_failure(self, cond) -> bool:
         """Whether a condition holding a send tests that it failed (C:
@@ -1032,15 +1062,40 @@ class Lowering:
         # `if (send(...) < 0)`, `if (n < 0)`: taken because the send failed
         then = self.failed_sends(cond, self._out[-1][mark:]) + then
         when = self.fe.param_test(self, cond)
+        # `if sock is not None:`, `if (fd >= 0)`: where it fails there is no
+        # connection, and nothing sent on it waits (a guarded close closes it)
+        gone = self.existence(cond)
+        absent = (Failed(gone[0], self.site(cond)),) if gone is not None else ()
+        if gone is not None and not gone[1]:
+            then = absent + then
         if len(branches) == 1:
-            self.emit(If((then,), False, self.site(node), when=when))
+            if gone is not None and gone[1]:
+                self.emit(If((then, absent), True, self.site(node), when=when))
+            else:
+                self.emit(If((then,), False, self.site(node), when=when))
             return
         self._out.append([])
         try:
             self.if_chain(node, branches[1:])
         finally:
             other = tuple(self._out.pop())
+        if gone is not None and gone[1]:
+            other = absent + other
         self.emit(If((then, other), True, self.site(node), when=when))
+
+    def existence(self, cond) -> tuple[str, bool] | None:
+        """(connection key, whether the condition holds where it exists) when
+        the condition tests only whether a connection exists (see
+        `Frontend.existence_test`): the connection itself, not a stream over
+        it (a stream not made yet says nothing of its socket)."""
+        tested = self.fe.existence_test(_unwrapped(cond)) if cond is not None else None
+        if tested is None:
+            return None
+        value = self.expr(tested[0])
+        key = value.key if isinstance(value, Handle) else self.fe_key(tested[0])
+        known = isinstance(value, Handle) or key in self.conns or isinstance(self.env.get(key), Handle)
+        named = key is not None and _last_name(key) == _last_name(compact(tested[0]))  # not a stream over it
+        return (key, tested[1]) if known and named else None
 
     def failed_sends(self, cond, events) -> tuple:
         """`Failed` for each connection whose send a condition tests for failure: a send

@@ -6,7 +6,8 @@ import re
 from functools import cached_property, lru_cache
 from itertools import chain
 
-from .base import NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, int_literal, seconds, text
+from .base import (NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, compared,
+                   int_literal, seconds, text)
 from .c_catalogue import C
 from .catalogue import FULL_SIZE
 from .c_scan import IF_ZERO, top_level_op_tables
@@ -230,6 +231,15 @@ class CFrontend(Frontend):
 
     def tests_failure(self, cond) -> bool:
         return FAILURE_TEST.search(compact(cond)) is not None
+
+    # (operator, constant) -> whether the descriptor is open where the comparison holds
+    EXISTS = {(">=", "0"): True, (">", "0"): True, (">", "-1"): True, ("!=", "-1"): True, ("<", "0"): False,
+              ("==", "-1"): False, ("!=", "INVALID_SOCKET"): True, ("==", "INVALID_SOCKET"): False}
+
+    def existence_test(self, cond):
+        """`fd >= 0`, `fd != -1`, `fd < 0`, `s != INVALID_SOCKET` on a name or member."""
+        tested = compared(cond, self.EXISTS)
+        return tested if tested is not None and tested[0].type in ("identifier", "field_expression") else None
 
     def _preproc(self, low, node):
         """#if/#ifdef: the branches are alternatives (only one is compiled), not a sequence."""

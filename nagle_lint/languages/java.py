@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Returned, compact, descendants,
+from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Returned, compact, compared, descendants,
                    int_literal, seconds, text)
 from .java_catalogue import JAVA, STREAM_PAIR, JavaTypes, is_type
 from .java_scan import class_facts, enum_names
@@ -260,6 +260,13 @@ class JavaFrontend(Frontend):
                 low.bind_target(name, v)
             else:
                 low.assign(text(name), None)
+
+    # (operator, constant) -> whether the connection exists where the comparison holds
+    EXISTS = {("!=", "null"): True, ("==", "null"): False}
+
+    def existence_test(self, cond):
+        """`socket != null`, `socket == null`."""
+        return compared(cond, self.EXISTS)
 
     def _try(self, low, node):
         handlers, final, opened = [], None, []

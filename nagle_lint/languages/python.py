@@ -7,7 +7,8 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
-from .base import NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, count_size, int_literal, seconds, raw, text
+from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, compared, count_size,
+                   int_literal, seconds, raw, text)
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
 from .python_scan import class_end, class_statements, generators
@@ -597,6 +598,18 @@ class PythonFrontend(Frontend):
             _eval_all(low, args, kwargs)
             return NOT_CONN
         return low.local_call(qualname, args, node, named=kwargs)
+
+    # (operator, constant) -> whether the connection exists where the comparison holds
+    EXISTS = {("is not", "None"): True, ("!=", "None"): True, ("is", "None"): False, ("==", "None"): False}
+
+    def existence_test(self, cond):
+        """`sock is not None`, `sock is None`, `sock`, `not sock`."""
+        present = True
+        if cond.type == "not_operator":
+            cond, present = cond.child_by_field_name("argument"), False
+        elif cond.type == "comparison_operator":
+            return compared(cond, self.EXISTS)
+        return (cond, present) if cond is not None and cond.type in ("identifier", "attribute") else None
 
     def param_test(self, low, cond):
         """`if noreply:`, `if not noreply:`, `if noreply is None:` on a parameter never rebound."""
