@@ -228,9 +228,10 @@ class _Shared:
     """What the runs of one file's functions work out once and share, by the
     id of a function or loop of the project (which holds them as long as
     the analysis runs): what a function reads, the reads and calls in a
-    loop, a callee's local keys.  Made for each analysis: nothing outlives it."""
+    loop or a callee, a callee's local keys.  Made for each analysis:
+    nothing outlives it."""
 
-    __slots__ = ("reads", "loops", "locals", "objects", "quiet")
+    __slots__ = ("reads", "loops", "locals", "objects", "quiet", "reads_and_calls")
 
     def __init__(self):
         self.reads: dict = {}
@@ -238,6 +239,7 @@ class _Shared:
         self.locals: dict[int, frozenset] = {}
         self.objects: dict[str, dict[str, str]] = {}  # class -> `_objects_in_fields` of it
         self.quiet: dict = {}
+        self.reads_and_calls: dict[int, tuple] = {}
 
 
 class _Run:
@@ -328,7 +330,7 @@ class _Run:
     def _reads_of(self, fn: Function, active: frozenset, depth: int) -> set:
         index = {p: i for i, p in enumerate(fn.params) if p is not None}
         found = set()
-        for e in walk(fn.body):
+        for e in self._reads_and_calls(fn):
             if isinstance(e, Recv):
                 if e.conn in index:
                     found.add(index[e.conn])
@@ -343,6 +345,14 @@ class _Run:
                     elif given[r] is not None and e.args[given[r]] in index:
                         found.add(index[e.args[given[r]]])
         return found
+
+    def _reads_and_calls(self, fn: Function) -> tuple:
+        """The function's reads and calls, in order, found once: what it reads is
+        asked again for every call stack that reaches it."""
+        known = self.shared.reads_and_calls
+        if id(fn) not in known:
+            known[id(fn)] = tuple(e for e in walk(fn.body) if isinstance(e, (Recv, Call)))
+        return known[id(fn)]
 
     def local_keys(self, fn: Function) -> frozenset:
         """The keys a callee's local variables have in its caller's analysis

@@ -7,7 +7,7 @@ import keyword
 import os
 import re
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from ..model import lineage
 from .python_catalogue import PYTHON
@@ -276,7 +276,7 @@ class PythonScanner(Scanner):
 
     def _has_events(self, data: bytes, events, name: str) -> bool:
         """Whether a definition of `name` has an event in its text."""
-        return any(events.search(data, line, _definition_below(data, after, width) if after else len(data))
+        return any(events.found(data, line, _definition_below(data, after, width) if after else len(data))
                    for line, width, after in self._definitions(data, name))
 
     def followed(self, data: bytes, names) -> set[str]:
@@ -360,7 +360,15 @@ class PythonScanner(Scanner):
         passed = self.passed_to(data)
         return starts.extended(_definition_of(passed)) if passed else starts
 
-    def passed_to(self, data: bytes) -> set[bytes]:
+    def _may_send(self, data: bytes) -> bool:
+        """Whether the file calls a method that sends (a library's too), or takes a
+        connection's method as a value (kept in a name, or passed on): without
+        either, `sends_in` finds no send, whatever the libraries."""
+        return bool(self.send_calls.search(data) or self.taken_events.search(data)
+                    or any(taken.search(data) for taken, _ in self.taken_descriptor_calls))
+
+    @lru_cache(maxsize=4)  # the byte scan and the choice of functions to lower ask of the same file
+    def passed_to(self, data: bytes) -> frozenset[bytes]:
         """The functions a connection's send is passed to (`relay(sock.sendall, data)`):
         calling their parameter sends.  The sends taken as values are found first
         (led by their dot: fast), then the bare-name call open before them on their line."""
@@ -369,7 +377,7 @@ class PythonScanner(Scanner):
             call = _CALL_OPEN.search(data, data.rfind(b"\n", 0, m.start()) + 1, m.start())
             if call is not None and not keyword.iskeyword(call.group(1).decode()):  # `in (sock.send, ...)`
                 found.add(call.group(1))
-        return found
+        return frozenset(found)
 
     @cached_property
     def taken_sends(self):
@@ -377,6 +385,7 @@ class PythonScanner(Scanner):
         c = self.catalogue
         return re.compile(rb"\.(?:" + b"|".join(escaped(c.sends | c.stream_writes)) + rb")" + _TAKEN)
 
+    @lru_cache(maxsize=4)  # as `passed_to`: shared, never changed
     def _kept(self, data: bytes) -> dict[bytes, bytes]:
         """Name -> the method of a connection kept in it (`self._write = self.sock.sendall`):
         the methods taken as values are found first (led by their dot: fast), then
@@ -393,7 +402,7 @@ class PythonScanner(Scanner):
             file_like = m.group(1) in self.stream_methods
             if file_like and streams is None:
                 streams = any(w in data for w in self.stream_words)
-            if not file_like or streams or self.events.search(data, *next(_enclosing_spans(data, [m.start()]))):
+            if not file_like or streams or self.events.found(data, *next(_enclosing_spans(data, [m.start()]))):
                 kept[held.group(1)] = m.group(1)
         kept.update(self._kept_as_defaults(data))
         return kept
@@ -432,6 +441,8 @@ class PythonScanner(Scanner):
         return frozenset(n.encode() for n in c.all_sends | c.stream_writes)
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
+        if self.catalogue.libraries and not self._may_send(data):
+            return False  # as found with the libraries' methods or without: which is not looked for
         if (scan := self._scan_of(data)) is not self:
             return scan.sends_in(data, min_confidence)
         first = self.send_calls.search(data)
@@ -444,14 +455,14 @@ class PythonScanner(Scanner):
             return True
         # Elsewhere `.write()` is lowered only in a function that has a socket
         # event too: look for one whose text has both.
-        if not self.events.search(data):
+        if not self.events.found(data):
             return False
         writes = [m.start() for m in self.send_calls.finditer(data)]
         looked = set()
         for span in _enclosing_spans(data, writes):
             if span not in looked:
                 looked.add(span)
-                if self.events.search(data, *span):
+                if self.events.found(data, *span):
                     return True
         return False
 

@@ -158,6 +158,8 @@ def _may_match(pattern, data: bytes, names) -> bool:
     file without any has many places of their anchors)."""
     if isinstance(pattern, PlainCalls):
         return any(map(pattern.calls, names)) or any(w in data for w in pattern.words)
+    if isinstance(pattern, AnyOf):
+        return pattern.found(data)
     return pattern.search(data) is not None
 
 
@@ -184,6 +186,12 @@ class AnyOf:
         end = len(data) if endpos is None else endpos
         found = [m for m in (p.search(data, pos, end) for p in self._compiled) if m is not None]
         return min(found, key=lambda m: m.start()) if found else None
+
+    def found(self, data: bytes, pos: int = 0, endpos: int | None = None) -> bool:
+        """Whether any of the patterns matches: each searched until one does
+        (where the place does not matter, the first pattern found is enough)."""
+        end = len(data) if endpos is None else endpos
+        return any(p.search(data, pos, end) for p in self._compiled)
 
     def places(self, data: bytes) -> list[tuple[int, int]]:
         """(start, end) of every match of every pattern, in order.  No two
@@ -246,7 +254,9 @@ def called_keys(data: bytes, backwards: bytes | None = None) -> frozenset[bytes]
     parenthesis, a literal the regex engine finds fast (a name first would
     be tried at every position: several times slower)."""
     found = _CALLS_BACKWARDS.findall(data[::-1] if backwards is None else backwards)
-    return frozenset(name for site in found for name in (site[0], _on_class(*site)) if name)
+    keys = {name for name, _ in found}
+    keys.update(_on_class(name, cls) for name, cls in found if cls)
+    return frozenset(keys)
 
 
 def _on_class(name: bytes, cls: bytes) -> bytes:
