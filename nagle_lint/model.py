@@ -293,6 +293,9 @@ class Function:
     # param_types[i]: the type parameter i is declared with, by its last name
     # (`byte[]`, `Word`), in a language with overloads; none known: empty.
     param_types: tuple[str | None, ...] = ()
+    # The class of the objects it returns (`return Transport(host)`), where it makes
+    # objects of one class to return: a factory (see `MADE_BY`).
+    returns: str | None = None
 
     def by_design(self, send: Send) -> bool:
         """Whether the send is made on a connection a framework makes with
@@ -339,6 +342,10 @@ class FileModel:
     # may call each.
     op_tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+
+# The callee of a method called on what a function returned (`t = make(); t.send(x)` calls
+# `make().send`): that method of the class the function returns (`Function.returns`).
+MADE_BY = "()."
 
 # The callee of a call through a member (`t->ops->send(...)` calls `->send`): it runs one of
 # the functions the operations tables of the linted files hold there (`FileModel.op_tables`).

@@ -15,7 +15,7 @@ from functools import cached_property
 from .languages import frontend
 from .languages.choice import Choice
 from .languages.scan import n_is_root
-from .model import (THROUGH_MEMBER, Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send,
+from .model import (MADE_BY, THROUGH_MEMBER, Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send,
                     SetOption, Try, record, walk)
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
@@ -283,6 +283,8 @@ class Project:
         return self._resolved[key]
 
     def _resolve(self, caller: Function, callee: str, arity: int | None, types: tuple) -> Function | None:
+        if MADE_BY in callee:
+            return self._made_by(caller, callee, arity, types)
         if arity is not None:
             overload = self._overload(caller, callee, arity, types)
             if overload is not None:
@@ -296,6 +298,15 @@ class Project:
         if "." in callee and (found is None or not found.body and self._is_abstract(found)):
             return self._through_types(language, callee, arity, types) or found
         return found
+
+    def _made_by(self, caller: Function, callee: str, arity: int | None, types: tuple) -> Function | None:
+        """`make().send`: method `send` of the class of the objects `make` (a function of no
+        class) returns, as its file names the class (see `Function.returns`)."""
+        factory, _, method = callee.rpartition(MADE_BY)
+        made = self.resolve(caller, factory)
+        if made is None or made.returns is None or "." in made.qualname:  # a function, not a method
+            return None
+        return self.resolve(made, f"{made.returns}.{method}", arity, types)
 
     @cached_property
     def _nested(self) -> dict[tuple[str, str, str], list[Function]]:
@@ -550,15 +561,10 @@ class Project:
         Only calls that can change what is known of a connection count: those
         passing one, made on an object, or whose result is used as one."""
         needed, again, callers, called = self._unresolved()
-        # By its qualified name, only a method defined once (a call names no
-        # overload among several) that sends or sets an option itself.
-        starts = {n for fn in self._bodied if id(fn) in self.sending and not n_is_root(fn.qualname)
-                  for n in _entry_names(fn.qualname, self._qualified_start(fn))}
-        starts.update(n for c in self.choices.values() for q in c.quiet_setters for n in _entry_names(q))
-        starts.update(self._members_sending)
+        starts, through = self._start_names()
         sends = self._with_effects((Send,))
         option_only = starts - {n for fn in self._bodied if id(fn) in sends for n in _entry_names(fn.qualname)} \
-            - self._members_sending
+            - through
         # A file is lowered again where a function left out calls one that
         # starts a finding, unless it was left out for calling one that only
         # sets an option in a file that cannot send, and still only does.
@@ -568,6 +574,18 @@ class Project:
         keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731
         return Wanted(keep(needed), keep(starts), frozenset(again), {n: frozenset(f) for n, f in callers.items()},
                       keep(option_only), {p: frozenset(names) for p, names in called.items() if p in again})
+
+    def _start_names(self) -> tuple[set[str], set[str]]:
+        """The names a call that may start a finding calls (see `wanted`), and those of them
+        that send through what they name (a member of an operations table, a factory of a
+        class that sends), not by a function of their own."""
+        # By its qualified name, only a method defined once (a call names no
+        # overload among several) that sends or sets an option itself.
+        starts = {n for fn in self._bodied if id(fn) in self.sending and not n_is_root(fn.qualname)
+                  for n in _entry_names(fn.qualname, self._qualified_start(fn))}
+        starts.update(n for c in self.choices.values() for q in c.quiet_setters for n in _entry_names(q))
+        through = self._members_sending | {fn.qualname for fn in self._bodied if self._makes_senders(fn)}
+        return starts | through, through
 
     def _qualified_start(self, fn: Function) -> bool:
         """Whether a call by the method's qualified name (see `_entry_names`)
@@ -672,7 +690,17 @@ class Project:
             return False
         quiet = self.choice(where).quiet_setters
         return any((id(fn) in self.sending or fn.qualname in quiet) and name in _entry_names(fn.qualname)
-                   for fn in self.models[where].functions)
+                   or fn.qualname == name and self._makes_senders(fn) for fn in self.models[where].functions)
+
+    def _makes_senders(self, fn: Function) -> bool:
+        """Whether the function is a factory (see `Function.returns`) of a class with a method
+        that sends: a method called on what it returns may start a finding."""
+        if fn.returns is None or "." in fn.qualname:
+            return False
+        made = self.resolve(fn, f"{fn.returns}.__init__") or self.resolve(fn, f"{fn.returns}.<init>")
+        where = made.path if made is not None else fn.path
+        prefix = fn.returns.rsplit(".", 1)[-1] + "."
+        return any(id(m) in self.sending and m.qualname.startswith(prefix) for m in self.models[where].functions)
 
     def live_body(self, fn: Function) -> tuple:
         """The function's body without the statements that change nothing the

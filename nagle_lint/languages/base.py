@@ -39,6 +39,7 @@ class Handle:
     buffered: bool = False
     autoflush: bool = False
     library: str | None = None  # the library object (see `catalogue.Library`) whose methods it answers
+    made_by: str | None = None  # the function whose result it is (`t = make()`: see `model.MADE_BY`)
 
 
 @record
@@ -948,7 +949,8 @@ class Unit:
                         field_params=tuple(sorted((field, source) for source, field in low._fields_of.items()
                                                   if source in low.params)),
                         defaults=defaults, steady=low.steady() if low.passes_params else frozenset(),
-                        param_types=low.param_types)
+                        param_types=low.param_types,
+                        returns=next(iter(low.returned)) if len(low.returned) == 1 else None)
 
 
 def _see_enclosing(low: Lowering, outer: Lowering) -> None:
@@ -975,6 +977,7 @@ class Lowering:
         self.params: set[str] = set()
         self.types: dict[str, str] = {}  # declared type of a local or parameter, where the language says
         self.param_types: tuple[str | None, ...] = ()  # see `Function.param_types`
+        self.returned: set = set()  # the classes of the objects returned (see `Function.returns`)
         self.declared: set[str] = set()  # local variables declared (C, Java) or bound (Python)
         self.not_local: set[str] = set()  # names declared global or nonlocal (Python)
         self.defaults: dict[str, bool] = {}  # a parameter -> the truth of its constant default
@@ -1209,6 +1212,7 @@ class Lowering:
             v = self.new_conn(f"returned@{self.site(node).line}", node, v.tcp, v.confidence)
         elif isinstance(v, Obj):  # `return Response(sock)`: its constructor runs (and may read) first
             self.made(v, f"returned@{self.site(node).line}")
+            self.returned.add(v.cls)
         if kind == "raise":
             self.emit(Return(self.site(node), raised=True))
         elif kind == "return":
@@ -1537,7 +1541,7 @@ class Lowering:
         else:
             self.emit(call)
         self.conns.setdefault(key, ConnInfo(key, None, "low", "unknown"))
-        return Handle(key)
+        return Handle(key, made_by=call.callee)
 
     def construct(self, cls: str, arg_nodes, node, init: str, named=None) -> Obj:
         """`Client(...)`/`new Client(...)`: an object, whose constructor runs

@@ -200,6 +200,7 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     relevant = texts.calling(starts) | {q for q, _, _, _ in spans if n_is_root(q)}
     bases = scan.class_bases(data, set(classes.values())) if classes else {}
     constructors = _constructors(scan, spans, classes, bases, with_events)
+    relevant |= _factories(texts, constructors, classes)
     if needed:
         relevant |= {q for q in with_events | quiet
                      if q in needed or short_name(q) in needed or classes.get(q) in needed}
@@ -214,6 +215,13 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     made = set().union(*constructors.values())
     return Relevance(relevant, ((with_events | made) - relevant) | quiet, left_out, frozenset(quiet),
                      frozenset(quiet_options) if quiet else frozenset())
+
+
+def _factories(texts: FunctionTexts, constructors: dict[str, set[str]], classes: dict[str, str]) -> set[str]:
+    """The functions of no class that make an object of a class with events (see
+    `_constructors`): each may be its factory (`return Transport(host)`), and what it
+    returns is told only where it is lowered (see `Function.returns`)."""
+    return {q for name in constructors for q in texts.callers_of(name) if q not in classes and "." not in q}
 
 
 def _starts(scan, texts: FunctionTexts, data: bytes, with_events: set[str], outside: frozenset, own: bool,

@@ -12,7 +12,7 @@ from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering,
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
 from .python_scan import class_end, class_statements, generators
-from ..model import ONE, SMALL, UNKNOWN, Bind, If, Pause, lineage
+from ..model import MADE_BY, ONE, SMALL, UNKNOWN, Bind, If, Pause, lineage
 
 
 
@@ -439,8 +439,10 @@ class PythonFrontend(Frontend):
             buffering = args[1] if len(args) > 1 else kwargs.get("buffering")
             unbuffered = buffering is not None and text(buffering).strip() == "0"
             return Handle(h.key, buffered="w" in mode and not unbuffered)
-        _eval_all(low, args, kwargs)
         event = self._events.get(meth)
+        if event is None and h.made_by is not None:  # `t = make(); t.write_frame(x)`: see `MADE_BY`
+            return low.outside_call(h.made_by + MADE_BY + meth, args, node, receiver=h.key, named=kwargs)
+        _eval_all(low, args, kwargs)
         if event is not None:
             event(low, node, h, meth, args, kwargs)
         return None

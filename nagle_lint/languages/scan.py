@@ -362,6 +362,10 @@ class FunctionTexts:
                 callers.setdefault(name, set()).add(q)
         return callers
 
+    def callers_of(self, name: str) -> set[str]:
+        """The functions whose text calls `name` by its bare name."""
+        return self._bare_callers.get(name, set())
+
     def calling(self, functions, bare: bool = False) -> set[str]:
         """`functions` and those calling one of them (by its name, as the
         file's own calls resolve; `bare`: by its bare name only), directly
