@@ -117,6 +117,28 @@ def test_the_index_takes_the_early_build_and_shows_what_its_own_build_shows(tmp_
 
 
 @needs_fork
+def test_the_index_takes_the_early_build_where_the_open_buffers_are_their_files(tmp_path, monkeypatch):
+    """A file opened before the index is built (its buffer is the file on
+    disk, which the early build read) does not make the index build again;
+    a buffer edited already does."""
+    tree = Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))
+    root, client = str(tree), str(tree / "client.c")
+    expected = _expected(root)
+    build = early.Build([root], {}, jobs=1)
+    with monkeypatch.context() as m:
+        _nothing_here(m)
+        ix = Index(root, Resolver({}, start=root), jobs=1)
+        ix.build({client: (tree / "client.c").read_bytes()}, early=build)
+        assert _key(ix) == _key(expected) and _key(ix)
+        with pytest.raises(AssertionError, match="again"):
+            Index(root, Resolver({}, start=root), jobs=1).build({client: b"int edited;\n"}, early=build)
+    ix.ready()
+    build.close()
+    assert client in ix.earlier  # its buffer lowered as such once the models came: an edit takes from it
+    assert _key(ix) == _key(expected)
+
+
+@needs_fork
 def test_an_early_build_of_other_settings_or_folders_is_not_taken(tmp_path):
     tree = Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))
     root = str(tree)

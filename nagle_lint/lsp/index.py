@@ -94,6 +94,19 @@ class Runs:
         self.kept, self.next = self.next, {}
 
 
+def _as_on_disk(texts: dict[str, bytes]) -> bool:
+    """Whether every buffer is its file's text on disk (as an editor opens
+    a file): then an early build, which read the files, analysed them."""
+    for path, text in texts.items():
+        try:
+            with open(path, "rb") as fh:
+                if fh.read() != text:
+                    return False
+        except OSError:
+            return False
+    return True
+
+
 class Index:
     """The files under `root` (None: only the files given to `update`)."""
 
@@ -112,6 +125,7 @@ class Index:
         self.earlier: dict[str, Earlier] = {}
         self.runs: dict[str, Runs] = {}  # path -> what the last analysis of its open buffer observed
         self._early = None  # an early.Build whose models are still to be taken (see `ready`)
+        self._opened: dict[str, bytes] = {}  # the open buffers an early build's index is to analyse once `ready`
 
     def holds(self, path: str) -> bool:
         """Whether `path` lies under the folder."""
@@ -128,12 +142,13 @@ class Index:
     def build(self, texts: dict[str, bytes] | None = None, early=None) -> None:
         """Analyse every file under the folder, as `nagle-lint ROOT` would;
         `early`: an `early.Build` that may have done it already (then what
-        it shows is taken at once, and its models by `ready`)."""
+        it shows is taken at once, and its models by `ready`, where no open
+        buffer differs from its file)."""
         texts = {p: t for p, t in (texts or {}).items() if self.owns(p)}
-        shown = early.shown_of(self.root, self.settings) if early is not None and not texts else None
+        shown = early.shown_of(self.root, self.settings) if early is not None and _as_on_disk(texts) else None
         if shown is not None:
             self.shown, self.problems = shown
-            self._early = early
+            self._early, self._opened = early, texts
             return
         if self.root is not None:
             result = Result([])
@@ -155,12 +170,14 @@ class Index:
         early, self._early = self._early, None
         if early is None:
             return
-        models = early.models_of(self.root)
+        models, opened, self._opened = early.models_of(self.root), self._opened, {}
         if models is None:
-            self.build()
+            self.build(opened)
             return
         self.prepared, self.raw = models
         self.project = runner.project_of(self.prepared, self.settings) if self.prepared else None
+        for path, text in opened.items():  # what was shown of them stands; their buffers' lowerings are kept for edits
+            self.update(path, text)
 
     def update(self, path: str, text: bytes | None, opened: bool = True) -> set[str]:
         """Analyse `path` again (`text`: its buffer; None: as it is on disk,
