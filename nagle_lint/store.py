@@ -491,7 +491,7 @@ class Store:
             again = set().union(*(w.again for w in rounds))  # lowered again by a later round
             if path not in self.digests or self.digests[path][1] != old[1] or path in again:
                 return False  # gone, its settings changed, or a later round read it again
-            return self._same_lowering(path, old, settings) or False
+            return self._same_lowering(path, old, data["final"].get(path), settings) or False
         if old is not None and (not old[2] or path in data["offered"]):
             return False  # unread, or offered something to a later round: other files may change with it
         if path not in self.digests:
@@ -499,22 +499,24 @@ class Store:
         verdict = _first_round(path, settings)
         return False if verdict is None or verdict[1] and _offers(path, rounds) else verdict
 
-    def _same_lowering(self, path: str, old: list, settings):
+    def _same_lowering(self, path: str, old: list, checked: list | None, settings):
         """(read, skipped, problem) of a changed file the first round lowered,
-        where it lowers to what the record's content did (the lowering kept
-        for it); else None."""
+        where it lowers to what the record's content did (the lowering the
+        record's run checked, `checked`: its key and the digest of its data,
+        which tell it without reading it back); else None."""
         from .runner import Lowered, _read_bytes, read_file
 
         text = _read_bytes(path, 0)[0]
         if text is None or _content_digest(text) != self.digests[path][0]:
             return None  # the file changed again since it was digested
-        was = self.load(path, self.key(path, FIRST, tuple(old[:2])))
+        if checked is None or checked[0] != self.key(path, FIRST, tuple(old[:2])):
+            return None  # the lowering checked was not the first round's
         prepared, problem = read_file(path, settings, text)
-        if was is None or prepared is None or prepared.model is None or problem != was.problem:
+        if prepared is None or prepared.model is None or problem != old[4]:
             return None
         self.hold(Lowered(path, prepared, problem), self.key(path, FIRST))
         now = self.held.get(id(prepared))
-        return (True, False, problem) if now is not None and now.sum == self.held[id(was.prepared)].sum else None
+        return (True, False, problem) if now is not None and now.sum == checked[1] else None
 
     def _replayed(self, data: dict, verdicts: dict) -> Result | None:
         """The record's result with the changed files' verdicts (none of which matters to other files)."""
