@@ -94,7 +94,22 @@ def test_more_chunks_than_a_pipe_holds_are_grouped():
 
 def test_workers_are_reaped_when_the_map_returns():
     """No worker is left behind: none to reap later, none left to the system."""
-    pids = {pid for _, pid in forks.fork_map(squares, list(range(60)), (0,), 3, 1)} - {PARENT}
+    took, tell = os.pipe()
+    waited = []
+
+    def a_worker_takes_some(args):
+        if os.getpid() != PARENT:
+            os.write(tell, b".")
+        elif not waited:  # under load this process could take every chunk before a worker runs
+            waited.append(True)
+            assert select.select([took], [], [], 60)[0], "no worker took a chunk"
+        return squares(args)
+
+    try:
+        pids = {pid for _, pid in forks.fork_map(a_worker_takes_some, list(range(60)), (0,), 3, 1)} - {PARENT}
+    finally:
+        os.close(took)
+        os.close(tell)
     assert pids
     for pid in pids:
         with pytest.raises(ChildProcessError):
