@@ -75,7 +75,7 @@ class Settings:
         """`path` as written from the top of its project (the deepest of
         `roots` holding it), else as given: the folders that describe the
         file are the project's own, not those of where it was checked out
-        (a project under `/tmp/tests/` holds no test)."""
+        (a project checked out in a folder named `tests` holds no test)."""
         full = os.path.abspath(path)
         tops = [r for r in self.roots if full == r or full.startswith(r.rstrip(os.sep) + os.sep)]
         return os.path.relpath(full, max(tops, key=len)) if tops else path
