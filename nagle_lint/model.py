@@ -186,6 +186,14 @@ class Call:
     # for a static member), else None; none known: empty. A call of an
     # overloaded method is resolved by them (see `Project.resolve`).
     types: tuple[str | None, ...] = ()
+    # classes[i]: the class of the object passed as positional argument i, where the
+    # caller made it (`t` of `t = Transport(host)`), else None; none known: empty.
+    # What a constructor keeps of it in a field tells that field's class (see `KEPT`).
+    classes: tuple[str | None, ...] = ()
+    # A constructor of another file's class made only with such objects (`MethodWriter(t)`):
+    # it matters where the class's methods are called on the object, which names the class
+    # to the later rounds already; by itself it is no reason to lower that file.
+    keeps: bool = False
 
 
 # --- structure --------------------------------------------------------------
@@ -350,6 +358,11 @@ MADE_BY = "()."
 # The callee of a call through a member (`t->ops->send(...)` calls `->send`): it runs one of
 # the functions the operations tables of the linted files hold there (`FileModel.op_tables`).
 THROUGH_MEMBER = "->"
+
+# The callee of a method called on a field its class keeps from a parameter (`self.dest.write_frame(x)`
+# in a class whose constructor keeps `self.dest = dest` calls `MethodWriter.dest#write_frame`): that
+# method of the class of the objects the callers give for it (see `Call.classes`).
+KEPT = "#"
 
 
 def binding(call: Call, fn: Function) -> tuple[int | None, ...]:

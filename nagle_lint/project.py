@@ -15,8 +15,8 @@ from functools import cached_property
 from .languages import frontend
 from .languages.choice import Choice
 from .languages.scan import n_is_root
-from .model import (MADE_BY, THROUGH_MEMBER, Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send,
-                    SetOption, Try, record, walk)
+from .model import (KEPT, MADE_BY, THROUGH_MEMBER, Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send,
+                    SetOption, Try, binding, record, walk)
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
 _NO_OVERLOAD = Function("", None, (), ())  # see `Project._overload`
@@ -60,6 +60,11 @@ def _entry_names(qualname: str, qualified: bool = True) -> tuple[str, ...]:
     (`Messages.sendReady(`: a static method, called with no object made)."""
     entry = _entry_name(qualname)
     return (entry, qualname) if qualified and qualname.count(".") == 1 else (entry,)
+
+
+def _passes_conns(call: Call) -> bool:
+    """Whether the call passes a connection (an object the caller made is none: see `Call.classes`)."""
+    return any(a is not None and not (i < len(call.classes) and call.classes[i]) for i, a in enumerate(call.args))
 
 
 def _only(found, path: str, path_of):
@@ -285,6 +290,8 @@ class Project:
     def _resolve(self, caller: Function, callee: str, arity: int | None, types: tuple) -> Function | None:
         if MADE_BY in callee:
             return self._made_by(caller, callee, arity, types)
+        if KEPT in callee:
+            return self._kept(caller, callee, arity, types)
         if arity is not None:
             overload = self._overload(caller, callee, arity, types)
             if overload is not None:
@@ -307,6 +314,36 @@ class Project:
         if made is None or made.returns is None or "." in made.qualname:  # a function, not a method
             return None
         return self.resolve(made, f"{made.returns}.{method}", arity, types)
+
+    def _kept(self, caller: Function, callee: str, arity: int | None, types: tuple) -> Function | None:
+        """`Writer.dest#write_frame`: method `write_frame` of the class of the objects the
+        callers give the field `dest` of `Writer` (its constructor's parameter), where all
+        that the linted files give are of one class."""
+        held, _, method = callee.partition(KEPT)
+        cls, _, name = held.rpartition(".")
+        language = self.models[caller.path].language if caller.path in self.models else None
+        classes = self._field_classes.get((language, cls, "self." + name), ())
+        return self.resolve(caller, f"{next(iter(classes))}.{method}", arity, types) if len(classes) == 1 else None
+
+    @cached_property
+    def _field_classes(self) -> dict[tuple[str, str, str], set[str]]:
+        """(language, class, field) -> the classes of the objects the calls of the linted
+        files give a method of the class (a constructor) that keeps them in that field."""
+        found: dict[tuple[str, str, str], set[str]] = {}
+        for fn in self._bodied:
+            for ev in self.facts(fn).calls:
+                if not ev.classes or KEPT in ev.callee:  # a method of a kept object keeps nothing of its caller's
+                    continue
+                target = self.resolve(fn, ev.callee, len(ev.args), ev.types)
+                if target is None or not target.field_params:
+                    continue
+                given = binding(ev, target)
+                for kept, param in target.field_params:
+                    i = given[target.params.index(param)] if param in target.params else None
+                    if i is not None and i < len(ev.classes) and ev.classes[i] is not None:
+                        language = self.models[fn.path].language
+                        found.setdefault((language, target.qualname.rpartition(".")[0], kept), set()).add(ev.classes[i])
+        return found
 
     @cached_property
     def _nested(self) -> dict[tuple[str, str, str], list[Function]]:
@@ -604,7 +641,7 @@ class Project:
         for fn in self._bodied:
             facts = self.facts(fn)
             for ev in facts.calls:
-                if ev.receiver is None and not any(a is not None for a in ev.args) and \
+                if ev.keeps or ev.receiver is None and not _passes_conns(ev) and \
                         (ev.result is None or not _mentioned(ev.result, facts.used)):
                     continue
                 target = self.resolve(fn, ev.callee, len(ev.args), ev.types)
@@ -614,6 +651,8 @@ class Project:
                             needed.add(held.qualname)
                             again.add(held.path)
                 elif target is None:
+                    if KEPT in ev.callee:  # its class's file is the caller's: what a caller gives is looked for no further
+                        continue
                     name = _entry_name(ev.callee)
                     if ev.callee not in fn.params and name not in frontend(self.models[fn.path].language).builtins:
                         needed.add(name)

@@ -88,8 +88,10 @@ class Obj:
     constructor call still to be made once the object has a name."""
 
     cls: str
-    init: tuple | None = None  # (callee, args, consts, site, names, types)
+    init: tuple | None = None  # (callee, args, consts, site, names, types, classes, keeps)
 
+
+_NONES = (None,) * 256  # no argument's class known (see `Call.classes`)
 
 # Seconds after which any receiver has acknowledged (the longest delayed-ACK
 # timer, Windows' and macOS's): a sleep this long leaves nothing held.
@@ -846,6 +848,7 @@ class Unit:
         self.passed_sends: set | None = None  # the functions given a connection's send as a value (Python)
         self.nodelay_libraries: set | None = None  # libraries whose connections the file's subclass sets TCP_NODELAY on (Python)
         self.polls_tcp: bool | None = None  # the file's event loop hands out TCP connections (worked out once)
+        self.kept_fields: frozenset | None = None  # the fields a method sets to a parameter (Python)
         self.errors_resolved = 0  # syntax errors a function's body parsed again had no more
 
     @cached_property
@@ -1338,8 +1341,9 @@ class Lowering:
         """The object `value` named `key`: its constructor call, still to be made, made on it."""
         if value.init is None:
             return value
-        callee, args, consts, site, names, types = value.init
-        self.emit(Call(callee, args, site, consts, receiver=key, names=names, types=types))
+        callee, args, consts, site, names, types, classes, keeps = value.init
+        self.emit(Call(callee, args, site, consts, receiver=key, names=names, types=types, classes=classes,
+                       keeps=keeps))
         return Obj(value.cls)
 
     def new_conn(self, key: str, site_node, tcp: bool | None, confidence: str, library: str | None = None) -> Handle:
@@ -1473,20 +1477,31 @@ class Lowering:
         """(connection keys, constants, names, types) of a call's arguments, those
         passed by position then `named` (name -> node); with `guess`, a
         plain variable the callee may use as a connection gets a key too."""
-        keys, consts = [], []
+        keys, consts, classes = [], [], []
         unpacked = [UNPACKED if a.type in self.fe.unpacking_types else None for a in arg_nodes]
         names = tuple(unpacked) + tuple(named) if named or any(unpacked) else ()
-        for a in [*arg_nodes, *named.values()] if named else arg_nodes:
-            v = self.expr(a)
-            if v is None and a.named_child_count <= 2 and a.type not in self.fe.call_types and (
-                    guess or self._holds_conns(a) or self._used_as_conn(a)):
-                v = self.conn_for(a)
-            keys.append(v.key if isinstance(v, Handle) else None)
+        for i, a in enumerate([*arg_nodes, *named.values()] if named else arg_nodes):
+            v = self._arg_value(a, guess)
+            made = v.cls if isinstance(v, Obj) and i < len(arg_nodes) else None
+            # An object the caller made is passed by its name: a constructor keeping it in a field
+            # keeps that object, whose methods may send or read (see `Call.classes`).
+            keys.append(v.key if isinstance(v, Handle) else self.fe_key(a) if made else None)
+            classes.append(made)
             c = v.value if isinstance(v, Const) else None
             consts.append(bool(c) if isinstance(c, (bool, int)) else None)
             if a.type == "identifier" and text(a) in self.params:
                 self.passes_params = True
-        return tuple(keys), tuple(consts), names, self.arg_types(arg_nodes)
+        return tuple(keys), tuple(consts), names, self.arg_types(arg_nodes), \
+            tuple(classes) if any(classes) else ()
+
+    def _arg_value(self, a, guess: bool):
+        """An argument's value; with `guess` (or where the variable is used as one), a plain
+        variable the callee may use as a connection is one."""
+        v = self.expr(a)
+        if v is None and a.named_child_count <= 2 and a.type not in self.fe.call_types and (
+                guess or self._holds_conns(a) or self._used_as_conn(a)):
+            v = self.conn_for(a)
+        return v
 
     def arg_types(self, arg_nodes) -> tuple[str | None, ...]:
         """See `Call.types`: none where the language has no overloads, or no type is known."""
@@ -1513,9 +1528,9 @@ class Lowering:
 
     def local_call(self, callee: str, arg_nodes, node, receiver: str | None = None, named=None) -> Returned:
         """A call to a function of this file (`named`: the arguments passed by name, name -> node)."""
-        keys, consts, names, types = self.call_args(arg_nodes, guess=True, named=named)
+        keys, consts, names, types, classes = self.call_args(arg_nodes, guess=True, named=named)
         call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node), names=names,
-                    types=types)
+                    types=types, classes=classes)
         self.emit(call)
         return Returned(call, True)
 
@@ -1524,10 +1539,13 @@ class Lowering:
         """A call that may reach a function of another linted file: kept when it
         passes a connection, is made on an object, or its result is named.
         `otherwise`: the events it makes where it reaches none (see `Call`)."""
-        keys, consts, names, types = self.call_args(arg_nodes, guess=False, named=named)
+        keys, consts, names, types, classes = self.call_args(arg_nodes, guess=False, named=named)
         call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node),
-                    otherwise=tuple(otherwise), names=names, types=types)
-        emitted = receiver is not None or any(keys) or bool(otherwise)
+                    otherwise=tuple(otherwise), names=names, types=types, classes=classes)
+        # An object passed (see `Call.classes`) matters to a method or a constructor, which
+        # may keep it in a field, not to a function of no class.
+        emitted = receiver is not None or bool(otherwise) or any(
+            k is not None and not (i < len(classes) and classes[i]) for i, k in enumerate(keys))
         if emitted:
             self.emit(call)
         return Returned(call, emitted)
@@ -1547,10 +1565,12 @@ class Lowering:
         """`Client(...)`/`new Client(...)`: an object, whose constructor runs
         where it gets a name (when it may matter: a class of this file, or
         connections among its arguments)."""
-        keys, consts, names, types = self.call_args(arg_nodes, guess=False, named=named)
+        keys, consts, names, types, classes = self.call_args(arg_nodes, guess=False, named=named)
         if init not in self.unit.function_names and not any(keys):
             return Obj(cls)
-        return Obj(cls, (init, keys, consts, self.site(node), names, types))
+        # Kept only for the objects passed: see `Call.keeps`.
+        keeps = init not in self.unit.function_names and all(k is None or c for k, c in zip(keys, classes or _NONES))
+        return Obj(cls, (init, keys, consts, self.site(node), names, types, classes, keeps))
 
     def truth(self, node) -> bool | None:
         """The truth of an option value: a literal, or a local constant."""

@@ -197,10 +197,14 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     with_events = texts.matching(scan.events_in(data))
     scan.through_members(texts, data, with_events)
     starts, quiet, quiet_options = _starts(scan, texts, data, with_events, outside, own, option_only)
+    kept = _kept_starts(scan, spans, data, outside - option_only)
+    starts |= kept
+    with_events |= kept
     relevant = texts.calling(starts) | {q for q, _, _, _ in spans if n_is_root(q)}
     bases = scan.class_bases(data, set(classes.values())) if classes else {}
     constructors = _constructors(scan, spans, classes, bases, with_events)
     relevant |= _factories(texts, constructors, classes)
+    relevant |= _keeping(kept, classes, constructors)
     if needed:
         relevant |= {q for q in with_events | quiet
                      if q in needed or short_name(q) in needed or classes.get(q) in needed}
@@ -215,6 +219,18 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     made = set().union(*constructors.values())
     return Relevance(relevant, ((with_events | made) - relevant) | quiet, left_out, frozenset(quiet),
                      frozenset(quiet_options) if quiet else frozenset())
+
+
+def _kept_starts(scan, spans, data: bytes, outside: frozenset) -> set[str]:
+    """The methods calling, on an object their class keeps, a method of another file that
+    sends (`outside`): they send, as it were (see `Scanner.kept_starts`)."""
+    return scan.kept_starts(data, spans, outside) if outside else set()
+
+
+def _keeping(kept: set[str], classes: dict[str, str], constructors: dict[str, set[str]]) -> set[str]:
+    """The constructors of the classes of the `kept` methods: the object they keep tells
+    which method those call."""
+    return {init for q in kept for init in constructors.get(short_name(classes[q]), ())}
 
 
 def _factories(texts: FunctionTexts, constructors: dict[str, set[str]], classes: dict[str, str]) -> set[str]:

@@ -11,8 +11,8 @@ from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering,
                    int_literal, seconds, raw, text)
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
-from .python_scan import class_end, class_statements, generators
-from ..model import MADE_BY, ONE, SMALL, UNKNOWN, Bind, If, Pause, lineage
+from .python_scan import class_end, class_statements, generators, named_fields
+from ..model import KEPT, MADE_BY, ONE, SMALL, UNKNOWN, Bind, If, Pause, lineage
 
 
 
@@ -334,7 +334,16 @@ class PythonFrontend(Frontend):
             return low.outside_call(f"{target.cls}.{meth}", args, node, receiver=receiver, named=kwargs)
         if cat.wrappers.get(meth, True) is False:  # ssl's wrap_socket(sock): the same connection
             return self._same_connection(low, node, meth, args, kwargs)
+        if self._on_kept(low, target, receiver, meth):  # `self.dest.write_frame(x)`: see `KEPT`
+            return low.outside_call(f"{low.cls}.{receiver[5:]}{KEPT}{meth}", args, node, receiver=receiver,
+                                    named=kwargs)
         return self._on_connection(low, node, obj, meth, args, kwargs)
+
+    def _on_kept(self, low, target, receiver: str, meth: str) -> bool:
+        """Whether a method called on `receiver` (of no value known here: `target`) is no
+        connection's own, on a field the class keeps from a parameter (an object a caller gives)."""
+        return target is None and bool(low.cls) and meth not in self._events and receiver.startswith("self.") \
+            and receiver[5:] in _kept_fields(low)
 
     def _no_connection(self, low, obj) -> bool:
         """Whether a method called on `obj` is one of something that is no
@@ -863,6 +872,15 @@ def _class_default(low, value) -> None:
     if found is not None:
         literal = found.group(1)
         low.env[compact(value)] = Const(literal == b"True" or literal.isdigit() and int(literal) != 0)
+
+
+def _kept_fields(low) -> frozenset:
+    """The fields that may keep what a parameter gives (`self.dest = dest`), in any class of
+    the file (worked out once per file; the project tells which class keeps what, see
+    `Function.field_params`)."""
+    if low.unit.kept_fields is None:
+        low.unit.kept_fields = frozenset(named_fields(low.unit.src.data))
+    return low.unit.kept_fields
 
 
 def _inherited(found):

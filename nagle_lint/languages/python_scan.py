@@ -40,6 +40,43 @@ def class_statements(data: bytes):
             yield m.group(1).decode(), tuple(b for b in bases if b), m.start()
 
 
+def kept_fields(data: bytes, start: int, end: int) -> set[str]:
+    """The fields that the text between `start` and `end` (a class's) sets to a parameter
+    of one of its methods (`self.dest = dest`): an object a caller gives is kept there."""
+    kept = {(m.group(1), m.group(2)) for m in _KEPT.finditer(data, start, end) if m.group(2) != b"self"}
+    if not kept:
+        return set()
+    params = set().union(*(_parameters(sig.group(1)) for sig in _SIGNATURE.finditer(data, start, end)))
+    return {field.decode() for field, value in kept if value in params}
+
+
+def _kept_calls(effects):
+    """A pattern of a call, on a field of self, of a method named as one of `effects`' methods
+    (`self.dest.write_frame(`; group 1: the field); None where none is a method."""
+    methods = sorted({n.rpartition(".")[2].encode() for n in effects if "." in n})
+    return _kept_pattern(tuple(methods)) if methods else None
+
+
+@lru_cache(maxsize=16)
+def _kept_pattern(methods: tuple[bytes, ...]) -> re.Pattern:
+    return re.compile(rb"self\.(\w+)\.(?:%s)[ \t]*\(" % b"|".join(map(re.escape, methods)))
+
+
+def named_fields(data: bytes) -> set[str]:
+    """The fields the file sets to a plain name anywhere (`self.dest = dest`): those that may
+    keep what a parameter gives (see `kept_fields`, which tells a class's for sure)."""
+    return {m.group(1).decode() for m in _KEPT.finditer(data) if m.group(2) not in _NOT_GIVEN}
+
+
+_NOT_GIVEN = frozenset({b"self", b"None", b"True", b"False"})
+_KEPT = re.compile(rb"(?m)^[ \t]+self\.(\w+)[ \t]*=[ \t]*(\w+)[ \t]*(?:#.*)?$")
+_SIGNATURE = re.compile(rb"\bdef[ \t]+\w+[ \t]*\(([^)]*)\)")
+
+
+def _parameters(listed: bytes) -> set[bytes]:
+    return {p.split(b"=")[0].split(b":")[0].strip().lstrip(b"*") for p in listed.split(b",")}
+
+
 def class_end(data: bytes, start: int) -> int:
     """Where the text of the class starting at `start` ends: at the next
     definition indented no deeper."""
@@ -261,6 +298,37 @@ class PythonScanner(Scanner):
                     break
                 seen.update((name,) if each == name and self._defined(data, each) else ())
         return worth | (set(names) - seen)
+
+    def kept_starts(self, data: bytes, spans, effects) -> set[str]:
+        called = _kept_calls(effects)
+        if called is None or not called.search(data):
+            return set()
+        by_class: dict[str, list[tuple[str, int, int]]] = {}
+        for q, a, b, cls in spans:
+            if cls is not None:
+                by_class.setdefault(cls, []).append((q, a, b))
+        found = set()
+        for methods in by_class.values():
+            calling = {q: fields for q, a, b in methods
+                       if (fields := {m.group(1).decode() for m in called.finditer(data, a, b)})}
+            if calling:
+                kept = set().union(*(kept_fields(data, a, b) for _, a, b in methods))
+                found.update(q for q, fields in calling.items() if not fields.isdisjoint(kept))
+        return found
+
+    def on_kept(self, data: bytes, names, effects) -> set[str]:
+        called = _kept_calls(effects)
+        if called is None or not called.search(data):  # most files make no such call
+            return set()
+        found = set()
+        for name in names:
+            for line, width, after in self._definitions(data, name):
+                end = _definition_below(data, after, width) if after else len(data)
+                fields = {m.group(1).decode() for m in called.finditer(data, line, end)}
+                if fields and not fields.isdisjoint(kept_fields(data, line, end)):
+                    found.add(name)
+                    break
+        return found
 
     @staticmethod
     def _definitions(data: bytes, name: str):

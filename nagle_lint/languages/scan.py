@@ -631,7 +631,8 @@ class Scanner:
             return defined, set(), called  # no event in the whole file: in none of its definitions either
         spans = self.functions_of(data) if called or defined else None
         if spans is None:
-            return defined, defined if calls_effects else self.with_events(data, defined), called
+            worth = defined if calls_effects else self.with_events(data, defined) | self.on_kept(data, defined, effects)
+            return defined, worth, called
         texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)  # as the lowering will see them
         if called:
             called &= set().union(*texts.calls.values())
@@ -659,6 +660,19 @@ class Scanner:
         an event, where the bytes tell a definition's text without telling
         every function's (see `offers`); else all of them."""
         return set(names)
+
+    def on_kept(self, data: bytes, names, effects) -> set[str]:
+        """Those of `names` (classes defined in the file) whose methods call, on an object
+        the class keeps from a parameter, a method named as one of `effects`' methods
+        (`self.dest.write_frame(` where another file's `Transport.write_frame` sends):
+        where the language tells (else none), see `model.KEPT`."""
+        return set()
+
+    def kept_starts(self, data: bytes, spans, effects) -> set[str]:
+        """Of the functions at `spans` (see `choice.choose`), the methods that call, on an
+        object their class keeps from a parameter, a method named as one of `effects`'
+        methods (see `on_kept`): where the language tells (else none)."""
+        return set()
 
     def followed(self, data: bytes, names) -> set[str]:
         """Those of `names` (of functions the file calls) whose calls, as

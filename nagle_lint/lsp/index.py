@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from .. import runner
 from ..config import Resolver, Settings
 from ..discover import excluded, excludes
-from ..languages import language_of
+from ..languages import frontend, language_of
 from ..languages.edited import Earlier
 from ..lint import raw_findings, selected, settle
 from ..prepared import syntax_errors
@@ -205,7 +205,7 @@ class Index:
             # What the others need of the file, or the file of the others, now
             # (a later round of the command line): those files lowered again.
             wanted = self.project.wanted()
-            redo = set(wanted.again) | ({path} if prep is not None and prep.model is None and wanted else set())
+            redo = set(wanted.again) | self._again(path, prep, wanted)
             for p in sorted(redo):
                 lowered.add(p)
                 self._read(p, wanted=wanted, before=self.prepared.get(p))
@@ -223,6 +223,28 @@ class Index:
             else:
                 self.raw.pop(p, None)
         return self._settle()
+
+    def _again(self, path: str, prep, wanted) -> set[str]:
+        """{path} where the file just read is to be lowered again with what the others want:
+        it had no model (the scan skipped it), or it left out what they need (see `_left_out_kept`)."""
+        if prep is None:
+            return set()
+        if prep.model is None:
+            return {path} if wanted else set()
+        return {path} if self._left_out_kept(path, prep, wanted) else set()
+
+    def _left_out_kept(self, path: str, prep, wanted) -> bool:
+        """Whether the file, lowered before what the other files need of it was known, left
+        out a method of a class that calls, on an object it keeps, a method that sends (see
+        `Scanner.on_kept`): lowered again knowing it, as a later round of the command line does."""
+        left = {fn.qualname.rpartition(".")[0] for fn in prep.model.functions if not fn.body and "." in fn.qualname}
+        if not left or not wanted.effects:
+            return False
+        data = self.texts.get(path)
+        if data is None:
+            with open(path, "rb") as f:
+                data = f.read()
+        return bool(frontend(language_of(path)).scan.on_kept(data, left, wanted.effects))
 
     def _read(self, path: str, scanned: bool = False, wanted=None, before=None, earlier=None):
         """Read and lower one file (its buffer where it is open), as
