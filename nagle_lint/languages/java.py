@@ -343,9 +343,12 @@ class JavaFrontend(Frontend):
         return Const(n) if n is not None else None
 
     def _assignment(self, low, node):
-        v = low.expr(node.child_by_field_name("right"))
+        right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
+        v = low.expr(right)
         if text(node.child_by_field_name("operator")) == "=":
-            low.bind_target(node.child_by_field_name("left"), v)
+            if v is None and right is not None and right.type == "identifier" and text(right) in low.params:
+                low.field_alias(self.key(low, left), text(right))  # `this.dest = dest`: see `Function.field_params`
+            low.bind_target(left, v)
         return NO_VALUE if v is None else v
 
     def _array(self, low, node):
