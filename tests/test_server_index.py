@@ -358,3 +358,15 @@ def test_the_index_is_built_with_the_collector_of_the_command_lines_run(tmp_path
                 run([str(tmp_path)], Settings(), jobs=1)
     assert seen["index"] == seen["command line"] and len(seen["index"]) == 2
     assert seen["index"][0][1] != gc.get_threshold()  # (not the collector's usual settings)
+
+
+def test_a_file_gone_since_its_lowering_is_not_lowered_again(tmp_path):
+    """A file deleted after the index lowered it (a branch switched under
+    the editor) is not read again for what other files need: no error."""
+    from types import SimpleNamespace
+
+    gone = tmp_path / "writer.py"
+    method = SimpleNamespace(qualname="Writer.send_frame", body=[])
+    prep = SimpleNamespace(model=SimpleNamespace(functions=[method]))
+    ix = Index(str(tmp_path), Settings(), jobs=1)
+    assert ix._left_out_kept(str(gone), prep, SimpleNamespace(effects=frozenset({"write_frame"}))) is False

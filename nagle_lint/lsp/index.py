@@ -97,14 +97,7 @@ class Runs:
 def _as_on_disk(texts: dict[str, bytes]) -> bool:
     """Whether every buffer is its file's text on disk (as an editor opens
     a file): then an early build, which read the files, analysed them."""
-    for path, text in texts.items():
-        try:
-            with open(path, "rb") as fh:
-                if fh.read() != text:
-                    return False
-        except OSError:
-            return False
-    return True
+    return all(runner._read_bytes(path, 0)[0] == text for path, text in texts.items())
 
 
 class Index:
@@ -242,9 +235,8 @@ class Index:
             return False
         data = self.texts.get(path)
         if data is None:
-            with open(path, "rb") as f:
-                data = f.read()
-        return bool(frontend(language_of(path)).scan.on_kept(data, left, wanted.effects))
+            data = runner._reread(path)  # as the runner reads it: a file gone since is not lowered again
+        return data is not None and bool(frontend(language_of(path)).scan.on_kept(data, left, wanted.effects))
 
     def _read(self, path: str, scanned: bool = False, wanted=None, before=None, earlier=None):
         """Read and lower one file (its buffer where it is open), as
