@@ -360,7 +360,7 @@ MADE_BY = "()."
 THROUGH_MEMBER = "->"
 
 # The callee of a method called on a field its class keeps from a parameter (`self.dest.write_frame(x)`
-# in a class whose constructor keeps `self.dest = dest` calls `MethodWriter.dest#write_frame`): that
+# in a class whose constructor keeps `self.dest = dest` calls `MethodWriter#self.dest#write_frame`): that
 # method of the class of the objects the callers give for it (see `Call.classes`).
 KEPT = "#"
 

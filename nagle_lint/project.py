@@ -89,36 +89,28 @@ def _used_keys(fn: Function) -> set[str]:
     return used
 
 
-# Java's widening of primitive arguments (`f('x')` may call `f(int)`), and their boxes.
-_WIDER = {"byte": ("short", "int", "long", "float", "double"), "short": ("int", "long", "float", "double"),
-          "char": ("int", "long", "float", "double"), "int": ("long", "float", "double"),
-          "long": ("float", "double"), "float": ("double",)}
-_BOXES = {"boolean": "Boolean", "byte": "Byte", "short": "Short", "char": "Character", "int": "Integer",
-          "long": "Long", "float": "Float", "double": "Double"}
-_PRIMITIVES = frozenset(_BOXES)
-_STRING_IS = frozenset({"String", "CharSequence", "Comparable", "Serializable", "Object"})
-
-
-def _passes(arg: str | None, param: str | None, supers: set[str], param_declared: bool) -> int | None:
+def _passes(arg: str | None, param: str | None, supers: set[str], param_declared: bool, conv) -> int | None:
     """Whether an argument of type `arg` can be passed for a parameter of type
-    `param`: 2 as it is, 1 converted (widened, boxed, to a supertype), 0 where
-    one of them is not known, None where it cannot (a primitive or an array for
-    another, a String for no type of its, a type for a class of the linted files
-    it does not extend: `supers` and `param_declared` say what they tell)."""
+    `param`, by the language's `Conversions` `conv`: 2 as it is,
+    1 converted (widened, boxed, to a supertype), 0 where one of them is not
+    known, None where it cannot (a primitive or an array for another, a string
+    for no type of its, a type for a class of the linted files it does not
+    extend: `supers` and `param_declared` say what they tell)."""
     if arg is None or param is None:
         return 0
     if arg == param:
         return 2
-    if arg in _PRIMITIVES or param in _PRIMITIVES:
-        return 1 if param in _WIDER.get(arg, ()) or _BOXES.get(arg) == param or _BOXES.get(param) == arg \
-            or param == "Object" and arg in _PRIMITIVES else None
+    root, boxes, string = conv.root, conv.boxes, conv.strings[0]
+    if arg in boxes or param in boxes:
+        return 1 if param in conv.widening.get(arg, ()) or boxes.get(arg) == param or boxes.get(param) == arg \
+            or param == root and arg in boxes else None
     if arg.endswith("[]") or param.endswith("[]"):
-        return 1 if param == "Object" else None
-    if arg == "String":
-        return 1 if param in _STRING_IS else None
-    if param in supers or param == "Object":
+        return 1 if param == root else None
+    if arg == string:
+        return 1 if param in conv.strings else None
+    if param in supers or param == root:
         return 1
-    return None if param_declared or param == "String" else 0
+    return None if param_declared or param == string else 0
 
 
 def _mentioned(key: str, used: set[str]) -> bool:
@@ -316,13 +308,12 @@ class Project:
         return self.resolve(made, f"{made.returns}.{method}", arity, types)
 
     def _kept(self, caller: Function, callee: str, arity: int | None, types: tuple) -> Function | None:
-        """`Writer.dest#write_frame`: method `write_frame` of the class of the objects the
+        """`Writer#self.dest#write_frame`: method `write_frame` of the class of the objects the
         callers give the field `dest` of `Writer` (its constructor's parameter), where all
         that the linted files give are of one class."""
-        held, _, method = callee.partition(KEPT)
-        cls, _, name = held.rpartition(".")
+        cls, held, method = callee.split(KEPT)
         language = self.models[caller.path].language if caller.path in self.models else None
-        classes = self._field_classes.get((language, cls, "self." + name), ())
+        classes = self._field_classes.get((language, cls, held), ())
         return self.resolve(caller, f"{next(iter(classes))}.{method}", arity, types) if len(classes) == 1 else None
 
     @cached_property
@@ -446,7 +437,7 @@ class Project:
         does (of the caller's file's, where it has some); `_NO_OVERLOAD` where the
         types rule out every one lowered that takes `arity`; None otherwise."""
         language = self.models[caller.path].language if caller.path in self.models else None
-        if language is None or not frontend(language).overloads:
+        if language is None or frontend(language).conversions is None:
             return None
         found = self._global.get((language, callee), ())
         if len(found) < 2:
@@ -464,9 +455,9 @@ class Project:
         if not types or len(fits) < 1:
             return fits
         types = tuple(self._static_type(language, t) for t in types)
-        scored = []
+        conv, scored = frontend(language).conversions, []
         for fn in fits:
-            scores = [_passes(t, p, self._supertypes(language, t), self._known_type(language, p))
+            scores = [_passes(t, p, self._supertypes(language, t), self._known_type(language, p), conv)
                       for t, p in zip(types, fn.param_types or (None,) * len(types))]
             if None not in scores:
                 scored.append((sum(scores), fn))
@@ -736,7 +727,7 @@ class Project:
         that sends: a method called on what it returns may start a finding."""
         if fn.returns is None or "." in fn.qualname:
             return False
-        made = self.resolve(fn, f"{fn.returns}.__init__") or self.resolve(fn, f"{fn.returns}.<init>")
+        made = self.resolve(fn, f"{fn.returns}.{frontend(self.models[fn.path].language).scan.constructor}")
         where = made.path if made is not None else fn.path
         prefix = fn.returns.rsplit(".", 1)[-1] + "."
         return any(id(m) in self.sending and m.qualname.startswith(prefix) for m in self.models[where].functions)

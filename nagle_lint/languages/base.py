@@ -25,6 +25,7 @@ from .scan import Scanner, n_is_root, socket_like, whole_words
 TYPE_CHECKING = False  # typing's own, without importing typing
 if TYPE_CHECKING:
     from .edited import Earlier  # an editor's buffer lowered again: loaded only there
+    from .catalogue import Conversions
 
 # --- abstract values --------------------------------------------------------
 
@@ -234,7 +235,9 @@ class Frontend:
     # compiled): a call to that name is then as unknown as a call to a name
     # two files define.
     same_name_alternatives = False
-    overloads = False  # methods of one name told apart by their parameters (Java's): see Project.resolve
+    # Methods of one name told apart by their parameters (Java's), and how an argument
+    # converts to a parameter's type: see Project.resolve.  None: no overloads.
+    conversions: "Conversions | None" = None
     # Binding a name makes it a local variable (Python), else only a
     # declaration does (see `Lowering.declared`).
     binding_declares = False
@@ -1505,7 +1508,7 @@ class Lowering:
 
     def arg_types(self, arg_nodes) -> tuple[str | None, ...]:
         """See `Call.types`: none where the language has no overloads, or no type is known."""
-        types = tuple(self.fe.arg_type(self, a) for a in arg_nodes) if self.fe.overloads else ()
+        types = tuple(self.fe.arg_type(self, a) for a in arg_nodes) if self.fe.conversions is not None else ()
         return types if any(types) else ()
 
     def _used_as_conn(self, node) -> bool:

@@ -72,6 +72,19 @@ class Library:
 
 
 @dataclass(frozen=True)
+class Conversions:
+    """How a language with overloads passes an argument to a parameter of
+    another type (see `Project.resolve`): `widening`, primitive type -> the
+    types it widens to; `boxes`, primitive type -> its box; `root`, the type
+    every object is; `strings`, the string type and then the types it is."""
+
+    widening: dict[str, tuple[str, ...]]
+    boxes: dict[str, str]
+    root: str
+    strings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Catalogue:
     """What one language's calls do to TCP connections.
 

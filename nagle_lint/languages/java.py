@@ -8,7 +8,7 @@ from functools import cached_property, lru_cache
 
 from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Returned, compact, compared, descendants,
                    int_literal, seconds, text)
-from .java_catalogue import JAVA, STREAM_PAIR, JavaTypes, is_type
+from .java_catalogue import CONVERSIONS, JAVA, STREAM_PAIR, JavaTypes, is_type
 from .java_scan import class_facts, enum_names
 from ..model import ONE, SMALL, UNKNOWN
 
@@ -53,7 +53,7 @@ class JavaFrontend(Frontend):
     skip_types = frozenset({"lambda_expression", "class_declaration", "interface_declaration", "enum_declaration",
                             "record_declaration", "class_body", "method_declaration", "constructor_declaration"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
-    overloads = True
+    conversions = CONVERSIONS
     live_leaf_types = frozenset({"identifier"})  # a name of a socket type becomes a connection (see `_typed`)
 
     # -- functions ---------------------------------------------------------

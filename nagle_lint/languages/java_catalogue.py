@@ -10,7 +10,7 @@ lower-case names."""
 
 from __future__ import annotations
 
-from .catalogue import Catalogue
+from .catalogue import Catalogue, Conversions
 
 JAVA = Catalogue(
     stream_writes={"write", "writeInt", "writeBytes", "writeUTF", "writeLong", "writeShort", "writeByte", "writeChar",
@@ -117,6 +117,17 @@ JAVA = Catalogue(
     # runnable example's name (mina's HttpTest, an HTTP server that ships).
     test_folders={"test", "tests", "benchmark", "benchmarks", "jmh"},
     test_names={"*Tests.java", "*Benchmark.java"},
+)
+
+# An argument's conversions to a parameter's type (JLS 5.3): `f('x')` may call `f(int)`.
+CONVERSIONS = Conversions(
+    widening={"byte": ("short", "int", "long", "float", "double"), "short": ("int", "long", "float", "double"),
+              "char": ("int", "long", "float", "double"), "int": ("long", "float", "double"),
+              "long": ("float", "double"), "float": ("double",)},
+    boxes={"boolean": "Boolean", "byte": "Byte", "short": "Short", "char": "Character", "int": "Integer",
+           "long": "Long", "float": "Float", "double": "Double"},
+    root="Object",
+    strings=("String", "CharSequence", "Comparable", "Serializable", "Object"),
 )
 
 # A socket's two streams (see `wrappers`): code that hands both to other code

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, compared, count_size,
-                   int_literal, seconds, raw, text)
+                   descendants, int_literal, seconds, raw, text)
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
 from .python_scan import class_end, class_statements, generators, named_fields
@@ -335,7 +335,7 @@ class PythonFrontend(Frontend):
         if cat.wrappers.get(meth, True) is False:  # ssl's wrap_socket(sock): the same connection
             return self._same_connection(low, node, meth, args, kwargs)
         if self._on_kept(low, target, receiver, meth):  # `self.dest.write_frame(x)`: see `KEPT`
-            return low.outside_call(f"{low.cls}.{receiver[5:]}{KEPT}{meth}", args, node, receiver=receiver,
+            return low.outside_call(f"{low.cls}{KEPT}{receiver}{KEPT}{meth}", args, node, receiver=receiver,
                                     named=kwargs)
         return self._on_connection(low, node, obj, meth, args, kwargs)
 
@@ -642,21 +642,12 @@ class PythonFrontend(Frontend):
     def steady_params(self, low, node):
         """The parameters never assigned to, or given a value only where they
         are None (`if noreply is None: noreply = self.default_noreply`)."""
-        rebound = set()
-        todo = [node.child_by_field_name("body")]
-        while todo:
-            n = todo.pop()
-            if n is None:
-                continue
-            if n.type in ("function_definition", "class_definition", "lambda"):
-                continue  # another scope
+        rebound, body = set(), node.child_by_field_name("body")
+        for n in descendants(body, into=lambda n: n.type not in _SCOPES) if body is not None else ():
             if n.type in _BINDING_TYPES:
                 field = _BINDING_TYPES[n.type]
                 names = {text(c) for c in _target_names(n.child_by_field_name(field) if field else n)}
-                for name in names & low.params:
-                    if not _defaulted_where_none(n, name):
-                        rebound.add(name)
-            todo.extend(n.named_children)
+                rebound |= {name for name in names & low.params if not _defaulted_where_none(n, name)}
         return frozenset(low.params - rebound)
 
     def _create(self, low, name, args, kwargs):
@@ -944,8 +935,11 @@ def _truth_of_literal(source: str) -> bool | None:
     other (a None default is not known: the body may give it a value)."""
     if source in ("True", "False"):
         return source == "True"
-    return int(source) != 0 if re.fullmatch(r"-?\d+", source) else None
+    number = int_literal(source)
+    return None if number is None else number != 0
 
+
+_SCOPES = ("function_definition", "class_definition", "lambda")  # a name bound there is another scope's
 
 # The statements that bind a name, and the field holding what they bind.
 _BINDING_TYPES = {"assignment": "left", "augmented_assignment": "left", "for_statement": "left",
