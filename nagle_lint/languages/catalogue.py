@@ -17,9 +17,9 @@ unless `connection_argument` says otherwise.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from pathlib import PurePath
 from types import MappingProxyType
 
 
@@ -333,11 +333,11 @@ class Catalogue:
     # -- what the lowering and the byte scan derive ------------------------
 
     def test_source(self, path: str) -> bool:
-        """Whether the file at `path` (as given to the linter) is a test's or a
+        """Whether the file at `path` (written from its project's top, see
+        `Settings.in_project`) is a test's or a
         benchmark's, by the language's conventions: a folder of `test_folders`
         on its path, or a name matching one of `test_names`."""
-        # The parts of the path as pathlib's PurePath gives them (pathlib, not loaded otherwise, costs 3 ms to import).
-        *folders, name = [p for p in path.replace(os.sep, "/").split("/") if p not in ("", ".")] or [""]
+        *folders, name = PurePath(path).parts or ("",)
         return not self.test_folders.isdisjoint(folders) or any(fnmatchcase(name, p) for p in self.test_names)
 
     @property
