@@ -9,7 +9,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, wraps
 
 from ..model import (
     blocks, lineage, record, walk,
@@ -832,6 +832,17 @@ def _count_errors(root) -> int:
     return count
 
 
+def per_file(find):
+    """`find(unit, ...)`, a fact of the whole file found from its text, found
+    the first time it is asked and kept on the unit."""
+    @wraps(find)
+    def once(unit: "Unit", *args):
+        if find not in unit.facts:
+            unit.facts[find] = find(unit, *args)
+        return unit.facts[find]
+    return once
+
+
 class Unit:
     """One file being lowered: comments, classes' fields, functions' names."""
 
@@ -844,14 +855,7 @@ class Unit:
         self.class_types: dict[str, dict] = {}  # class -> field name -> declared type
         self.function_names: set[str] = set()
         self.scopes: dict[str, Lowering] = {}  # lowered functions, for the closures nested in them
-        self.stream_callbacks: set[str] | None = None  # asyncio.start_server callbacks (Python)
-        self.library_receivers: dict | None = None  # receiver -> library, by the methods called on it (Python)
-        self.struct_sizes: dict | None = None  # module-level struct.Struct names -> the size they pack (Python)
-        self.generators: set | None = None  # the file's generator functions (Python)
-        self.passed_sends: set | None = None  # the functions given a connection's send as a value (Python)
-        self.nodelay_libraries: set | None = None  # libraries whose connections the file's subclass sets TCP_NODELAY on (Python)
-        self.polls_tcp: bool | None = None  # the file's event loop hands out TCP connections (worked out once)
-        self.kept_fields: frozenset | None = None  # the fields a method sets to a parameter (Python)
+        self.facts: dict = {}  # a language's facts of the whole file (see `per_file`)
         self.errors_resolved = 0  # syntax errors a function's body parsed again had no more
 
     @cached_property

@@ -7,7 +7,7 @@ from functools import cached_property, lru_cache
 from itertools import chain
 
 from .base import (NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, compared,
-                   int_literal, seconds, text)
+                   int_literal, per_file, seconds, text)
 from .c_catalogue import C
 from .catalogue import FULL_SIZE
 from .c_scan import IF_ZERO, top_level_op_tables
@@ -132,13 +132,7 @@ class CFrontend(Frontend):
         name = _made_name(key)
         if not name or "." not in key and "->" not in key and (name in low.declared or name in low.params):
             return None  # a local variable is what its own function makes of it
-        return self._made_kinds(low.unit).get(name)
-
-    def _made_kinds(self, unit) -> dict[str, bool]:
-        kinds = getattr(unit, "made_kinds", None)
-        if kinds is None:
-            kinds = unit.made_kinds = _made_kinds(unit.src.data, self.known)
-        return kinds
+        return _made_in_file(low.unit).get(name)
 
     def op_tables(self, data: bytes) -> dict[str, tuple[str, ...]]:
         return {member: tuple(sorted(held)) for member, held in top_level_op_tables(self.scan, data).items()}
@@ -158,17 +152,11 @@ class CFrontend(Frontend):
         return frozenset(found)
 
     def polled(self, unit, key: str) -> bool:
-        return bool(POLLED_KEY.search(key)) and self._polls_tcp(unit)
-
-    def _polls_tcp(self, unit) -> bool:
-        if unit.polls_tcp is None:
-            data = unit.src.data
-            unit.polls_tcp = bool(POLLERS.search(data) and self.known.tcp_made.search(data))
-        return unit.polls_tcp
+        return bool(POLLED_KEY.search(key)) and _polls_tcp(unit)
 
     def text_facts(self, unit) -> tuple:
         data = unit.src.data
-        return super().text_facts(unit) + (tuple(sorted(self._made_kinds(unit).items())), self._polls_tcp(unit),
+        return super().text_facts(unit) + (tuple(sorted(_made_in_file(unit).items())), _polls_tcp(unit),
                                            tuple(sorted(_large_defines(data))),
                                            tuple(sorted(_more_words(data, self.catalogue.more_flags))))
 
@@ -723,6 +711,18 @@ def _arguments(data: bytes, at: int) -> list[bytes]:
         elif c == 59:  # `;`: the call is not closed where it should be
             break
     return args + [data[start:i]] if at < len(data) else [b""]
+
+
+@per_file
+def _made_in_file(unit) -> dict[str, bool]:
+    return _made_kinds(unit.src.data, unit.fe.known)
+
+
+@per_file
+def _polls_tcp(unit) -> bool:
+    """Whether the file's event loop hands out TCP connections."""
+    data = unit.src.data
+    return bool(POLLERS.search(data) and unit.fe.known.tcp_made.search(data))
 
 
 def _made_kinds(data: bytes, known: _Known) -> dict[str, bool]:

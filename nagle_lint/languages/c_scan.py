@@ -288,9 +288,7 @@ _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 
 @lru_cache(maxsize=4)
 def _op_tables(scan: CScanner, data: bytes) -> dict[str, set[str]]:
-    spans = scan.functions_of(data)  # none where the braces do not tell the functions apart
-    io = scan._io(FunctionTexts([(q, a, b) for q, a, b, _ in spans], data), data) if spans else None
-    return members_assigned(data, {q.rsplit(".", 1)[-1] for q in io}) if io else {}
+    return _held_io(scan, data, scan.functions_of(data))
 
 
 def top_level_op_tables(scan: CScanner, data: bytes) -> dict[str, set[str]]:
@@ -304,8 +302,12 @@ def top_level_op_tables(scan: CScanner, data: bytes) -> dict[str, set[str]]:
     starts = [a for _, a, _, _ in spans] + [len(data)]
     entries = {m.group(1) for end, start in zip(ends, starts) if start > end
                for m in _ENTRY_NAMES.finditer(data, end, start)}
-    spans = [(q, a, b) for q, a, b, _ in spans if q.rsplit(".", 1)[-1].encode() in entries]
-    io = scan._io(FunctionTexts(spans, data), data) if spans else None
+    return _held_io(scan, data, [span for span in spans if span[0].rsplit(".", 1)[-1].encode() in entries])
+
+
+def _held_io(scan: CScanner, data: bytes, spans) -> dict[str, set[str]]:
+    """`op_tables` of the functions at `spans` (none where the braces do not tell them apart)."""
+    io = scan._io(FunctionTexts([(q, a, b) for q, a, b, _ in spans], data), data) if spans else None
     return members_assigned(data, {q.rsplit(".", 1)[-1] for q in io}) if io else {}
 
 

@@ -194,7 +194,7 @@ class JavaScanner(Scanner):
     @lru_cache(maxsize=1)  # asked twice of a file: whether it sends, and whether only on a framework's connections
     def _send_kinds(self, data: bytes) -> frozenset[tuple[bool, bool]]:
         """See `SendEvents.kinds`."""
-        return SendEvents(self.send_calls, _CODE_NOISE.sub(_blank, data), self).kinds()
+        return SendEvents(self.send_calls, code_only(data), self).kinds()
 
     def framework_of(self, data: bytes) -> str | None:
         """How the connections of the framework the file uses write: "flush"
@@ -245,6 +245,11 @@ _CODE_NOISE = re.compile(rb'//[^\n]*|/\*.*?\*/|"""(?:\\.|[^\\])*?"""|"(?:\\.|[^"
 def _blank(m: re.Match) -> bytes:
     """A comment or literal as spaces: the offsets of the code around it do not move."""
     return b" " * (m.end() - m.start())
+
+
+@lru_cache(maxsize=1)  # asked of one file by its scan, its class facts and its enums
+def code_only(data: bytes) -> bytes:
+    return _CODE_NOISE.sub(_blank, data)
 
 
 # Read backwards from a name: the type declaring it (maybe qualified, generic,
@@ -603,7 +608,7 @@ def class_facts(data: bytes) -> tuple[dict[str, tuple[str, ...]], frozenset[str]
     its type whose methods are not lowered; and `Class.method` of each method
     declared without a body (an interface's, an abstract one: see
     `FileModel.abstract`)."""
-    code = _CODE_NOISE.sub(_blank, data)
+    code = code_only(data)
     supertypes: dict[str, tuple[str, ...]] = {}
     bodies: dict[int, str] = {}  # where a class's body opens -> its name
     for m in _CLASS_WORD.finditer(code):
@@ -642,7 +647,7 @@ def enum_names(data: bytes) -> frozenset[str]:
     """The enums the file declares (see `FileModel.enums`)."""
     if b"enum" not in data:
         return frozenset()
-    code = _CODE_NOISE.sub(_blank, data)
+    code = code_only(data)
     return frozenset(m.group(1).decode("ascii", "replace") for m in _ENUM_WORD.finditer(code)
                      if not m.start() or code[m.start() - 1] not in _NAME_BYTES)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, compared, count_size,
-                   descendants, int_literal, seconds, raw, text)
+                   descendants, int_literal, per_file, seconds, raw, text)
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
 from .python_scan import class_end, class_statements, generators, named_fields
@@ -343,7 +343,7 @@ class PythonFrontend(Frontend):
         """Whether a method called on `receiver` (of no value known here: `target`) is no
         connection's own, on a field the class keeps from a parameter (an object a caller gives)."""
         return target is None and bool(low.cls) and meth not in self._events and receiver.startswith("self.") \
-            and receiver[5:] in _kept_fields(low)
+            and receiver[5:] in _kept_fields(low.unit)
 
     def _no_connection(self, low, obj) -> bool:
         """Whether a method called on `obj` is one of something that is no
@@ -550,7 +550,7 @@ class PythonFrontend(Frontend):
             return self._open_stream(low, node, args, kwargs)
         if name == "partial" and _imports(low.unit).get(name, (None,))[0] == "functools":
             return self._partial(low, node, name, args, kwargs)
-        if name in low.params and name not in low.env and args and self._given_sends(low.unit) \
+        if name in low.params and name not in low.env and args and _given_sends(low.unit) \
                 & {low.qualname.rsplit(".", 1)[-1]}:
             return self._passed_send(low, node, name, args, kwargs)
         # An imported name is its module's: `from websocket import create_connection` is websocket's.
@@ -585,12 +585,6 @@ class PythonFrontend(Frontend):
             return low.pause(node, seconds(args[0], cat.sleeps[name]) if args else None)
         return _UNKNOWN
 
-    def _given_sends(self, unit) -> set[str]:
-        """The file's functions given a connection's send as a value (worked out once per file)."""
-        if unit.passed_sends is None:
-            unit.passed_sends = {name.decode() for name in self.scan.passed_to(unit.src.data)}
-        return unit.passed_sends
-
     def _passed_send(self, low, node, name, args, kwargs):
         """A parameter called with a payload (`write(data)` in `def relay(write,
         data)`), in a function the file passes a connection's send to
@@ -605,7 +599,7 @@ class PythonFrontend(Frontend):
     def _local_call(self, low, node, qualname, args, kwargs):
         """A call of a function of the file; a generator's body runs only when
         it is iterated or sent to, and its send() is no socket's."""
-        if qualname in self._generators(low.unit):
+        if qualname in _generators(low.unit):
             _eval_all(low, args, kwargs)
             return NOT_CONN
         return low.local_call(qualname, args, node, named=kwargs)
@@ -669,27 +663,15 @@ class PythonFrontend(Frontend):
         module's top level makes one kind."""
         if not key.isidentifier() or key in low.declared or key in low.params:
             return None
-        return self._module_made(low.unit).get(key)
-
-    def _module_made(self, unit) -> dict[str, bool]:
-        made = getattr(unit, "made_kinds", None)  # worked out once per file
-        if made is None:
-            made = unit.made_kinds = _module_made(unit.src.data, self.catalogue)
-        return made
+        return _made_in_module(low.unit).get(key)
 
     def text_facts(self, unit) -> tuple:
         return super().text_facts(unit) + (
-            tuple(sorted(self._module_made(unit).items())),
-            frozenset(_stream_callbacks(unit)), frozenset(self._generators(unit)), frozenset(self._given_sends(unit)),
+            tuple(sorted(_made_in_module(unit).items())),
+            frozenset(_stream_callbacks(unit)), frozenset(_generators(unit)), frozenset(_given_sends(unit)),
             tuple(sorted(_large_constants(unit.src.data).items())),
             tuple(sorted(_library_receivers(unit, self.catalogue.libraries).items())),
             tuple(sorted(_module_structs(unit).items())), tuple(sorted(_module_aliases(unit).items())))
-
-    def _generators(self, unit) -> set[str]:
-        """The file's generator functions (a `yield` in their text), worked out once."""
-        if unit.generators is None:
-            unit.generators = generators(unit.src.data)
-        return unit.generators
 
     @cached_property
     def library_makers(self) -> dict:
@@ -865,13 +847,11 @@ def _class_default(low, value) -> None:
         low.env[compact(value)] = Const(literal == b"True" or literal.isdigit() and int(literal) != 0)
 
 
-def _kept_fields(low) -> frozenset:
+@per_file
+def _kept_fields(unit) -> frozenset:
     """The fields that may keep what a parameter gives (`self.dest = dest`), in any class of
-    the file (worked out once per file; the project tells which class keeps what, see
-    `Function.field_params`)."""
-    if low.unit.kept_fields is None:
-        low.unit.kept_fields = frozenset(named_fields(low.unit.src.data))
-    return low.unit.kept_fields
+    the file (the project tells which class keeps what, see `Function.field_params`)."""
+    return frozenset(named_fields(unit.src.data))
 
 
 def _inherited(found):
@@ -979,11 +959,27 @@ def _info(name, tcp, confidence, origin, nodelay=False):
     return ConnInfo(name, tcp, confidence, origin, nodelay)
 
 
+@per_file
 def _stream_callbacks(unit) -> set[str]:
-    """Functions handed to asyncio.start_server (worked out once per file)."""
-    if unit.stream_callbacks is None:
-        unit.stream_callbacks = set(re.findall(r"start_server\(\s*(?:self\.)?(\w+)", unit.src.data.decode("utf-8", "replace")))
-    return unit.stream_callbacks
+    """Functions handed to asyncio.start_server."""
+    return set(re.findall(r"start_server\(\s*(?:self\.)?(\w+)", unit.src.data.decode("utf-8", "replace")))
+
+
+@per_file
+def _given_sends(unit) -> set[str]:
+    """The file's functions given a connection's send as a value."""
+    return {name.decode() for name in unit.fe.scan.passed_to(unit.src.data)}
+
+
+@per_file
+def _generators(unit) -> set[str]:
+    """The file's generator functions (a `yield` in their text)."""
+    return generators(unit.src.data)
+
+
+@per_file
+def _made_in_module(unit) -> dict[str, bool]:
+    return _module_made(unit.src.data, unit.fe.catalogue)
 
 
 
@@ -1011,31 +1007,29 @@ def _imported(clause: str) -> list[tuple[str, str]]:
     return pairs
 
 
+@per_file
 def _imports(unit) -> dict[str, tuple[str, str]]:
     """Name -> (the module, the name there) of what a `from ... import`
-    statement of the file binds to it (worked out once per file)."""
-    found = getattr(unit, "imports", None)
-    if found is None:
-        found = unit.imports = {}
-        for m in _FROM_IMPORT.finditer(unit.src.data):
-            module = m.group(1).decode("ascii", "replace")
-            for name, alias in _imported(m.group(2).decode("utf-8", "replace")):
-                found[alias] = (module, name)
+    statement of the file binds to it."""
+    found = {}
+    for m in _FROM_IMPORT.finditer(unit.src.data):
+        module = m.group(1).decode("ascii", "replace")
+        for name, alias in _imported(m.group(2).decode("utf-8", "replace")):
+            found[alias] = (module, name)
     return found
 
 
+@per_file
 def _module_aliases(unit) -> dict[str, str]:
     """Name -> the module an `import` statement of the file binds to it
     (`import a.b` binds `a`, and `a.b` is that module too)."""
-    found = getattr(unit, "module_aliases", None)
-    if found is None:
-        found = unit.module_aliases = {}
-        for m in _IMPORT.finditer(unit.src.data):
-            for module, alias in _imported(m.group(1).decode("utf-8", "replace")):
-                found[alias] = module
-                if alias == module and "." in module:
-                    found[module.split(".", 1)[0]] = module.split(".", 1)[0]
-        found.update((alias, f"{module}.{name}") for alias, (module, name) in _imports(unit).items())
+    found = {}
+    for m in _IMPORT.finditer(unit.src.data):
+        for module, alias in _imported(m.group(1).decode("utf-8", "replace")):
+            found[alias] = module
+            if alias == module and "." in module:
+                found[module.split(".", 1)[0]] = module.split(".", 1)[0]
+    found.update((alias, f"{module}.{name}") for alias, (module, name) in _imports(unit).items())
     return found
 
 
@@ -1055,39 +1049,37 @@ _NODELAY_METHOD = re.compile(rb"def[ \t]+(?:connect|__init__)[ \t]*\((?:(?!\n[ \
 _ALIAS = re.compile(r"\b(\w+)[ \t]+as[ \t]+(\w+)")
 
 
+@per_file
 def _nodelay_subclasses(unit, libraries) -> set[str]:
     """The libraries the file derives a connection class from (a maker, as
     imported or under an alias) whose connect() or constructor turns
-    TCP_NODELAY on (worked out once per file)."""
-    if unit.nodelay_libraries is None:
-        data = unit.src.data
-        found = set()
-        if b"TCP_NODELAY" in data:
-            source = data.decode("utf-8", "replace")
-            aliases = {alias: name for name, alias in _ALIAS.findall(source)}
-            for cls, bases, start in class_statements(data):
-                if not _NODELAY_METHOD.search(data, start, class_end(data, start)):
-                    continue
-                named = {aliases.get(b, b) for b in bases} | {cls}
-                found |= {lib.name for lib in libraries if named & lib.makers}
-        unit.nodelay_libraries = found
-    return unit.nodelay_libraries
+    TCP_NODELAY on."""
+    data = unit.src.data
+    found = set()
+    if b"TCP_NODELAY" in data:
+        source = data.decode("utf-8", "replace")
+        aliases = {alias: name for name, alias in _ALIAS.findall(source)}
+        for cls, bases, start in class_statements(data):
+            if not _NODELAY_METHOD.search(data, start, class_end(data, start)):
+                continue
+            named = {aliases.get(b, b) for b in bases} | {cls}
+            found |= {lib.name for lib in libraries if named & lib.makers}
+    return found
 
 
+@per_file
 def _library_receivers(unit, libraries) -> dict[str, str]:
     """Receiver as written -> the library one of whose own methods is called on it
-    in the file (worked out once per file)."""
-    if unit.library_receivers is None:
-        found = {}
-        source = unit.src.data.decode("utf-8", "replace")
-        for lib in libraries:
-            own = "|".join(sorted(lib.own_methods))
-            # The pattern is tried at every name of the file: in one that names none of the methods, not at all.
-            named = any(m in source for m in lib.own_methods)
-            for receiver in re.findall(rf"([A-Za-z_][\w.]*)\.(?:{own})\s*\(", source) if named else ():
-                found.setdefault(receiver, lib.name)
-        unit.library_receivers = found
-    return unit.library_receivers
+    in the file."""
+    found = {}
+    source = unit.src.data.decode("utf-8", "replace")
+    for lib in libraries:
+        own = "|".join(sorted(lib.own_methods))
+        # The pattern is tried at every name of the file: in one that names none of the methods, not at all.
+        named = any(m in source for m in lib.own_methods)
+        for receiver in re.findall(rf"([A-Za-z_][\w.]*)\.(?:{own})\s*\(", source) if named else ():
+            found.setdefault(receiver, lib.name)
+    return found
 
 
 _EXITS = frozenset({"return_statement", "raise_statement", "break_statement", "continue_statement"})
@@ -1311,17 +1303,16 @@ def _element_size(node, value, low) -> str | None:
     return None
 
 
+@per_file
 def _module_structs(unit) -> dict[str, str]:
-    """Module-level `NAME = struct.Struct("fmt")`: name -> the size it packs (worked out once per file)."""
-    if unit.struct_sizes is None:
-        import struct
+    """Module-level `NAME = struct.Struct("fmt")`: name -> the size it packs."""
+    import struct
 
-        found = {}
-        source = unit.src.data.decode("utf-8", "replace")
-        for name, fmt in re.findall(r"(?m)^([A-Za-z_]\w*)\s*=\s*(?:struct\.)?Struct\(\s*[bB]?[\"']([^\"'\\]*)[\"']\s*\)", source):
-            try:
-                found[name] = count_size(struct.calcsize(fmt))
-            except struct.error:
-                pass
-        unit.struct_sizes = found
-    return unit.struct_sizes
+    found = {}
+    source = unit.src.data.decode("utf-8", "replace")
+    for name, fmt in re.findall(r"(?m)^([A-Za-z_]\w*)\s*=\s*(?:struct\.)?Struct\(\s*[bB]?[\"']([^\"'\\]*)[\"']\s*\)", source):
+        try:
+            found[name] = count_size(struct.calcsize(fmt))
+        except struct.error:
+            pass
+    return found
