@@ -1312,6 +1312,14 @@ class Lowering:
                 info = replace(info, name=holder) if holder not in self.conns else self.conns[holder]
             self.unit.class_env.setdefault(self.cls, {})[name] = (value, info)
 
+    def drop(self, node) -> None:
+        """`sock = None` (null, -1): on this path the name no longer holds the
+        connection it named, and what that one sent waits for nothing the code
+        does with the name afterwards (it connects again, or gives up)."""
+        key = self.fe_key(node)
+        if key is not None and key in self.conns:
+            self.emit(Bind(key, self.site(node)))
+
     def field_alias(self, target: str, source: str) -> None:
         """`self.sock = sock` with `sock` no connection known yet (a parameter):
         a connection `sock` turns out to be is kept in fields as `self.sock`."""

@@ -349,6 +349,8 @@ class JavaFrontend(Frontend):
             if v is None and right is not None and right.type == "identifier" and text(right) in low.params:
                 low.field_alias(self.key(low, left), text(right))  # `this.dest = dest`: see `Function.field_params`
             low.bind_target(left, v)
+            if right is not None and right.type == "null_literal":
+                low.drop(left)
         return NO_VALUE if v is None else v
 
     def _array(self, low, node):

@@ -247,6 +247,8 @@ class PythonFrontend(Frontend):
             if v is None and right.type == "identifier" and left.type == "attribute":
                 low.field_alias(compact(left), text(right))
             low.bind_target(left, v)
+            if right.type == "none":
+                low.drop(left)
             if left.type == "identifier" and (size := _size(right, low)) != UNKNOWN:
                 low.sizes[text(left)] = size
         return NO_VALUE if v is None else v
