@@ -200,7 +200,9 @@ def test_a_directive_ends_after_a_comment_it_starts():
     b"int f(void) { return 0;\n  }\nint g(void)\n{\n    return 1;\n}\n",
     # lines ended by a lone CR
     b"#include <unistd.h>\rint f(int fd)\r{\r    return write(fd, \"x\", 1);\r}\r",
-], ids=["unbalanced-branches", "brace-off-margin", "lone-cr"])
+    # a comment never closed before a function (a parser finds the function after it)
+    b"#include <unistd.h>\n/* the writer,\nint f(int fd)\n{\n    return write(fd, \"x\", 1);\n}\n",
+], ids=["unbalanced-branches", "brace-off-margin", "lone-cr", "comment-never-closed"])
 def test_no_answer_where_the_braces_cannot_be_trusted(source):
     assert FE.scan.byte_functions(source) is None
 

@@ -441,6 +441,8 @@ def _directives_and_braces(data: bytes):
             yield at, pos
             continue
         token = _TOKEN_REST[first].match(data, at)
+        if token is None and data.startswith(b"/*", at):
+            raise _Unsure  # a comment never closed: a parser takes it for other tokens, and finds functions in it
         if token is None or first == 35 and data[data.rfind(b"\n", 0, at) + 1:at].strip(b" \t"):
             pos = at + 1  # not a token after all (a division, an unclosed quote, a `#` within a line)
             continue
