@@ -295,6 +295,41 @@ async def test_bad_input_never_stops_the_server(client, tmp_path):
     assert d.code == "NGL001"
 
 
+# The server, with each fork() it makes logged (the number of threads then alive) to the file named first.
+FORKS_LOGGED = """import os, sys, threading
+log = sys.argv.pop(1)
+os.register_at_fork(before=lambda: open(log, "a").write(f"{threading.active_count()}\\n"))
+sys.argv[1:] = ["server"]
+from nagle_lint.cli import entry
+entry()
+"""
+
+
+@pytest.mark.asyncio
+async def test_the_server_forks_only_where_no_thread_runs(tmp_path):
+    """An index built again (here: its configuration changed) is built by a
+    new interpreter, not by workers forked from the server, whose threads
+    (the protocol's loop, the analysis) make a fork unsafe."""
+    tree, log = tmp_path / "tree", tmp_path / "forks"
+    tree.mkdir()
+    (tree / "split.py").write_text(SPLIT_PY)
+    for n in range(80):  # enough files for a build to share them among workers
+        (tree / f"plain_{n}.py").write_text(f"VALUE = {n}\n")
+    client = await pytest_lsp.ClientServerConfig(server_command=[sys.executable, "-c", FORKS_LOGGED, str(log)]).start()
+    try:
+        await start(client, tree)
+        uri = open_doc(client, tree / "split.py", language="python")
+        await published(client, uri, bool)
+        (tree / ".nagle-lint.toml").write_text('ignore = ["NGL001"]\n')
+        client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            [types.FileEvent(from_fs_path(str(tree / ".nagle-lint.toml")), types.FileChangeType.Created)]))
+        await published(client, uri, lambda ds: not ds)
+    finally:
+        await client.shutdown_session()
+    threads = log.read_text().split()
+    assert threads and set(threads) == {"1"}  # the early build and its workers forked, each from one thread
+
+
 @pytest.mark.asyncio
 async def test_shutdown_and_exit(client, tmp_path):
     await start(client, tmp_path)

@@ -138,6 +138,30 @@ def test_the_index_takes_the_early_build_where_the_open_buffers_are_their_files(
     assert _key(ix) == _key(expected)
 
 
+def test_a_build_in_a_new_interpreter_reads_the_buffers_given_it(tmp_path, monkeypatch):
+    """A later build (the server's threads make forking unsafe) is a new
+    interpreter's: given the open buffers, it shows what the index built
+    here with them shows, and is not taken where a buffer changed since."""
+    tree = Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))
+    root, helper = str(tree), str(tree / "proto.c")
+    texts = {helper: (tree / "proto.c").read_bytes().replace(b"write(fd, body, strlen(body));", b"(void)body;")}
+    expected = Index(root, Resolver({}, start=root), jobs=1)
+    expected.build(texts)
+    assert _key(expected) != _key(_expected(root))  # the buffer's edit shows
+    build = early.Build([root], {}, jobs=1, texts=texts, fork=False)
+    assert build.read_as(texts) and not build.read_as({helper: b"int other;\n"})
+    with monkeypatch.context() as m:
+        _nothing_here(m)
+        ix = Index(root, Resolver({}, start=root), jobs=1)
+        ix.build(texts, early=build)
+        assert _key(ix) == _key(expected)
+    ix.ready()
+    build.close()
+    assert sorted(ix.prepared) == sorted(expected.prepared) and ix.prepared and helper in ix.earlier
+    assert ix.update(helper, texts[helper]) == expected.update(helper, texts[helper]) == set()
+    assert _key(ix) == _key(expected)
+
+
 @needs_fork
 def test_an_early_build_of_other_settings_or_folders_is_not_taken(tmp_path):
     tree = Path(shutil.copytree(HELPERS, tmp_path / "helpers_project"))

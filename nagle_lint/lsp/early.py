@@ -127,39 +127,54 @@ class Replay:
 
 
 class Build:
-    """The indexes of some folders (`index.Index.build`), built by a forked
-    process with the settings given, while the server loads its protocol
-    library: what they show (each file's findings and problems) is sent
-    first, to be published at once, then their models and findings before
-    settling, which an edit needs and the server takes once it has
-    published (pickling Netty's costs the forked process about 0.3 s, and
-    loading them the server 0.1 s)."""
+    """The indexes of some folders (`index.Index.build`), built in another
+    process with the settings given: what they show (each file's findings
+    and problems) is sent first, to be published at once, then their models
+    and findings before settling, which an edit needs and the server takes
+    once it has published (pickling Netty's costs the building process about
+    0.3 s, and loading them the server 0.1 s).
 
-    def __init__(self, folders: list[str], options: dict, jobs: int | None = None):
-        from .index import Index
+    The first build is forked before the server loads its protocol library
+    and before any thread runs, and builds meanwhile; a later one (`fork`
+    False) is a new interpreter, since a process whose threads run (the
+    protocol's loop, the analysis) cannot safely fork one, and a build forks
+    its workers.  `texts`: path -> an open buffer read instead of its file
+    (None: every file as on disk)."""
 
-        self.options = options
-        read_end, write_end = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the building process: never returns
-            code = 1
-            try:
+    def __init__(self, folders: list[str], options: dict, jobs: int | None = None, texts: dict | None = None,
+                 fork: bool = True):
+        self.options, self.texts = options, texts
+        self.process = None  # the interpreter started, where not forked
+        if fork:
+            from .index import Index  # noqa: F401  loaded here, where the forked process inherits it
+
+            read_end, write_end = os.pipe()
+            self.pid = os.fork()
+            if self.pid == 0:  # the building process: never returns
                 os.close(read_end)
-                built = {}
-                for folder in folders:
-                    built[folder] = ix = Index(folder, Resolver(options, start=folder, roots=project_tops([folder])), jobs)
-                    ix.build()
-                with os.fdopen(write_end, "wb") as out:
-                    pickle.dump({f: (ix.shown, ix.problems) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)
-                    out.flush()
-                    pickle.dump({f: (ix.prepared, ix.raw) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)
-                code = 0
-            finally:  # a broken configuration file, say: the index builds itself
-                os._exit(code)
-        os.close(write_end)
-        self.stream = os.fdopen(read_end, "rb")
+                code = 1
+                try:
+                    with os.fdopen(write_end, "wb") as out:
+                        _build_and_send(folders, options, texts, jobs, out)
+                    code = 0
+                finally:  # a broken configuration file, say: the index builds itself
+                    os._exit(code)
+            os.close(write_end)
+            self.stream = os.fdopen(read_end, "rb")
+        else:
+            self.process = _started((folders, options, texts, jobs))
+            self.pid, self.stream = self.process.pid, self.process.stdout
         self.shown: dict | None = None  # folder -> (shown, problems), once read
         self.models: dict | None = None  # folder -> (prepared, raw), once read
+
+    def read_as(self, texts: dict[str, bytes]) -> bool:
+        """Whether the build read each of these texts at its path (a buffer
+        given to it, or the file on disk)."""
+        if self.texts is None:
+            from .index import _as_on_disk
+
+            return _as_on_disk(texts)
+        return all(self.texts.get(path) == text for path, text in texts.items())
 
     def shown_of(self, folder: str, settings: Resolver):
         """(what the folder's index shows, its problems), as the index would
@@ -187,12 +202,62 @@ class Build:
         """Wait for the building process (it ends once it has sent
         everything), or end it where its models were never asked for (the
         server built its indexes itself: open buffers, other settings)."""
-        if self.pid is not None:
+        if self.pid is None:
+            return
+        if self.process is not None:
+            if self.models is None:
+                self.process.kill()
+            self.stream.close()
+            self.process.wait()
+        else:
             if self.models is None:
                 os.kill(self.pid, signal.SIGKILL)
             self.stream.close()
             os.waitpid(self.pid, 0)
-            self.pid = None
+        self.pid = None
+
+
+def _build_and_send(folders: list[str], options: dict, texts: dict | None, jobs: int | None, out) -> None:
+    """Build the folders' indexes and send them to `out`, as `Build` reads them."""
+    from .index import Index
+
+    built = {}
+    for folder in folders:
+        built[folder] = ix = Index(folder, Resolver(options, start=folder, roots=project_tops([folder])), jobs)
+        ix.build(texts)
+    pickle.dump({f: (ix.shown, ix.problems) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)
+    out.flush()
+    pickle.dump({f: (ix.prepared, ix.raw) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)
+
+
+def _started(request: tuple):
+    """A new interpreter building what `request` asks (see `serve`), the
+    request written to it; this package first on its path, as it is here."""
+    import subprocess
+    import sys
+
+    top = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.pathsep.join(filter(None, (top, os.environ.get("PYTHONPATH"))))
+    process = subprocess.Popen([sys.executable, "-c", "from nagle_lint.lsp.early import serve; serve()"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": path})
+    try:
+        with process.stdin:
+            pickle.dump(request, process.stdin, pickle.HIGHEST_PROTOCOL)
+    except OSError:  # it ended already: it sends nothing, and the index builds itself
+        pass
+    return process
+
+
+def serve() -> None:
+    """A build process started by `Build` (not forked): the request
+    (folders, settings, open buffers, workers) on its input, the indexes
+    on its output."""
+    import sys
+
+    out, sys.stdout = sys.stdout.buffer, sys.stderr  # only the indexes go to the output
+    folders, options, texts, jobs = pickle.load(sys.stdin.buffer)
+    _build_and_send(folders, options, texts, jobs, out)
+    out.flush()
 
 
 def start(stream) -> tuple[bytes, Build | None]:

@@ -135,10 +135,10 @@ class Index:
     def build(self, texts: dict[str, bytes] | None = None, early=None) -> None:
         """Analyse every file under the folder, as `nagle-lint ROOT` would;
         `early`: an `early.Build` that may have done it already (then what
-        it shows is taken at once, and its models by `ready`, where no open
-        buffer differs from its file)."""
+        it shows is taken at once, and its models by `ready`, where it read
+        each open buffer as it is now)."""
         texts = {p: t for p, t in (texts or {}).items() if self.owns(p)}
-        shown = early.shown_of(self.root, self.settings) if early is not None and _as_on_disk(texts) else None
+        shown = early.shown_of(self.root, self.settings) if early is not None and early.read_as(texts) else None
         if shown is not None:
             self.shown, self.problems = shown
             self._early, self._opened = early, texts

@@ -23,7 +23,7 @@ from .. import __version__
 from ..config import Resolver
 from ..discover import project_tops
 from ..languages import frontend, language_of
-from .early import Replay, read_options
+from .early import Build, Replay, read_options
 from .index import Index
 
 DEBOUNCE = 0.15  # seconds: changes closer than this are analysed together, once they pause
@@ -126,7 +126,15 @@ class NagleServer(LanguageServer):
         early, self.early = self.early, None
 
         def job():
-            self.indexes = {f: Index(f, settings[f]) for f in folders}
+            nonlocal early
+            if early is not None and not (early.options == self.options and early.read_as(texts)):
+                early.close()
+                early = None
+            if early is None and folders:
+                early = Build(folders, self.options, texts=texts, fork=False)
+            # Built here only where the build process failed, and then in this process alone:
+            # its threads (the protocol's loop, this one) make forking workers unsafe.
+            self.indexes = {f: Index(f, settings[f], jobs=1) for f in folders}
             for ix in self.indexes.values():
                 ix.build(texts, early)
             self.loose = {}
