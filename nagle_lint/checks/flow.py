@@ -39,6 +39,8 @@ from ..model import (
 from ..site import CONFIDENCES
 
 MAX_CALL_DEPTH = 4
+_READS_AND_CALLS = (Recv, Call)
+_EFFECTS_AND_CALLS = (Send, Flush, Push, SetOption, Bind, Pause, Call)  # what tells whether a function is quiet
 MAX_STATES_PER_CONN = 24
 MAX_LOOP_ROUNDS = 12
 # Statements one function's analysis may visit; past it, calls are no longer
@@ -231,7 +233,7 @@ class _Shared:
     loop or a callee, a callee's local keys.  Made for each analysis:
     nothing outlives it."""
 
-    __slots__ = ("reads", "loops", "locals", "objects", "quiet", "reads_and_calls")
+    __slots__ = ("reads", "loops", "locals", "objects", "quiet", "events")
 
     def __init__(self):
         self.reads: dict = {}
@@ -239,7 +241,7 @@ class _Shared:
         self.locals: dict[int, frozenset] = {}
         self.objects: dict[str, dict[str, str]] = {}  # class -> `_objects_in_fields` of it
         self.quiet: dict = {}
-        self.reads_and_calls: dict[int, tuple] = {}
+        self.events: dict[tuple[int, tuple], tuple] = {}
 
 
 class _Run:
@@ -330,7 +332,7 @@ class _Run:
     def _reads_of(self, fn: Function, active: frozenset, depth: int) -> set:
         index = {p: i for i, p in enumerate(fn.params) if p is not None}
         found = set()
-        for e in self._reads_and_calls(fn):
+        for e in self._events(fn, _READS_AND_CALLS):
             if isinstance(e, Recv):
                 if e.conn in index:
                     found.add(index[e.conn])
@@ -346,13 +348,13 @@ class _Run:
                         found.add(index[e.args[given[r]]])
         return found
 
-    def _reads_and_calls(self, fn: Function) -> tuple:
-        """The function's reads and calls, in order, found once: what it reads is
-        asked again for every call stack that reaches it."""
-        known = self.shared.reads_and_calls
-        if id(fn) not in known:
-            known[id(fn)] = tuple(e for e in walk(fn.body) if isinstance(e, (Recv, Call)))
-        return known[id(fn)]
+    def _events(self, fn: Function, kinds: tuple) -> tuple:
+        """The function's statements of `kinds`, in order, found once: what it reads, and
+        whether it is quiet, are asked again for every call stack that reaches it."""
+        known = self.shared.events
+        if (id(fn), kinds) not in known:
+            known[id(fn), kinds] = tuple(e for e in walk(fn.body) if isinstance(e, kinds))
+        return known[id(fn), kinds]
 
     def local_keys(self, fn: Function) -> frozenset:
         """The keys a callee's local variables have in its caller's analysis
@@ -403,17 +405,14 @@ class _Run:
         return found
 
     def _quiet(self, fn: Function, active: frozenset, depth: int) -> bool:
-        for e in walk(fn.body):
-            if isinstance(e, (Send, Flush, Push, SetOption, Bind, Pause)):
+        for e in self._events(fn, _EFFECTS_AND_CALLS):
+            if not isinstance(e, Call) or e.otherwise:
                 return False
-            if isinstance(e, Call):
-                if e.otherwise:
-                    return False
-                callee = self.project.resolve(fn, e.callee, len(e.args), e.types)
-                if callee is None or not self.project.has_effects(callee):
-                    continue
-                if id(callee) in active or depth >= MAX_CALL_DEPTH or not self.quiet(callee, active, depth + 1):
-                    return False
+            callee = self.project.resolve(fn, e.callee, len(e.args), e.types)
+            if callee is None or not self.project.has_effects(callee):
+                continue
+            if id(callee) in active or depth >= MAX_CALL_DEPTH or not self.quiet(callee, active, depth + 1):
+                return False
         return True
 
     def key(self, frame: _Frame, k: str) -> str:

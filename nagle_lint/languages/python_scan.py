@@ -50,16 +50,12 @@ def kept_fields(data: bytes, start: int, end: int) -> set[str]:
     return {field.decode() for field, value in kept if value in params}
 
 
-def _kept_calls(effects):
+@lru_cache(maxsize=16)  # the same functions that send, asked of every file of a round
+def _kept_calls(effects: frozenset[str]) -> re.Pattern | None:
     """A pattern of a call, on a field of self, of a method named as one of `effects`' methods
     (`self.dest.write_frame(`; group 1: the field); None where none is a method."""
     methods = sorted({n.rpartition(".")[2].encode() for n in effects if "." in n})
-    return _kept_pattern(tuple(methods)) if methods else None
-
-
-@lru_cache(maxsize=16)
-def _kept_pattern(methods: tuple[bytes, ...]) -> re.Pattern:
-    return re.compile(rb"self\.(\w+)\.(?:%s)[ \t]*\(" % b"|".join(map(re.escape, methods)))
+    return re.compile(rb"self\.(\w+)\.(?:%s)[ \t]*\(" % b"|".join(map(re.escape, methods))) if methods else None
 
 
 def named_fields(data: bytes) -> set[str]:
