@@ -11,7 +11,7 @@ from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering,
                    descendants, int_literal, per_file, seconds, raw, text)
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
-from .python_scan import class_end, class_statements, generators, named_fields
+from .python_scan import class_end, class_statements, generators, line_led, named_fields
 from ..model import KEPT, MADE_BY, ONE, SMALL, UNKNOWN, Bind, If, Pause, lineage
 
 
@@ -993,10 +993,10 @@ def _module_like(low, receiver: str) -> bool:
     return root.isidentifier() and root not in low.env and root not in low.params and root not in ("self", "cls")
 
 
-# `from M import a, b as c` (parenthesized over lines, or continued with backslashes).
-_FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*(?:\\\r?\n[^\n#;]*)*)", re.M)
-# `import a.b, c as d`
-_IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^\n#;]*)", re.M)
+# `from M import a, b as c` (parenthesized over lines, or continued with backslashes), first on its line.
+_FROM_IMPORT = re.compile(rb"from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*(?:\\\r?\n[^\n#;]*)*)")
+# `import a.b, c as d`, first on its line
+_IMPORT = re.compile(rb"import[ \t]+([^\n#;]*)")
 
 
 def _imported(clause: str) -> list[tuple[str, str]]:
@@ -1014,7 +1014,7 @@ def _imports(unit) -> dict[str, tuple[str, str]]:
     """Name -> (the module, the name there) of what a `from ... import`
     statement of the file binds to it."""
     found = {}
-    for m in _FROM_IMPORT.finditer(unit.src.data):
+    for m in line_led(_FROM_IMPORT, unit.src.data):
         module = m.group(1).decode("ascii", "replace")
         for name, alias in _imported(m.group(2).decode("utf-8", "replace")):
             found[alias] = (module, name)
@@ -1026,7 +1026,7 @@ def _module_aliases(unit) -> dict[str, str]:
     """Name -> the module an `import` statement of the file binds to it
     (`import a.b` binds `a`, and `a.b` is that module too)."""
     found = {}
-    for m in _IMPORT.finditer(unit.src.data):
+    for m in line_led(_IMPORT, unit.src.data):
         for module, alias in _imported(m.group(1).decode("utf-8", "replace")):
             found[alias] = module
             if alias == module and "." in module:
@@ -1089,8 +1089,9 @@ _EXITS = frozenset({"return_statement", "raise_statement", "break_statement", "c
 _CONSTANT = re.compile(rb"\n([A-Z_][A-Z0-9_]*)[ \t]*=[ \t]*([0-9][0-9_ \t*+\-<()x]*?)[ \t]*(?:#[^\n]*)?(?=\r?\n)")
 
 
-# `NAME = maker(arguments)` at a module's top level (its arguments on that line).
-_MODULE_MADE = re.compile(rb"^([A-Za-z_]\w*)[ \t]*=[ \t]*([\w.]+)[ \t]*\(([^\n]*)", re.M)
+# `NAME = maker(arguments)` at a module's top level (its arguments on that line), after
+# the newline before it: led by it, the pattern is found fast (`(?m)^` is tried at every byte).
+_MODULE_MADE = re.compile(rb"\n([A-Za-z_]\w*)[ \t]*=[ \t]*([\w.]+)[ \t]*\(([^\n]*)")
 
 
 def _module_made(data: bytes, cat) -> dict[str, bool]:
@@ -1098,7 +1099,7 @@ def _module_made(data: bytes, cat) -> dict[str, bool]:
     an endpoint without Nagle (a datagram or Unix socket, a file, a pipe);
     left out where it makes it of no known kind or of two kinds."""
     kinds: dict[str, bool | None] = {}
-    for m in _MODULE_MADE.finditer(data):
+    for m in _MODULE_MADE.finditer(b"\n" + data):  # the first line too
         maker, spec = m.group(2).decode(), m.group(3).decode()
         name = maker.rsplit(".", 1)[-1]
         if name in cat.not_tcp or name in cat.tcp_makers and any(w in spec for w in cat.no_nagle_words):
