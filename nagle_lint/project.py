@@ -406,16 +406,21 @@ class Project:
                    types: tuple = ()) -> tuple[bool, Function | None]:
         """Method `name` as class `cls` inherits it, from the nearest of its bases
         that defines it (see `_defined`), and whether one does."""
+        for base in self._above(language, cls):
+            defines, found = self._defined(language, base, name, arity, types)
+            if defines:
+                return True, found
+        return False, None
+
+    def _above(self, language: str, cls: str):
+        """The types `cls` extends or implements that the linted files tell, the nearest first, each once."""
         seen, todo = {cls}, [cls]
         while todo:
             for base in self._supers.get((language, todo.pop(0)), ()):
                 if base not in seen:
                     seen.add(base)
-                    defines, found = self._defined(language, base, name, arity, types)
-                    if defines:
-                        return True, found
+                    yield base
                     todo.append(base)
-        return False, None
 
     def _defined(self, language: str, cls: str, name: str, arity: int | None,
                  types: tuple = ()) -> tuple[bool, Function | None]:
@@ -457,7 +462,7 @@ class Project:
         types = tuple(self._static_type(language, t) for t in types)
         conv, scored = frontend(language).conversions, []
         for fn in fits:
-            scores = [_passes(t, p, self._supertypes(language, t), self._known_type(language, p), conv)
+            scores = [_passes(t, p, set(self._above(language, t)), self._known_type(language, p), conv)
                       for t, p in zip(types, fn.param_types or (None,) * len(types))]
             if None not in scores:
                 scored.append((sum(scores), fn))
@@ -477,17 +482,6 @@ class Project:
             return typ
         cls = typ.split(".", 1)[0]
         return cls if (language, cls) in self._enums else None
-
-    def _supertypes(self, language: str, typ: str | None) -> set[str]:
-        """Every type `typ` extends or implements that the linted files tell."""
-        seen: set[str] = set()
-        todo = [typ] if typ else []
-        while todo:
-            for sup in self._supers.get((language, todo.pop()), ()):
-                if sup not in seen:
-                    seen.add(sup)
-                    todo.append(sup)
-        return seen
 
     def targets(self, caller: Function, callee: str, arity: int | None = None, types: tuple = ()) -> list[Function]:
         """The functions a call may run: the one it resolves to, or each alternative definition."""
