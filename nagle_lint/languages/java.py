@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Returned, compact, compared, descendants,
-                   int_literal, seconds, text)
+                   int_literal, per_file, seconds, text)
 from .java_catalogue import CONVERSIONS, JAVA, STREAM_PAIR, JavaTypes, is_type
 from .java_scan import class_facts, enum_names
 from ..model import ONE, SMALL, UNKNOWN
@@ -440,7 +440,11 @@ class JavaFrontend(Frontend):
         classes = (low.cls,) if c.obj is not None else _enclosing(low.cls)
         own = next((f"{k}.{c.name}" for k in classes if f"{k}.{c.name}" in low.unit.function_names), None)
         if own is None:
-            return _NOT_THIS
+            # One the class inherits (`send(header)` in a subclass of the class that defines
+            # it, here or in another file): the project finds it through the class's supertypes.
+            if low.cls.rpartition(".")[2] not in _supertypes(low.unit):
+                return _NOT_THIS
+            return low.local_call(f"{low.cls}.{c.name}", c.args, c.node)
         if own == f"{low.cls}.{c.name}" and not c.args:
             field = _getters(low).get(c.name)
             value = self._field_value(low, field) if field is not None else None
@@ -879,6 +883,12 @@ def _holder(node) -> str | None:
     if parent is not None and parent.type == "assignment_expression" and parent.child_by_field_name("right") == node:
         return compact(parent.child_by_field_name("left"))
     return None
+
+
+@per_file
+def _supertypes(unit) -> dict[str, tuple[str, ...]]:
+    """Class (by its last name) -> the types it extends or implements (see `FileModel.supertypes`)."""
+    return class_facts(unit.src.data)[0]
 
 
 def _uses_in(node, name: str):
