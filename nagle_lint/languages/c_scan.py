@@ -17,10 +17,6 @@ class CScanner(Scanner):
     # -- derived from the catalogue ------------------------------------------
 
     @cached_property
-    def evidence_words(self) -> tuple[bytes, ...]:
-        return tuple(w.encode() for w in self.catalogue.evidence_words)
-
-    @cached_property
     def read_calls(self) -> PlainCalls:
         """A file that reads may matter through the functions it calls: any
         function named like a descriptor's read (`recv_frame`) may be one."""

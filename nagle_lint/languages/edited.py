@@ -131,22 +131,21 @@ _MOVERS = {Site: _site, str: _key, tuple: _items, frozenset: _items, set: _items
 
 def _common(a: bytes, b: bytes) -> tuple[int, int]:
     """(bytes the two texts start with in common, bytes they then end with in common)."""
-    n = min(len(a), len(b))
-    lo, hi = 0, n  # the longest common start, by halves: each comparison is one memcmp
+    start = _longest(min(len(a), len(b)), lambda k: a[:k] == b[:k])
+    return start, _longest(min(len(a), len(b)) - start, lambda k: a[len(a) - k:] == b[len(b) - k:])
+
+
+def _longest(n: int, holds) -> int:
+    """The largest k up to `n` for which `holds(k)`, true up to some k and false past it:
+    found by halves, as each test (a comparison of bytes) is one memcmp."""
+    lo, hi = 0, n
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
+        if holds(mid):
             lo = mid
         else:
             hi = mid - 1
-    start, lo, hi = lo, 0, n - lo
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[len(a) - mid:] == b[len(b) - mid:]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return start, lo
+    return lo
 
 
 def _point(data: bytes, offset: int) -> tuple[int, int]:

@@ -215,10 +215,6 @@ class PythonScanner(Scanner):
     # is found fast, an alternation is tried at every position.
 
     @cached_property
-    def evidence_words(self) -> tuple[bytes, ...]:
-        return _encoded(self.catalogue.evidence_words)
-
-    @cached_property
     def stream_words(self) -> tuple[bytes, ...]:
         """Words that make `.write()`/`.read()` events: the file has socket streams."""
         return _encoded(self.catalogue.stream_words)

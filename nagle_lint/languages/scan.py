@@ -438,7 +438,6 @@ class Scanner:
     send_calls: re.Pattern = re.compile(rb"$^")
     target_is_receiver = True  # a send is a method of the connection (else the connection is an argument)
     read_calls: re.Pattern = re.compile(rb"$^")
-    evidence_words: tuple[bytes, ...] = ()  # what makes a connection at least medium-sure
     nodelay_words: tuple[bytes, ...] = (b"TCP_NODELAY",)
     # What a file that sets TCP_NODELAY names too: the option is set only by
     # a setsockopt() call whose option is written TCP_NODELAY.  (A file that
@@ -454,6 +453,11 @@ class Scanner:
     # run, its own and its base classes', wherever the class has events (see
     # choice.py): a constructor may read the reply itself, through a helper.
     made_runs_constructors = False
+
+    @cached_property
+    def evidence_words(self) -> tuple[bytes, ...]:
+        """What makes a connection at least medium-sure (see `Catalogue.evidence_words`)."""
+        return tuple(w.encode() for w in self.catalogue.evidence_words)
 
     def events_in(self, data: bytes) -> re.Pattern:
         """The event pattern for this file (a language may narrow it by what the file contains)."""
