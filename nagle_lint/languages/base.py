@@ -1367,10 +1367,10 @@ class Lowering:
         self.emit(Bind(key, self.site(site_node)))
         return Handle(key, library=library)
 
-    def conn_for(self, node, evidence: str = "low") -> Handle | None:
+    def conn_for(self, node, evidence: str = "low", by_name: bool = True) -> Handle | None:
         """The connection an expression reaches; an unknown variable or field
-        becomes a connection of its own, as sure as its name and the call
-        (`evidence`) make it."""
+        becomes a connection of its own, as sure as its name (unless not
+        `by_name`) and the call (`evidence`) make it."""
         if node is None:
             return None
         val = self.expr(node)
@@ -1386,7 +1386,7 @@ class Lowering:
             return None
         if key not in self.conns:
             confidence = evidence
-            if confidence == "low" and (socket_like(key) or self.fe.polled(self.unit, key)):
+            if confidence == "low" and (by_name and socket_like(key) or self.fe.polled(self.unit, key)):
                 confidence = "medium"
             origin = "param" if key in self.params else ("field" if key.startswith(("self.", "this.")) else "unknown")
             tcp = self.fe.made_as(self, key)

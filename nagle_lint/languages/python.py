@@ -432,7 +432,9 @@ class PythonFrontend(Frontend):
         """A call made on a connection, or on a stream over one (see `_events`)."""
         cat = self.catalogue
         if meth in self.on_connection:
-            h = low.conn_for(obj, "medium" if meth in cat.socket_only else "low")
+            # A socket's methods are no coroutines: an awaited `x.send(m)` is a method of a class
+            # of its own (a protocol's connection, a websocket), which a socket-like name does not make one.
+            h = low.conn_for(obj, "medium" if meth in cat.socket_only else "low", by_name=not _awaited(node))
         else:
             v = low.expr(obj)
             h = v if isinstance(v, Handle) else None
@@ -736,6 +738,13 @@ class PythonFrontend(Frontend):
         from .python_render import render
 
         return render(self, data, proposals)
+
+
+def _awaited(node) -> bool:
+    parent = node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    return parent is not None and parent.type == "await"
 
 
 @dataclass(frozen=True)
