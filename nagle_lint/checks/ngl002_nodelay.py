@@ -7,7 +7,7 @@ import re
 from ..findings import Finding, Step
 from ..model import binding, Call, FileModel, Function, SetOption, walk
 from .common import at_depth, named, step
-from .flow import Analysis, SplitAtExit
+from .flow import Analysis, SplitAtExit, is_field
 from .ngl001_split_write import pieces, repeated, split_confidence
 
 RULE = "NGL002"
@@ -139,14 +139,19 @@ def _unexplained(project, model: FileModel, fn: Function, ev: SetOption, offered
     info = fn.conns.get(ev.conn)
     if info is not None and info.tcp is False or excused(ev):
         return
-    # A wrapper over its parameter (`set_nodelay(fd)`) is judged where
-    # it is called: it needs a reason only where a call gives none.
-    calls = list(_calls_to(project, fn)) if ev.conn in fn.params else []
+    # A wrapper over its parameter (`set_nodelay(fd)`, `tcp_nodelay(c)` setting `c->fd`) is judged
+    # where it is called: it needs a reason only where a call gives none.
+    calls = list(_calls_to(project, fn)) if _of_parameter(ev.conn, fn.params) else []
     bare = [(path, c) for path, c in calls if not excused(c)]
     if calls and not bare:
         return
     yield _undocumented(model, ev.site, offered, tuple(
         Step(c.site, "called here with no reason", None if path == model.path else path) for path, c in bare))
+
+
+def _of_parameter(conn: str, params) -> bool:
+    """Whether a connection is what the callers pass: a parameter, or a member of one (not self's)."""
+    return conn in params or not is_field(conn) and re.split(r"->|\.", conn, maxsplit=1)[0] in params
 
 
 def excused(ev) -> bool:

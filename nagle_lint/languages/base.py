@@ -1633,15 +1633,27 @@ def named_option(name: str) -> str | None:
 
 def _gated_by_setting(node, option: str) -> bool:
     """Whether `node` runs only as a condition naming the option as a setting
-    says (`if (mosq->tcp_nodelay) setsockopt(...)`): the user chose it."""
+    says (`if (mosq->tcp_nodelay) setsockopt(...)`, `conf->tcp_nodelay &&
+    set_nodelay(c)`): the user chose it."""
     child, parent = node, node.parent
     while parent is not None:
         cond = parent.child_by_field_name("condition")
         inside = cond is not None and cond.start_byte <= child.start_byte and child.end_byte <= cond.end_byte
         if cond is not None and not inside and not parent.type.startswith("preproc") and _names_setting(cond, option):
             return True
+        left = _left_of_and(parent, child)
+        if left is not None and _names_setting(left, option):
+            return True
         child, parent = parent, parent.parent
     return False
+
+
+def _left_of_and(parent, child):
+    """The left operand of an `&&` (`and`) that `child` is right of: it runs only when that holds."""
+    operator, left = parent.child_by_field_name("operator"), parent.child_by_field_name("left")
+    if operator is None or left is None or text(operator) not in ("&&", "and") or child.start_byte < left.end_byte:
+        return None
+    return left
 
 
 def _base_name(key: str) -> str:
