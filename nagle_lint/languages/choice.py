@@ -244,7 +244,7 @@ def _starts(scan, texts: FunctionTexts, data: bytes, with_events: set[str], outs
             option_only: frozenset) -> tuple[set[str], set[str], set[str]]:
     """(the functions where a finding may start, the quiet setters, the
     option-only functions of other files those call): see `choose`."""
-    starts = with_events & texts.matching(scan.starts_in(data)) if own else set()
+    starts = texts.matching(scan.starts_in(data), among=with_events) if own else set()
     if not outside:
         return starts, set(), set()
     starts |= _calling_any(texts, outside - option_only)

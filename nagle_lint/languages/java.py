@@ -134,10 +134,10 @@ class JavaFrontend(Frontend):
         cache = low.unit.class_types
         if low.cls not in cache:
             fields = {}
-            for node in self._class_chain(low.unit.tree.root_node, low.cls.split(".")):
-                if _is_static(node):
+            for _, _, static, declared in _nesting(low.unit, low.cls):
+                if static:
                     fields = {}  # a static nested class sees no outer instance's fields
-                fields.update(_field_names(node))
+                fields.update(declared)
             cache[low.cls] = fields
         return cache[low.cls]
 
@@ -145,22 +145,14 @@ class JavaFrontend(Frontend):
         if "." not in cls:
             return super().fields_seen(unit, cls)
         # Outermost first: a nearer class's field of the same name hides the outer one.
-        seen, parts = {}, cls.split(".")
-        for i, node in enumerate(self._class_chain(unit.tree.root_node, parts)):
-            if _is_static(node):
+        seen = {}
+        for name, _, static, declared in _nesting(unit, cls):
+            if static:
                 seen = {}
-            for name in _field_names(node):
-                seen.pop("this." + name, None)
-            seen.update(unit.class_env.get(".".join(parts[:i + 1]), {}))
+            for field in declared:
+                seen.pop("this." + field, None)
+            seen.update(unit.class_env.get(name, {}))
         return seen
-
-    def _class_chain(self, node, path):
-        """The declarations of the classes `path` names, outermost first."""
-        for child in node.named_children if node is not None else ():
-            if child.type in ("class_declaration", "enum_declaration", "record_declaration", "interface_declaration") \
-                    and text(child.child_by_field_name("name")) == path[0]:
-                return [child] + (self._class_chain(child.child_by_field_name("body"), path[1:]) if path[1:] else [])
-        return []
 
     def key(self, low, node):
         if node.type == "identifier":
@@ -830,6 +822,41 @@ def _enclosing(cls: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
 
 
+def _class_chain(root, cls: str) -> list:
+    """The declarations of the classes `cls` names (`Outer.Inner`), outermost first."""
+    chain, node = [], root
+    for name in cls.split("."):
+        node = next((child for child in node.named_children if child.type in _CLASS_TYPES
+                     and text(child.child_by_field_name("name")) == name), None) if node is not None else None
+        if node is None:
+            break
+        chain.append(node)
+        node = node.child_by_field_name("body")
+    return chain
+
+
+_CLASS_TYPES = frozenset({"class_declaration", "enum_declaration", "record_declaration", "interface_declaration"})
+
+
+@per_file
+def _nestings(unit) -> dict:
+    """Class -> its nesting (see `_nesting`), filled as the file's methods ask."""
+    return {}
+
+
+def _nesting(unit, cls: str) -> tuple:
+    """(qualified name, declaration, static, the fields it declares: name ->
+    type) of each class `cls` names, outermost first: found in the tree once
+    per class, where each of its methods asks (twice where a method sets a
+    field), and each call of a getter."""
+    found = _nestings(unit)
+    if cls not in found:
+        parts = cls.split(".")
+        found[cls] = tuple((".".join(parts[:i + 1]), node, _is_static(node), _field_names(node))
+                           for i, node in enumerate(_class_chain(unit.tree.root_node, cls)))
+    return found[cls]
+
+
 def _field_names(node) -> dict[str, str]:
     """The fields a class declares: name -> declared type."""
     fields = {}
@@ -905,10 +932,10 @@ def _uses_in(node, name: str):
 def _getters(low) -> dict[str, str]:
     """The getters of the function's class: method -> the field it returns as it
     is, taking no arguments (`getOut() { return out; }`, `return this.out;`)."""
-    classes = low.fe._class_chain(low.unit.tree.root_node, low.cls.split(".")) if low.cls else []
+    classes = _nesting(low.unit, low.cls) if low.cls else ()
     if not classes:
         return {}
-    return {method: name for method, name in _returning(classes[-1]).items() if name in low.fields}
+    return {method: name for method, name in _returning(classes[-1][1]).items() if name in low.fields}
 
 
 @lru_cache(maxsize=4)  # the classes of the file being lowered (a node keeps its tree alive)

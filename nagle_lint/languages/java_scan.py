@@ -417,20 +417,24 @@ class SendEvents(FileEvents):
         through, but still counts against a file sending only on a
         framework's connections, as it did before the scan told them apart
         (that count reads the declarations, and the lowering's reading of
-        some of them differs).  A plain send that is made ends the search."""
-        found, unlowered = set(), None
+        some of them differs).  The search ends once a send is made and one
+        (made or not) is a plain one; once a send is made, a framework's
+        send counts as made, unlooked at."""
+        found, unlowered = set(), Unlowered(self.data, self.backwards)
+        some_made = some_plain = False
         for m in self.pattern.finditer(self.data):
             if (False, False) in found and m.start() in unlowered:
                 continue  # nothing more to learn from a send the lowering never makes
             sent = self.kind(m.start() + 1)  # the name, after its `.`
             if sent is None:
                 continue
-            if unlowered is None:
-                unlowered = Unlowered(self.data)
-            kind, made = sent[0], sent[1] and m.start() not in unlowered
+            kind, made = sent
+            if made and not (kind and some_made):  # a framework's send made tells nothing new once one is
+                made = m.start() not in unlowered
             found.add((kind, made))
-            if made and not kind:
-                break
+            some_made, some_plain = some_made or made, some_plain or not kind
+            if some_made and some_plain:
+                break  # what `sends_in` and `sends_on_nodelay_by_design_only` ask is known
         return frozenset(found)
 
     def kind(self, at: int) -> tuple[bool, bool] | None:
@@ -515,50 +519,50 @@ class Unlowered:
     bodies.  `at in unlowered`: whether the offset `at` lies in one.
     Where the bytes leave a doubt (an arrow inside a switch's rule, a
     lambda's expression ending in a generic's comma), the part is left out
-    of them, not guessed."""
+    of them, not guessed.  The parts are read from the start of the file
+    only as far as an offset asked for: one that holds it begins before it,
+    and a file's first send is often all the byte scan asks about."""
 
-    def __init__(self, code: bytes):
-        from bisect import bisect_right
-
-        self._bisect = bisect_right
-        parts = sorted(self._lambdas(code) + self._anonymous_classes(code))
-        self.starts, self.ends = [], []
-        for a, b in parts:  # merged, so that the last start before an offset tells
-            if self.ends and a <= self.ends[-1]:
-                self.ends[-1] = max(self.ends[-1], b)
-            else:
-                self.starts.append(a)
-                self.ends.append(b)
+    def __init__(self, code: bytes, backwards: bytes):
+        """`backwards`: `code` reversed."""
+        self.code, self.backwards = code, backwards
+        self.parts: list[tuple[int, int]] = []
+        self._arrows, self._news = _ARROW.finditer(code), _NEW_CALL.finditer(code)
+        self._next = [next(self._arrows, None), next(self._news, None)]  # the next lambda's and class's beginnings
 
     def __contains__(self, at: int) -> bool:
-        i = self._bisect(self.starts, at) - 1
-        return i >= 0 and at < self.ends[i]
+        arrow, new = self._next
+        while arrow is not None and arrow.start() < at:
+            self._add(self._lambda(arrow))
+            arrow = next(self._arrows, None)
+        while new is not None and new.start() < at:
+            self._add(self._anonymous_class(new))
+            new = next(self._news, None)
+        self._next = [arrow, new]
+        return any(a <= at < b for a, b in self.parts)
 
-    @staticmethod
-    def _lambdas(code: bytes) -> list[tuple[int, int]]:
-        backwards, parts = code[::-1], []
-        for m in _ARROW.finditer(code):
-            if _RULE_BACK.match(backwards, len(code) - m.start()):
-                continue  # maybe a switch's rule (`case 1 -> out.write(b);`), lowered as its statements
-            body = _BLANKS.match(code, m.end()).end()
-            end = _closed(code, body) if code[body:body + 1] == b"{" else _expression_end(code, body)
-            if end is not None:
-                parts.append((m.end(), end))
-        return parts
+    def _add(self, part: tuple[int, int] | None) -> None:
+        if part is not None:
+            self.parts.append(part)
 
-    @staticmethod
-    def _anonymous_classes(code: bytes) -> list[tuple[int, int]]:
-        parts = []
-        for m in _NEW_CALL.finditer(code):
-            if m.start() and code[m.start() - 1] in WORD_BYTES:
-                continue  # a longer name's end (`renew`): no look-behind, which would be tried everywhere
-            arguments_end = _closed(code, m.end() - 1)
-            body = _BLANKS.match(code, arguments_end).end() if arguments_end is not None else None
-            if body is not None and code[body:body + 1] == b"{":
-                end = _closed(code, body)
-                if end is not None:
-                    parts.append((body, end))
-        return parts
+    def _lambda(self, arrow: re.Match) -> tuple[int, int] | None:
+        code = self.code
+        if _RULE_BACK.match(self.backwards, len(code) - arrow.start()):
+            return None  # maybe a switch's rule (`case 1 -> out.write(b);`), lowered as its statements
+        body = _BLANKS.match(code, arrow.end()).end()
+        end = _closed(code, body) if code[body:body + 1] == b"{" else _expression_end(code, body)
+        return (arrow.end(), end) if end is not None else None
+
+    def _anonymous_class(self, new: re.Match) -> tuple[int, int] | None:
+        code = self.code
+        if new.start() and code[new.start() - 1] in WORD_BYTES:
+            return None  # a longer name's end (`renew`): no look-behind, which would be tried everywhere
+        arguments_end = _closed(code, new.end() - 1)
+        body = _BLANKS.match(code, arguments_end).end() if arguments_end is not None else None
+        if body is None or code[body:body + 1] != b"{":
+            return None
+        end = _closed(code, body)
+        return (body, end) if end is not None else None
 
 
 def _closed(code: bytes, at: int) -> int | None:
