@@ -140,16 +140,20 @@ def _fewer_collections():
         gc.set_threshold(*before)
 
 
-def lower_all(files: list[str], settings: Settings | Resolver, jobs: int, result: Result, trace=None):
+def lower_all(files: list[str], settings: Settings | Resolver, jobs: int, result: Result, trace=None,
+              first_done=None):
     """Phases 1-3: (path -> Prepared of the files lowered, their Project or
     None); `result` counts the files and takes the problems, sorted; `trace`
     (a `store.Trace`) learns what each phase made of each file, and answers
-    what the store knows of it already."""
+    what the store knows of it already; `first_done`: called once the first
+    round is done (the later rounds are mostly this process's alone)."""
     workers = _Workers(jobs, len(files) >= PARALLEL_THRESHOLD)
     lowered = _Lowered(result, trace)
     try:
         first = _first_round(files, settings, workers) if trace is None else \
             trace.first_round(files, settings, workers)
+        if first_done is not None:
+            first_done()
         for item in first:
             if item.prepared is not None:
                 result.files += 1

@@ -4,6 +4,8 @@ server as a subprocess and speaks the protocol to it over stdio."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import shutil
 import subprocess
 import sys
@@ -293,6 +295,45 @@ async def test_bad_input_never_stops_the_server(client, tmp_path):
     uri = open_doc(client, tmp_path / "split.py", SPLIT_PY, "python")
     (d,) = await published(client, uri, bool)
     assert d.code == "NGL001"
+
+
+def _message(payload: dict) -> bytes:
+    body = json.dumps(payload).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _answers(asked: bytes, env: dict) -> tuple[list, bytes]:
+    """(the messages the server sends when asked `asked`, then to exit, its standard error)."""
+    done = subprocess.run([sys.executable, "-m", "nagle_lint", "server"],
+                          input=asked + _message({"jsonrpc": "2.0", "method": "exit"}),
+                          capture_output=True, env={**os.environ, **env}, timeout=120)
+    return [json.loads(part.split(b"\r\n\r\n", 1)[1]) for part in done.stdout.split(b"Content-Length: ")[1:]], \
+        done.stderr
+
+
+CAPABILITIES = {"none": {}, "utf-8 and will-save": {
+    "general": {"positionEncodings": ["utf-8", "utf-16"]},
+    "textDocument": {"synchronization": {"willSave": True, "willSaveWaitUntil": False}}}}
+
+
+@pytest.mark.parametrize("client", ["visual-studio-code", "neovim", "emacs", *CAPABILITIES])
+def test_the_server_answers_initialize_as_the_protocol_library_does(client, helpers):
+    """The server answers `initialize` before it loads its protocol library
+    (early.answer); the answer is the library's, which it sends where it
+    loads the library first (no early build)."""
+    from pygls.protocol import default_converter
+
+    from nagle_lint.lsp import early
+
+    capabilities = CAPABILITIES[client] if client in CAPABILITIES else \
+        default_converter().unstructure(pytest_lsp.client_capabilities(client))
+    params = {"processId": None, "rootUri": from_fs_path(str(helpers)), "capabilities": capabilities}
+    asked = _message({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params})
+    library, _ = _answers(asked, {"NAGLE_LINT_NO_EARLY_BUILD": "1"})
+    assert len(library) == 1 and "capabilities" in library[0]["result"]
+    assert json.loads(early.answer(asked).split(b"\r\n\r\n", 1)[1]) == library[0]
+    sent, errors = _answers(asked, {})
+    assert sent == library and not errors  # the library's own answer dropped, found the same
 
 
 # The server, with each fork() it makes logged (the number of threads then alive) to the file named first.

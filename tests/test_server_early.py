@@ -5,6 +5,7 @@ takes instead of building them again."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from lsp_support import SPLIT_PY
 from nagle_lint import runner
 from nagle_lint.config import Resolver
 from nagle_lint.lsp import early
@@ -216,18 +218,13 @@ def test_models_that_do_not_come_whole_are_built_here(tmp_path, monkeypatch):
     assert _key(ix) == _key(expected)
 
 
-def test_the_collector_is_off_while_the_protocol_library_loads_and_on_again_to_serve(monkeypatch):
-    import gc
+def _meta_path_loading(monkeypatch, loading):
+    """The import of nagle_lint.lsp.server made by `loading()` for the test;
+    the real module, loaded or not, is back after it (its entry and the
+    package's name for it)."""
     import sys
-    import types
 
     from nagle_lint import lsp
-
-    seen = {}
-
-    def loading():  # stands in for the import of nagle_lint.lsp.server
-        seen["loading"] = gc.isenabled()
-        return types.SimpleNamespace(main=lambda first, scan: seen.setdefault("serving", (gc.isenabled(), first)))
 
     class Finder:
         def find_spec(self, name, path=None, target=None):
@@ -244,11 +241,25 @@ def test_the_collector_is_off_while_the_protocol_library_loads_and_on_again_to_s
 
             return ModuleSpec(name, Loader())
 
-    # The real module, loaded or not, is back after the test (its entry and the package's name for it).
     monkeypatch.setitem(sys.modules, "nagle_lint.lsp.server", None)
     monkeypatch.delitem(sys.modules, "nagle_lint.lsp.server")
     monkeypatch.setattr(lsp, "server", None, raising=False)
     monkeypatch.setattr(sys, "meta_path", [Finder(), *sys.meta_path])
+
+
+def test_the_collector_is_off_while_the_protocol_library_loads_and_on_again_to_serve(monkeypatch):
+    import sys
+    import types
+
+    from nagle_lint import lsp
+
+    seen = {}
+
+    def loading():  # stands in for the import of nagle_lint.lsp.server
+        seen["loading"] = gc.isenabled()
+        return types.SimpleNamespace(main=lambda first, *_: seen.setdefault("serving", (gc.isenabled(), first)))
+
+    _meta_path_loading(monkeypatch, loading)
     monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(b"")))
     assert gc.isenabled()
     lsp.main([])
@@ -275,3 +286,66 @@ def test_a_build_whose_models_are_never_asked_for_is_ended_not_waited_for(tmp_pa
         os.kill(pid, signal.SIGKILL)
         closing.join()
     assert ended and build.pid is None
+
+
+@needs_fork
+def test_the_forked_build_tells_when_its_first_round_is_done(tmp_path, monkeypatch):
+    """The server loads its protocol library once the build leaves a core
+    free (its later rounds run in its own process alone), not at its end."""
+    import signal
+    import threading
+    import time
+
+    (tmp_path / "a.py").write_text(SPLIT_PY)
+    # The forked process inherits this: its later rounds last for as long as the test would wait.
+    monkeypatch.setattr(runner, "_later_rounds", lambda *args: time.sleep(600))
+    build = early.Build([str(tmp_path)], {}, jobs=1)
+    waiting = threading.Thread(target=build.wait_for_a_free_core, daemon=True)
+    waiting.start()
+    waiting.join(60)
+    told = not waiting.is_alive()
+    if not told:  # (the test fails: the process is ended here instead)
+        os.kill(build.pid, signal.SIGKILL)
+        waiting.join()
+    build.close()
+    assert told and build.free is None
+
+
+def test_the_answer_to_initialize_is_sent_before_the_protocol_library_loads(monkeypatch):
+    import sys
+    import types
+
+    from nagle_lint import lsp
+
+    first = initialize(rootUri=None, capabilities={})
+    out, seen = io.BytesIO(), []
+
+    class Waiting:
+        def wait_for_a_free_core(self):
+            seen.append(("waited", out.getvalue()))
+
+    def loading():  # stands in for the import of nagle_lint.lsp.server
+        seen.append(("loaded", out.getvalue()))
+        return types.SimpleNamespace(main=lambda *args: seen.append(("serving", args[2])))
+
+    _meta_path_loading(monkeypatch, loading)
+    monkeypatch.setattr(early, "start", lambda stream: (first, Waiting()))
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(b"")))
+    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(buffer=out))
+    lsp.main([])
+    answered = early.answer(first)
+    assert answered and seen == [("waited", answered), ("loaded", answered), ("serving", answered)]
+    gc.unfreeze()
+
+
+def test_the_answer_sent_is_not_sent_again():
+    first = initialize(rootUri=None, capabilities={})
+    sent = early.answer(first)
+    out = io.BytesIO()
+    answered = early.Answered(out, sent)
+    note = message({"jsonrpc": "2.0", "method": "window/logMessage", "params": {"type": 3, "message": "x"}})
+    answered.write(note)
+    answered.write(sent.replace(b"Content-Length", b"Content-Type: x\r\nContent-Length"))  # the library's
+    answered.write(sent)  # (another answer of the same id, were there one: sent)
+    assert out.getvalue() == note + sent
+    assert early.answer(note) is None

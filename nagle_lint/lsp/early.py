@@ -1,14 +1,18 @@
 """What the server does before it loads its protocol library: read the
-editor's first message, `initialize`, and start building the indexes of
-the workspace folders it names.
+editor's first message, `initialize`, answer it, and start building the
+indexes of the workspace folders it names.
 
-Loading lsprotocol and pygls costs about a second of one core (some 550
-attrs classes made and their annotations resolved).  So the indexes are
-built meanwhile (the command line's work, in its worker processes) by a
-process forked before any thread exists, and taken when the server
-indexes its folders (`Build`): what they show is published as soon as the
-build is done, not a library's load later.  The first message is then
-replayed to the protocol (`Replay`)."""
+Loading lsprotocol and pygls costs about 0.3 s of one core (some 550
+attrs classes made and their annotations resolved), which is needed only
+to speak the protocol beyond `initialize`.  So the indexes are built (the
+command line's work, in its worker processes) by a process forked before
+any thread exists, and taken when the server indexes its folders
+(`Build`); the server answers `initialize` itself (`answer`) and loads the
+library once the build's first round is done, when its later rounds leave
+a core free, so that the load delays neither the answer nor the build.
+What the indexes show is published as soon as the build is done.  The
+first message is then replayed to the protocol (`Replay`), whose own
+answer is not sent again (`Answered`)."""
 
 from __future__ import annotations
 
@@ -100,12 +104,88 @@ def _folder_uris(params: dict) -> list[str]:
 
 
 def _initialize_params(message: bytes) -> dict | None:
+    request = _initialize_request(message)
+    return request["params"] if request is not None else None
+
+
+def _initialize_request(message: bytes) -> dict | None:
+    request = _body(message)
+    ok = isinstance(request, dict) and request.get("method") == "initialize" and isinstance(request.get("params"), dict)
+    return request if ok else None
+
+
+def _body(message: bytes):
+    """The JSON of a message of the protocol, or None."""
     try:
-        request = json.loads(message.partition(b"\r\n\r\n")[2])
+        return json.loads(message.partition(b"\r\n\r\n")[2])
     except ValueError:
         return None
-    ok = isinstance(request, dict) and request.get("method") == "initialize" and isinstance(request.get("params"), dict)
-    return request["params"] if ok else None
+
+
+FIX_ALL = "source.fixAll.nagle-lint"  # the kind of the code action that applies every safe fix
+_ENCODINGS = ("utf-8", "utf-16", "utf-32")  # the position encodings the protocol library supports
+
+
+def answer(message: bytes) -> bytes | None:
+    """The answer to an `initialize` request, as the protocol library
+    answers it for this server's features (None for another message): so
+    that the server answers at once, and loads the library once a core is
+    free (see `Build.wait_for_a_free_core`).  The library's own answer, when
+    the request is replayed to it, is not sent (`Answered`)."""
+    request = _initialize_request(message)
+    capabilities = request["params"].get("capabilities") if request is not None else None
+    if not isinstance(capabilities, dict) or "id" not in request:
+        return None
+    encodings = _get(capabilities, "general", "positionEncodings")
+    encoding = next((e for e in encodings if e in _ENCODINGS), "utf-16") if isinstance(encodings, list) else "utf-16"
+    sync = {"openClose": True, "change": 2}  # 2: incremental
+    for offer in ("willSave", "willSaveWaitUntil"):  # offered by the client, declined
+        if _get(capabilities, "textDocument", "synchronization", offer) is not None:
+            sync[offer] = False
+    sync["save"] = True
+    from .. import __version__
+
+    result = {"capabilities": {
+        "positionEncoding": encoding, "textDocumentSync": sync, "hoverProvider": True,
+        "codeActionProvider": {"codeActionKinds": ["quickfix", FIX_ALL]}, "executeCommandProvider": {"commands": []},
+        "workspace": {"workspaceFolders": {"supported": True, "changeNotifications": True}, "fileOperations": {}}},
+        "serverInfo": {"name": "nagle-lint", "version": __version__}}
+    body = json.dumps({"id": request["id"], "jsonrpc": "2.0", "result": result}).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _get(tree: dict, *keys):
+    for key in keys:
+        tree = tree.get(key) if isinstance(tree, dict) else None
+    return tree
+
+
+class Answered:
+    """The server's output where `initialize` was answered already
+    (`answer`): the protocol library's answer to it is not sent again, and
+    where it differs, that is logged."""
+
+    def __init__(self, out, sent: bytes):
+        self.out, self.sent = out, _body(sent)
+
+    def write(self, data: bytes) -> None:
+        if self.sent is not None:
+            got = _body(data)
+            if isinstance(got, dict) and "method" not in got and got.get("id") == self.sent["id"]:
+                if got != self.sent:
+                    import logging
+
+                    logging.getLogger(__name__).error(
+                        "the answer sent to initialize, %s, is not the protocol library's, %s", self.sent, got)
+                self.sent = None
+                return
+        self.out.write(data)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.close()
 
 
 class Replay:
@@ -149,23 +229,36 @@ class Build:
             from .index import Index  # noqa: F401  loaded here, where the forked process inherits it
 
             read_end, write_end = os.pipe()
+            self.free, free = os.pipe()
             self.pid = os.fork()
             if self.pid == 0:  # the building process: never returns
                 os.close(read_end)
+                os.close(self.free)
                 code = 1
                 try:
                     with os.fdopen(write_end, "wb") as out:
-                        _build_and_send(folders, options, texts, jobs, out)
+                        _build_and_send(folders, options, texts, jobs, out, lambda: _tell(free))
                     code = 0
                 finally:  # a broken configuration file, say: the index builds itself
                     os._exit(code)
             os.close(write_end)
+            os.close(free)
             self.stream = os.fdopen(read_end, "rb")
         else:
+            self.free = None
             self.process = _started((folders, options, texts, jobs))
             self.pid, self.stream = self.process.pid, self.process.stdout
         self.shown: dict | None = None  # folder -> (shown, problems), once read
         self.models: dict | None = None  # folder -> (prepared, raw), once read
+
+    def wait_for_a_free_core(self) -> None:
+        """Wait until the forked build leaves a core free: its first round
+        done (its workers idle while its later rounds run in its own
+        process), or the build ended."""
+        if self.free is not None:
+            os.read(self.free, 1)
+            os.close(self.free)
+            self.free = None
 
     def read_as(self, texts: dict[str, bytes]) -> bool:
         """Whether the build read each of these texts at its path (a buffer
@@ -217,17 +310,26 @@ class Build:
         self.pid = None
 
 
-def _build_and_send(folders: list[str], options: dict, texts: dict | None, jobs: int | None, out) -> None:
-    """Build the folders' indexes and send them to `out`, as `Build` reads them."""
+def _build_and_send(folders: list[str], options: dict, texts: dict | None, jobs: int | None, out,
+                    first_done=None) -> None:
+    """Build the folders' indexes and send them to `out`, as `Build` reads
+    them; `first_done`: called once the first folder's first round is done."""
     from .index import Index
 
     built = {}
     for folder in folders:
         built[folder] = ix = Index(folder, Resolver(options, start=folder, roots=project_tops([folder])), jobs)
-        ix.build(texts)
+        ix.build(texts, first_done=first_done)
+        first_done = None
     pickle.dump({f: (ix.shown, ix.problems) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)
     out.flush()
     pickle.dump({f: (ix.prepared, ix.raw) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)
+
+
+def _tell(fd: int) -> None:
+    """One byte written to `fd`, which is then closed."""
+    os.write(fd, b".")
+    os.close(fd)
 
 
 def _started(request: tuple):

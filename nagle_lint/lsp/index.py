@@ -132,11 +132,11 @@ class Index:
             return False
         return not excluded(path, excludes(self.settings.of(path)))
 
-    def build(self, texts: dict[str, bytes] | None = None, early=None) -> None:
+    def build(self, texts: dict[str, bytes] | None = None, early=None, first_done=None) -> None:
         """Analyse every file under the folder, as `nagle-lint ROOT` would;
         `early`: an `early.Build` that may have done it already (then what
         it shows is taken at once, and its models by `ready`, where it read
-        each open buffer as it is now)."""
+        each open buffer as it is now); `first_done`: see `runner.lower_all`."""
         texts = {p: t for p, t in (texts or {}).items() if self.owns(p)}
         shown = early.shown_of(self.root, self.settings) if early is not None and early.read_as(texts) else None
         if shown is not None:
@@ -148,7 +148,8 @@ class Index:
             files = runner.plan([self.root], self.settings).files
             # The collector as seldom as in the command line's run (see `runner._fewer_collections`).
             with buffers(texts), runner._fewer_collections():
-                self.prepared, self.project = runner.lower_all(files, self.settings, self.jobs, result)
+                self.prepared, self.project = runner.lower_all(files, self.settings, self.jobs, result,
+                                                               first_done=first_done)
                 self.raw = runner.check_each(self.prepared, self.project, self.settings, self.jobs) \
                     if self.prepared else {}
             self.problems = {}

@@ -23,7 +23,7 @@ from .. import __version__
 from ..config import Resolver
 from ..discover import project_tops
 from ..languages import frontend, language_of
-from .early import Build, Replay, read_options
+from .early import FIX_ALL, Answered, Build, Replay, read_options
 from .index import Index
 
 DEBOUNCE = 0.15  # seconds: changes closer than this are analysed together, once they pause
@@ -344,9 +344,6 @@ def did_change_workspace_folders(ls: NagleServer, params: types.DidChangeWorkspa
     ls.rebuild()
 
 
-FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.nagle-lint"
-
-
 def _wants(params: types.CodeActionParams, kind: str) -> bool:
     """Whether the client asks for actions of `kind` (a kind asked for covers the kinds under it)."""
     only = params.context.only
@@ -435,11 +432,12 @@ def shutdown(ls: NagleServer, *args):
     ls.timers.clear()
 
 
-def main(first: bytes = b"", early=None) -> int:
+def main(first: bytes = b"", early=None, answered: bytes | None = None) -> int:
     """Serve on stdin and stdout until the editor says `exit`; `first`: what
-    was read of stdin already, `early`: an early.Build of the indexes of the folders it names."""
+    was read of stdin already, `early`: an early.Build of the indexes of the folders it names,
+    `answered`: the answer to `first` (initialize) sent already."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    out = sys.stdout.buffer
+    out = sys.stdout.buffer if answered is None else Answered(sys.stdout.buffer, answered)
     sys.stdout = sys.stderr  # only the protocol may write to the real stdout
     server.early = early
     server.start_io(Replay(first, sys.stdin.buffer), out)
