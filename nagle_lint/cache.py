@@ -477,13 +477,12 @@ def _tracked(folder: str) -> str | None:
     """Why the cache folder cannot be trusted as git sees it (a file of it
     is tracked, or that cannot be checked), or None: outside any work tree,
     git is not asked."""
+    from .discover import git_top
+
     here = os.path.abspath(folder)
-    top = here
-    while not os.path.lexists(os.path.join(top, ".git")):
-        parent = os.path.dirname(top)
-        if parent == top:
-            return None
-        top = parent
+    top = git_top(here)
+    if top is None:
+        return None
     import subprocess
 
     try:
