@@ -349,3 +349,18 @@ def test_the_answer_sent_is_not_sent_again():
     answered.write(sent)  # (another answer of the same id, were there one: sent)
     assert out.getvalue() == note + sent
     assert early.answer(note) is None
+
+
+@needs_fork
+def test_the_server_waits_for_a_free_core_only_so_long(tmp_path, monkeypatch):
+    import time
+
+    (tmp_path / "a.py").write_text(SPLIT_PY)
+    # The forked process inherits this: its first round lasts for as long as the test would wait.
+    monkeypatch.setattr(runner, "_first_round", lambda *args: time.sleep(600))
+    build = early.Build([str(tmp_path)], {}, jobs=1)
+    start = time.monotonic()
+    build.wait_for_a_free_core(limit=0.2)
+    waited = time.monotonic() - start
+    build.close()
+    assert 0.2 <= waited < 30 and build.free is None and build.pid is None

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import select
 import signal
 
 from ..config import ConfigError, Resolver, check_rule_ids
@@ -206,6 +207,12 @@ class Replay:
         return self.first[:n], self.first[n:]
 
 
+# Seconds at most that the server waits for a free core before it loads its protocol library:
+# the editor's messages after `initialize` wait meanwhile (a shutdown, say), however big the tree.
+# Netty's first round takes about 0.7 s on an idle machine.
+WAIT = 2.0
+
+
 class Build:
     """The indexes of some folders (`index.Index.build`), built in another
     process with the settings given: what they show (each file's findings
@@ -251,12 +258,12 @@ class Build:
         self.shown: dict | None = None  # folder -> (shown, problems), once read
         self.models: dict | None = None  # folder -> (prepared, raw), once read
 
-    def wait_for_a_free_core(self) -> None:
+    def wait_for_a_free_core(self, limit: float = WAIT) -> None:
         """Wait until the forked build leaves a core free: its first round
         done (its workers idle while its later rounds run in its own
-        process), or the build ended."""
+        process), or the build ended; `limit` seconds at most."""
         if self.free is not None:
-            os.read(self.free, 1)
+            select.select([self.free], [], [], limit)
             os.close(self.free)
             self.free = None
 
