@@ -33,11 +33,6 @@ class Rule:
     def url(self) -> str:
         return f"https://github.com/nagle-lint/nagle-lint/blob/main/rules/{self.id}.md"
 
-    def examples(self):
-        """(language, "bad" | "fixed", code) for every example block."""
-        for m in re.finditer(r"^```(\w+) (bad|fixed)\n(.*?)^```", self.body, re.S | re.M):
-            yield m.group(1), m.group(2), m.group(3)
-
 
 def _rules_dir():
     from importlib import resources  # only here: a run that reads no rule document does not load it
