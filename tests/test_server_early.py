@@ -353,14 +353,25 @@ def test_the_answer_sent_is_not_sent_again():
 
 @needs_fork
 def test_the_server_waits_for_a_free_core_only_so_long(tmp_path, monkeypatch):
+    """And the build goes on where it waited no longer."""
     import time
 
     (tmp_path / "a.py").write_text(SPLIT_PY)
-    # The forked process inherits this: its first round lasts for as long as the test would wait.
-    monkeypatch.setattr(runner, "_first_round", lambda *args: time.sleep(600))
+    first_round = runner._first_round
+    ending = tmp_path / "first round may end"
+
+    def held(*args):  # inherited by the forked process: its first round ends once the test says so
+        while not ending.exists():
+            time.sleep(0.01)
+        return first_round(*args)
+
+    monkeypatch.setattr(runner, "_first_round", held)
     build = early.Build([str(tmp_path)], {}, jobs=1)
     start = time.monotonic()
     build.wait_for_a_free_core(limit=0.2)
     waited = time.monotonic() - start
+    ending.touch()
+    shown, _ = build.shown_of(str(tmp_path), Resolver({}, start=str(tmp_path)))
     build.close()
     assert 0.2 <= waited < 30 and build.free is None and build.pid is None
+    assert [f.rule for f in shown[str(tmp_path / "a.py")]] == ["NGL001"]

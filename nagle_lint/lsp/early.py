@@ -334,8 +334,12 @@ def _build_and_send(folders: list[str], options: dict, texts: dict | None, jobs:
 
 
 def _tell(fd: int) -> None:
-    """One byte written to `fd`, which is then closed."""
-    os.write(fd, b".")
+    """One byte written to `fd`, which is then closed; where nobody reads
+    it any more (the server waited no longer), nothing."""
+    try:
+        os.write(fd, b".")
+    except BrokenPipeError:
+        pass
     os.close(fd)
 
 
