@@ -7,7 +7,7 @@ import re
 from functools import cached_property, lru_cache
 
 from .c_catalogue import C
-from .scan import FunctionTexts, PlainCalls, Scanner, escaped, stems
+from .scan import WORD_BYTES, FunctionTexts, PlainCalls, Scanner, escaped, stems
 
 
 class CScanner(Scanner):
@@ -159,7 +159,7 @@ def members_assigned(data: bytes, names) -> dict[str, set[str]]:
         at = data.find(word)
         while at >= 0:
             end = at + len(word)
-            if (at == 0 or data[at - 1] not in _WORD) and _ENTRY_END.match(data, end):
+            if (at == 0 or data[at - 1] not in WORD_BYTES) and _ENTRY_END.match(data, end):
                 member = _MEMBER_BEFORE.search(data, max(0, at - 120), at)
                 held = member.group(1).decode("latin-1") if member is not None else positions.member_at(at)
                 if held is not None:
@@ -240,7 +240,7 @@ def _word_led(pattern: bytes, code: bytes) -> re.Match | None:
     at every byte: a millisecond in a big file, for each struct a table names)."""
     compiled, at = re.compile(pattern), 0
     while (m := compiled.search(code, at)) is not None:
-        if m.start() == 0 or code[m.start() - 1] not in _WORD:
+        if m.start() == 0 or code[m.start() - 1] not in WORD_BYTES:
             return m
         at = m.start() + 1
     return None
@@ -277,9 +277,6 @@ _TABLE_HEAD = re.compile(rb"(?:\bstruct\s+)?\b([A-Za-z_]\w*)\s+(?:const\s+)?[A-Z
 _FUNCTION_POINTER = re.compile(rb"\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(")
 _DECLARED_NAME = re.compile(rb"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?::\s*\d+\s*)?\Z")
 _DESIGNATED = re.compile(rb"[{,]\s*[.\[]")
-
-
-_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 @lru_cache(maxsize=4)

@@ -20,7 +20,6 @@ _INDENT = re.compile(rb"[ \t\f]*")
 _DEF_LINE = re.compile(rb"([ \t\f]*)(?:(?:async[ \t]+)?def|class)[ \t]")
 _DEF_NAME = re.compile(rb"[ \t\f]*(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)")
 _CLASS = re.compile(rb"class[ \t]+(\w+)[ \t]*\(([^)]*)\)")  # led by its keyword: found fast
-_AT_LINE_START = re.compile(rb"[ \t\f]*")
 _NOT_BEFORE_A_CALL = WORD_BYTES | frozenset(b".")  # a call of a longer name, or through an attribute
 _AT_MARGIN = re.compile(rb"(?:async[ \t]+)?")  # what may stand before a module-level `def` on its line
 # What a file nested over 100 levels deep has: a line indented 100
@@ -36,7 +35,7 @@ def class_statements(data: bytes):
     bases, as written: a base (`mod.Base`) by its last name."""
     for m in _CLASS.finditer(data):
         line = data.rfind(b"\n", 0, m.start()) + 1
-        if _AT_LINE_START.fullmatch(data, line, m.start()):
+        if _INDENT.fullmatch(data, line, m.start()):
             bases = (b.strip().rsplit(b".", 1)[-1].decode("utf-8", "replace") for b in m.group(2).split(b","))
             yield m.group(1).decode(), tuple(b for b in bases if b), m.start()
 
