@@ -197,7 +197,9 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     with_events = texts.matching(scan.events_in(data))
     scan.through_members(texts, data, with_events)
     starts, quiet, quiet_options = _starts(scan, texts, data, with_events, outside, own, option_only)
-    kept = _kept_starts(scan, spans, data, outside - option_only)
+    # The methods calling, on an object their class keeps, a method of another file that sends:
+    # they send, as it were (see `Scanner.kept_starts`).
+    kept = scan.kept_starts(data, spans, outside - option_only)
     starts |= kept
     with_events |= kept
     relevant = texts.calling(starts) | {q for q, _, _, _ in spans if n_is_root(q)}
@@ -219,12 +221,6 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     made = set().union(*constructors.values())
     return Relevance(relevant, ((with_events | made) - relevant) | quiet, left_out, frozenset(quiet),
                      frozenset(quiet_options) if quiet else frozenset())
-
-
-def _kept_starts(scan, spans, data: bytes, outside: frozenset) -> set[str]:
-    """The methods calling, on an object their class keeps, a method of another file that
-    sends (`outside`): they send, as it were (see `Scanner.kept_starts`)."""
-    return scan.kept_starts(data, spans, outside) if outside else set()
 
 
 def _keeping(kept: set[str], classes: dict[str, str], constructors: dict[str, set[str]]) -> set[str]:
