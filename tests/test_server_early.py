@@ -172,7 +172,7 @@ def test_an_early_build_of_other_settings_or_folders_is_not_taken(tmp_path):
     assert build.shown_of(root, Resolver({}, start=root)) is None  # other settings
     selected = Resolver({"select": ("NGL001",)}, start=root)
     assert build.shown_of(str(tmp_path), selected) is None  # another folder
-    shown, problems = build.shown_of(root, selected)
+    shown, problems, broken = build.shown_of(root, selected)
     assert shown and shown.keys() <= set(runner.plan([root], selected).files)
     prepared, raw = build.models_of(root)
     assert prepared and raw.keys() == prepared.keys()
@@ -186,7 +186,7 @@ def test_the_early_build_starts_unless_switched_off(tmp_path, monkeypatch):
     first = initialize(rootUri=tmp_path.as_uri(), capabilities={})
     got, build = early.start(io.BytesIO(first))
     assert got == first and build is not None
-    shown, _ = build.shown_of(str(tmp_path), Resolver({}, start=str(tmp_path)))
+    shown, _, _ = build.shown_of(str(tmp_path), Resolver({}, start=str(tmp_path)))
     assert [f.rule for f in shown[str(tmp_path / "a.py")]] == ["NGL001"]
     build.close()
     monkeypatch.setenv("NAGLE_LINT_NO_EARLY_BUILD", "1")
@@ -195,12 +195,28 @@ def test_the_early_build_starts_unless_switched_off(tmp_path, monkeypatch):
 
 
 @needs_fork
-def test_a_build_that_fails_gives_nothing_and_the_index_builds_itself(tmp_path):
-    (tmp_path / ".nagle-lint.toml").write_text("select = 3\n")  # a broken configuration file
+def test_a_build_that_fails_gives_nothing_and_the_index_builds_itself(tmp_path, monkeypatch):
     (tmp_path / "a.py").write_text("import socket\n")
+
+    def failing(*args):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(runner, "lower_all", failing)  # inherited by the forked process
     build = early.Build([str(tmp_path)], {}, jobs=1)
     assert build.shown_of(str(tmp_path), Resolver({}, start=str(tmp_path))) is None
     assert build.models_of(str(tmp_path)) is None and build.pid is None
+
+
+@pytest.mark.parametrize("fork", [pytest.param(True, marks=needs_fork), False])
+def test_a_broken_configuration_file_is_told_and_its_files_take_the_defaults(tmp_path, fork):
+    """As in the server's own build: the build goes on, and tells the error."""
+    (tmp_path / ".nagle-lint.toml").write_text("select = 3\n")
+    (tmp_path / "a.py").write_text(SPLIT_PY)
+    build = early.Build([str(tmp_path)], {}, jobs=1, fork=fork)
+    shown, problems, broken = build.shown_of(str(tmp_path), Resolver({}, start=str(tmp_path)))
+    build.close()
+    assert [f.rule for f in shown[str(tmp_path / "a.py")]] == ["NGL001"]
+    assert len(broken) == 1 and ".nagle-lint.toml" in broken[0] and "select" in broken[0]
 
 
 @needs_fork
@@ -371,7 +387,7 @@ def test_the_server_waits_for_a_free_core_only_so_long(tmp_path, monkeypatch):
     build.wait_for_a_free_core(limit=0.2)
     waited = time.monotonic() - start
     ending.touch()
-    shown, _ = build.shown_of(str(tmp_path), Resolver({}, start=str(tmp_path)))
+    shown, _, _ = build.shown_of(str(tmp_path), Resolver({}, start=str(tmp_path)))
     build.close()
     assert 0.2 <= waited < 30 and build.free is None and build.pid is None
     assert [f.rule for f in shown[str(tmp_path / "a.py")]] == ["NGL001"]

@@ -277,9 +277,9 @@ class Build:
         return all(self.texts.get(path) == text for path, text in texts.items())
 
     def shown_of(self, folder: str, settings: Resolver):
-        """(what the folder's index shows, its problems), as the index would
-        find them, or None where the build was of other settings or
-        folders, or failed."""
+        """(what the folder's index shows, its problems, the errors of the
+        broken configuration files it met), as the index would find them,
+        or None where the build was of other settings or folders, or failed."""
         if self.shown is None:
             self.shown = self._next()
         return self.shown.get(folder) if settings.overrides == self.options else None
@@ -325,10 +325,13 @@ def _build_and_send(folders: list[str], options: dict, texts: dict | None, jobs:
 
     built = {}
     for folder in folders:
-        built[folder] = ix = Index(folder, Resolver(options, start=folder, roots=project_tops([folder])), jobs)
+        broken: list[str] = []  # a broken configuration file's files take the defaults, as in the server
+        settings = Resolver(options, start=folder, roots=project_tops([folder]),
+                            broken=lambda e, b=broken: b.append(str(e)))
+        built[folder] = ix = Index(folder, settings, jobs)
         ix.build(texts, first_done=first_done)
-        first_done = None
-    pickle.dump({f: (ix.shown, ix.problems) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)
+        ix.broken, first_done = broken, None
+    pickle.dump({f: (ix.shown, ix.problems, ix.broken) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)
     out.flush()
     pickle.dump({f: (ix.prepared, ix.raw) for f, ix in built.items()}, out, pickle.HIGHEST_PROTOCOL)
 

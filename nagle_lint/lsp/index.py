@@ -113,6 +113,9 @@ class Index:
         self.raw: dict = {}  # analysed path -> its findings before `settle`
         self.shown: dict = {}  # path -> the findings that lie there, settled (suppressed ones marked)
         self.problems: dict[str, str] = {}  # path -> why it is not (fully) analysed
+        # The errors of the broken configuration files an early build met (a build here tells
+        # them through its settings)
+        self.broken: list[str] = []
         self.texts: dict[str, bytes] = {}  # path -> its open buffer
         # path -> what the last lowering of its open buffer left: an edit lowers again only what it changed
         self.earlier: dict[str, Earlier] = {}
@@ -140,7 +143,7 @@ class Index:
         texts = {p: t for p, t in (texts or {}).items() if self.owns(p)}
         shown = early.shown_of(self.root, self.settings) if early is not None and early.read_as(texts) else None
         if shown is not None:
-            self.shown, self.problems = shown
+            self.shown, self.problems, self.broken = shown
             self._early, self._opened = early, texts
             return
         if self.root is not None:

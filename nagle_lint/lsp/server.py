@@ -48,6 +48,7 @@ class NagleServer(LanguageServer):
         self.jobs: queue.Queue = queue.Queue()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.early = None  # an early.Build of the workspace folders' indexes, for the first index build
+        self.broken_told: set[str] = set()  # the errors of broken configuration files shown since the last build
         # A daemon thread: `exit` ends the process even while it analyses.
         threading.Thread(target=self._work, name="nagle-lint-analysis", daemon=True).start()
 
@@ -78,8 +79,15 @@ class NagleServer(LanguageServer):
         configuration file's (as the command line finds them), the
         editor's settings above them.  A broken configuration file is
         reported and its files take the defaults."""
-        return Resolver(self.options, start=folder, roots=project_tops([folder]), broken=lambda e: self.show(
-            types.MessageType.Error, f"nagle-lint: {e}; using the default settings"))
+        return Resolver(self.options, start=folder, roots=project_tops([folder]),
+                        broken=lambda e: self.tell_broken(str(e)))
+
+    def tell_broken(self, error: str) -> None:
+        """Show the error of a broken configuration file, once a build (the
+        build process's settings and the server's both read the file)."""
+        if error not in self.broken_told:
+            self.broken_told.add(error)
+            self.show(types.MessageType.Error, f"nagle-lint: {error}; using the default settings")
 
     def folders(self) -> list[str]:
         try:
@@ -122,6 +130,7 @@ class NagleServer(LanguageServer):
         """(On the loop) index every folder again, from scratch."""
         texts = self.open_texts()
         folders = self.folders()
+        self.broken_told = set()
         settings = {folder: self.settings_for(folder) for folder in folders}
         early, self.early = self.early, None
 
@@ -137,6 +146,8 @@ class NagleServer(LanguageServer):
             self.indexes = {f: Index(f, settings[f], jobs=1) for f in folders}
             for ix in self.indexes.values():
                 ix.build(texts, early)
+                for error in ix.broken:
+                    self.tell_broken(error)
             self.loose = {}
             for path, text in texts.items():
                 ix = self.index_of(path)
