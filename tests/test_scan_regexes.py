@@ -16,7 +16,8 @@ FIXTURES = sorted(p for p in (Path(__file__).parent.parent / "fixtures").rglob("
 POSSESSIVE = {
     "calls": (scan._CALLS_BACKWARDS, rb"\(\s*+(\w++)(?<![0-9])(?:\.(\w++)(?<=[A-Z]))?"),
     "sites": (scan._SITES_BACKWARDS,
-              rb"\(\s*+(\w++)(?<![0-9])(?![ \t]+ssalc(?!\w))(?=([.>]?))(?:\.(\w++)(?<=[A-Z]))?"),
+              rb"\(\s*+(\w++)(?<![0-9])(?![ \t]+ssalc(?!\w))(?=(\.\s*(?:fles|siht)(?![\w.])|[.>]?))"
+              rb"(?:\.(\w++)(?<=[A-Z]))?"),
     "definitions": (scan.Scanner._definitions_backwards, rb"\{\s*+\)[^;{}()]*+\(\s*+(\w++)"),
     "directive": (c_scan._DIRECTIVE_LINE, c_scan._DIRECTIVE_LINE.pattern.replace(rb"']+|", rb"']++|", 1)),
 }

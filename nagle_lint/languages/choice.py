@@ -173,7 +173,7 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     start): worth lowering are the starts and the functions calling them
     (they may read after the call); then, to a fixpoint, the functions of
     the file called by any of these that may reach an event (one has an
-    event, or calls by its bare name one of the file's that may: a
+    event, or calls by its bare name (or on the object itself) one of the file's that may: a
     factory, a read helper, and those in between), the constructors making
     a class runs where the class has events (its own or a base class's:
     `Response(sock)` may read in `__init__`, or in `super().__init__`),

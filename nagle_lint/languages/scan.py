@@ -276,10 +276,11 @@ _WHOLE_NAME = rb"\w++" if sys.version_info >= (3, 11) else rb"\w+(?!\w)"
 # name: the class's name, read backwards after the dot, ends with a capital.
 _CLASS_BACKWARDS = rb"(?:\.(" + _WHOLE_NAME + rb")(?<=[A-Z]))?"
 _CALLS_BACKWARDS = re.compile(rb"\(\s*(" + _WHOLE_NAME + rb")(?<![0-9])" + _CLASS_BACKWARDS)
-# With the byte before the name, as read forwards: `.` or `>` for a member's call.
+# With the byte before the name, as read forwards: `.` or `>` for a member's call, and
+# the object's name too where it is the object itself (`self.read_reply(`, `this.receive(`).
 # A class statement (`class Server(Base):`) defines the class: it makes no object.
-_SITES_BACKWARDS = re.compile(rb"\(\s*(" + _WHOLE_NAME + rb")(?<![0-9])(?![ \t]+ssalc(?!\w))(?=([.>]?))"
-                              + _CLASS_BACKWARDS)
+_SITES_BACKWARDS = re.compile(rb"\(\s*(" + _WHOLE_NAME + rb")(?<![0-9])(?![ \t]+ssalc(?!\w))"
+                              rb"(?=(\.\s*(?:fles|siht)(?![\w.])|[.>]?))" + _CLASS_BACKWARDS)
 
 
 def _sites_between(data: bytes, backwards: bytes, start: int, end: int) -> set[tuple[bytes, bytes, bytes]]:
@@ -294,17 +295,20 @@ def _sites_between(data: bytes, backwards: bytes, start: int, end: int) -> set[t
     return set(_SITES_BACKWARDS.findall(backwards, size - end, size - start + 1 if start else size))
 
 
-def _names_called(sites) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """Function -> the names it calls, and -> those it calls by their bare
-    name, from `FunctionTexts._call_sites`.  A name defined more than once (in
+def _names_called(sites) -> tuple[dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]:
+    """Function -> the names it calls, -> those it calls by their bare name,
+    and -> those it calls on the object itself (`self.name(`), from
+    `FunctionTexts._call_sites`.  A name defined more than once (in
     branches of an `#if`) calls what any of its texts calls."""
     names = {n: n[::-1].decode() for n in {n for _, found in sites for site in found for n in site[::2] if n}}
     calls: dict[str, set[str]] = {}
     bare: dict[str, set[str]] = {}
+    own: dict[str, set[str]] = {}
     for q, found in sites:
         calls.setdefault(q, set()).update(names[n] for site in found for n in site[::2] if n)
         bare.setdefault(q, set()).update(names[n] for n, before, _ in found if not before)
-    return calls, bare
+        own.setdefault(q, set()).update(names[n] for n, before, _ in found if len(before) > 1)
+    return calls, bare, own
 
 
 def n_is_root(qualname: str) -> bool:
@@ -329,8 +333,9 @@ class FunctionTexts:
         self.inner = [(q, a, b) for q, a, b in spans if not n_is_root(q)]
         self.roots = [q for q, _, _ in spans if n_is_root(q)]
         self._bisect = bisect_left
-        # `_bare`: the names called by their bare name (not as a member: `x.name(`, `p->name(`).
-        self.calls, self._bare = _names_called(self._call_sites())
+        # `_bare`: the names called by their bare name (not as a member: `x.name(`, `p->name(`);
+        # `_own`: those called on the object itself (`self.name(`, `this.name(`).
+        self.calls, self._bare, self._own = _names_called(self._call_sites())
 
     def _call_sites(self) -> list[tuple[str, list[tuple[bytes, bytes, bytes]]]]:
         """(function, its call sites as (name, the byte before it, `Class.name` or b""),
@@ -360,6 +365,11 @@ class FunctionTexts:
         """Name -> the functions whose text calls it by its bare name."""
         return self._index(self._bare)
 
+    @cached_property
+    def _own_callers(self) -> dict[str, set[str]]:
+        """Name -> the functions whose text calls it by its bare name or on the object itself."""
+        return self._index({q: self._bare[q] | self._own[q] for q in self._bare})
+
     @staticmethod
     def _index(calls: dict) -> dict[str, set[str]]:
         callers: dict[str, set[str]] = {}
@@ -374,9 +384,9 @@ class FunctionTexts:
 
     def calling(self, functions, bare: bool = False) -> set[str]:
         """`functions` and those calling one of them (by its name, as the
-        file's own calls resolve; `bare`: by its bare name only), directly
-        or through others of the file."""
-        callers = self._bare_callers if bare else self._callers
+        file's own calls resolve; `bare`: by its bare name, or on the object
+        itself, only), directly or through others of the file."""
+        callers = self._own_callers if bare else self._callers
         found, todo = set(functions), list(functions)
         while todo:
             q = todo.pop()
