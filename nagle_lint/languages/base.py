@@ -56,6 +56,14 @@ class Pair:
 
 
 @record
+class Watched:
+    """A list naming connections (`[sock]`), as handed to a wait for
+    readability (`select.select([sock], [], [])`)."""
+
+    keys: tuple
+
+
+@record
 class Sent:
     """The result of a send on connection `conn` (`n = send(fd, ...)`): a
     count, not a connection; testing it for failure (`if (n < 0)`) is

@@ -219,6 +219,10 @@ class Catalogue:
     Time:
       sleeps         sleeping calls -> seconds per unit of their argument
                      (1.0: seconds); a sleep long enough lets every ACK in.
+      readiness_waits  calls that wait until a connection has data to read
+                     -> (the argument listing the connections watched for
+                     reading, the timeout's argument): a wait for the peer,
+                     as a read is, unless the timeout is zero (a glance).
     Libraries:
       libraries      library objects that own a connection (see `Library`).
     Fixes (what the renderer of fixes may rewrite, see fixes.py):
@@ -309,6 +313,7 @@ class Catalogue:
     drain_tests: frozenset[str] = frozenset()
     gather_types: frozenset[str] = frozenset()
     sleeps: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    readiness_waits: MappingProxyType = field(default_factory=lambda: _frozen({}))
     libraries: tuple[Library, ...] = ()
     joinable_sends: frozenset[str] = frozenset()
     whole_sends: frozenset[str] = frozenset()

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
-from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, compact, compared, count_size,
+from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, Watched, compact, compared, count_size,
                    descendants, int_literal, per_file, seconds, raw, text)
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
@@ -385,6 +385,7 @@ class PythonFrontend(Frontend):
         table = {"asyncio.open_connection": lambda low, node, _, args, kwargs: self._open_stream(low, node, args, kwargs),
                  "functools.partial": self._partial}
         table.update((name, self._sleep) for name in self.catalogue.sleeps)
+        table.update((name, self._readiness_wait) for name in self.catalogue.readiness_waits)
         table.update((name, self._made_by_library) for name in self.library_makers)
         table.update((name, self._descriptor_call) for name in self.catalogue.descriptor_calls)
         return table
@@ -417,6 +418,31 @@ class PythonFrontend(Frontend):
     def _sleep(self, low, node, dotted, args, kwargs):
         _eval_all(low, args, kwargs)
         return low.pause(node, seconds(args[0], self.catalogue.sleeps[dotted]) if args else None)
+
+    def _readiness_wait(self, low, node, dotted, args, kwargs):
+        """`select.select([sock], [], [], timeout)`: it waits for the peer's
+        data on every connection of its read list, as a read does; with a zero
+        timeout it only looks."""
+        watched_at, timeout_at = self.catalogue.readiness_waits[dotted]
+        values = [low.expr(a) for a in args]
+        _eval_all(low, [], kwargs)
+        timeout = args[timeout_at] if timeout_at < len(args) else None
+        if watched_at >= len(values) or timeout is not None and text(timeout) in ("0", "0.0"):
+            return None
+        watched = values[watched_at]
+        for key in watched.keys if isinstance(watched, Watched) else ():
+            low.recv(Handle(key), node)
+        return None
+
+    def _list_value(self, low: Lowering, node):
+        """A list literal naming connections already known here (`[sock]`)."""
+        keys = []
+        for item in node.named_children:
+            v = low.expr(item)
+            key = v.key if isinstance(v, Handle) else low.fe_key(item) if item.type in ("identifier", "attribute") else None
+            if key is not None and key in low.conns and key not in keys:
+                keys.append(key)
+        return Watched(tuple(keys)) if keys else NO_VALUE
 
     def _same_connection(self, low, node, meth, args, kwargs):
         """A wrapper that returns the connection it is given (ssl's wrap_socket), after its handshake."""
@@ -813,6 +839,7 @@ PythonFrontend.VALUES = {
     "named_expression": PythonFrontend._named_value,
     "conditional_expression": PythonFrontend._conditional_value,
     "boolean_operator": PythonFrontend._boolean_value,
+    "list": PythonFrontend._list_value,
 }
 PythonFrontend.STATEMENTS = {
     # Definitions (lowered on their own), and statements without events.

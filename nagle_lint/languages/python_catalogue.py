@@ -70,6 +70,7 @@ PYTHON = Catalogue(
     options={"TCP_NODELAY": "nodelay", "TCP_CORK": "cork", "TCP_NOPUSH": "cork"},
     more_flags={"MSG_MORE"},
     sleeps={"time.sleep": 1.0, "asyncio.sleep": 1.0, "sleep": 1.0},
+    readiness_waits={"select.select": (0, 3)},  # select(rlist, wlist, xlist, timeout)
     evidence_words=("socket", "asyncio", "RequestHandler", "data_received", "start_server"),
     stream_words=("makefile", "asyncio", "RequestHandler", "data_received", "start_server"),
     callbacks={"data_received", "handle", "handle_one_request"},
