@@ -613,6 +613,8 @@ class PythonFrontend(Frontend):
         if name in cat.sleeps and name not in low.unit.function_names:  # from time import sleep
             _eval_all(low, args, kwargs)
             return low.pause(node, seconds(args[0], cat.sleeps[name]) if args else None)
+        if f"{module}.{name}" in cat.readiness_waits:  # from select import select
+            return self._readiness_wait(low, node, f"{module}.{name}", args, kwargs)
         return _UNKNOWN
 
     def _passed_send(self, low, node, name, args, kwargs):
