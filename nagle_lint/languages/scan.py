@@ -414,13 +414,21 @@ class FunctionTexts:
         each function's range: one match is enough, where a pass over the
         file would stop at every one); `among`: of those functions only."""
         if isinstance(pattern, PlainCalls):  # from the call sites already found: no pass over the file for names
-            hits = {n for n in set().union(*self._bare.values()) if pattern.calls(n)}  # most files call few of them
-            found = {q for q, bare in self._bare.items() if not hits.isdisjoint(bare)} if hits else set()
-            found = found | self._holding(pattern.word_places(self.data)) if pattern.words else found
-            return found if among is None else found & among
-        if isinstance(pattern, AnyOf):  # one pass per pattern: a file of many functions has few matches
+            found = self._calling(pattern)
+        elif isinstance(pattern, AnyOf):  # one pass per pattern: a file of many functions has few matches
             found = self._holding(pattern.places(self.data))
-            return found if among is None else found & among
+        else:
+            return self._searched(pattern, among)
+        return found if among is None else found & among
+
+    def _calling(self, pattern: PlainCalls) -> set[str]:
+        """The functions calling one of `pattern`'s names, or holding one of its words."""
+        hits = {n for n in set().union(*self._bare.values()) if pattern.calls(n)}  # most files call few of them
+        found = {q for q, bare in self._bare.items() if not hits.isdisjoint(bare)} if hits else set()
+        return found | self._holding(pattern.word_places(self.data)) if pattern.words else found
+
+    def _searched(self, pattern: re.Pattern, among: set[str] | None) -> set[str]:
+        """The functions (of `among`) where `pattern` matches, searched range by range."""
         data, found = self.data, set()
         for q, start, end in self.inner:
             if (among is None or q in among) and pattern.search(data, start, end):
