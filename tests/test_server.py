@@ -136,7 +136,9 @@ async def test_a_change_is_analysed_once_the_edits_pause(client, tmp_path):
     await published(client, uri, lambda ds: not ds)
     await asyncio.sleep(0.5)
     # Seven of the eight changes flip the finding: analysed one by one, each would be published.
-    assert publishes[-1:] == [uri] and len(publishes) <= 2
+    # Idle, they are analysed twice (the first change and the last); a server starved of CPU
+    # may read two of them more than a pause apart and analyse once more there.
+    assert publishes[-1:] == [uri] and len(publishes) <= 4
 
 
 async def code_actions(client, uri, at, context):
