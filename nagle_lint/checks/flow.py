@@ -163,6 +163,12 @@ def class_of(qualname: str) -> str:
 _MEMBER = re.compile(r"([A-Za-z_]\w*)(->|\.)(.+)$")
 
 
+def member_of(key: str) -> str | None:
+    """The variable whose member a key is (`c` of `c->fd` or `conn.sock`), or None."""
+    member = _MEMBER.match(key)
+    return member.group(1) if member else None
+
+
 def is_field(key: str) -> bool:
     return key.startswith(("self.", "this.")) or key in ("self", "this")
 

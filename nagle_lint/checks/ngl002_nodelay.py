@@ -7,7 +7,7 @@ import re
 from ..findings import Finding, Step
 from ..model import binding, Call, FileModel, Function, SetOption, walk
 from .common import at_depth, named, step
-from .flow import Analysis, SplitAtExit, is_field
+from .flow import Analysis, SplitAtExit, is_field, member_of
 from .ngl001_split_write import pieces, repeated, split_confidence
 
 RULE = "NGL002"
@@ -151,7 +151,8 @@ def _unexplained(project, model: FileModel, fn: Function, ev: SetOption, offered
 
 def _of_parameter(conn: str, params) -> bool:
     """Whether a connection is what the callers pass: a parameter, or a member of one (not self's)."""
-    return conn in params or not is_field(conn) and re.split(r"->|\.", conn, maxsplit=1)[0] in params
+    owner = None if is_field(conn) else member_of(conn)
+    return conn in params or owner is not None and owner in params
 
 
 def excused(ev) -> bool:
