@@ -199,6 +199,9 @@ class Call:
 # --- structure --------------------------------------------------------------
 
 
+CALL_RESULT = "()"  # `If.when`'s name for the result of the call just made (no parameter is named so)
+
+
 @record
 class If:
     """Alternatives; when not `exhaustive`, control may also skip them all.
@@ -207,7 +210,11 @@ class If:
     parameter's value has that truth (`if noreply:` is ("noreply", True),
     `if not noreply:` ("noreply", False)), or is None (`if noreply is None:`,
     ("noreply", None)); else the others run, or none.  A call that passes
-    the parameter a constant (or leaves it its default) decides it."""
+    the parameter a constant (or leaves it its default) decides it.  Where
+    the condition tests only the result of the call just made
+    (`if (!poll_ok(fd)) return;`), `when` is (CALL_RESULT, truth): the
+    first branch goes on from where the callee returned a value of that
+    truth, the others from where it returned one of the other."""
 
     branches: tuple[tuple["Stmt", ...], ...]
     exhaustive: bool
@@ -254,6 +261,8 @@ class Return:
     site: Site
     value: str | None = None  # the connection key returned (a factory), if any
     raised: bool = False  # an exception raised: an error path, not the function's end (no caller goes on)
+    truth: bool | None = None  # the truth of the value returned, where a literal tells (`return FALSE;`)
+    of_call: bool = False  # the value returned is the result of the call just made (`return abort(c);`)
 
 
 @record

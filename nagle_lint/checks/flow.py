@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 from ..model import (
     binding, lineage, record, unpacks, walk,
+    CALL_RESULT,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Try,
 )
@@ -141,7 +142,8 @@ class _Flow:
     normal: State | None
     breaks: list[State] = field(default_factory=list)
     continues: list[State] = field(default_factory=list)
-    returns: list[State] = field(default_factory=list)
+    returns: list[tuple[State, bool | None]] = field(default_factory=list)  # with the truth of the value returned
+    split: tuple | None = None  # (state, state): where the call just made returned a truthy, a falsy value
 
 
 @record
@@ -286,7 +288,7 @@ class _Run:
                 self.infos.setdefault(key, info)
         frame = _Frame(self.root, {}, (), frozenset({id(self.root)}))
         flow = self.block(self.project.live_body(self.root), state, frame)
-        end = _join_all([flow.normal, *flow.returns])
+        end = _join_all([flow.normal, *(st for st, _ in flow.returns)])
         if end is not None:
             # A function called in its file ends where its caller goes on,
             # but its local variables end with it: they are checked here.
@@ -477,13 +479,9 @@ class _Run:
         return flow
 
     def stmt(self, s, flow: _Flow, frame: _Frame) -> None:
-        st = flow.normal
+        st, split, flow.split = flow.normal, flow.split, None  # a call's split serves the statement after it
         if isinstance(s, Return):
-            if s.value is not None:
-                frame.returned.add(self.key(frame, s.value))
-            if not s.raised:  # a raise ends this path: the caller does not go on after the call
-                flow.returns.append(st)
-            flow.normal = None
+            self.return_(s, flow, frame, split)
         elif isinstance(s, Break):
             flow.breaks.append(st)
             flow.normal = None
@@ -491,25 +489,7 @@ class _Run:
             flow.continues.append(st)
             flow.normal = None
         elif isinstance(s, If):
-            branches, exhaustive = s.branches, s.exhaustive
-            if s.when is not None and s.when[0] in frame.consts:  # decided by a constant the caller passed
-                param, truth = s.when
-                if truth is not None and frame.consts[param] == truth:
-                    branches, exhaustive = branches[:1], True
-                else:  # (a constant is never None)
-                    branches = branches[1:]
-            outs = [self.block(b, st, frame) for b in branches]
-            normals = [o.normal for o in outs]
-            if not exhaustive:
-                normals.append(st)
-            for o in outs:
-                flow.returns += o.returns
-                flow.continues += o.continues
-                if s.switch:
-                    normals += o.breaks
-                else:
-                    flow.breaks += o.breaks
-            flow.normal = _join_all(normals)
+            self.if_(s, flow, frame, split)
         elif isinstance(s, Loop):
             self.loop(s, flow, frame)
         elif isinstance(s, Try):
@@ -520,6 +500,43 @@ class _Run:
             flow.normal = {k: frozenset({EMPTY._replace(nodelay=cs.nodelay) for cs in v}) for k, v in st.items()}
         else:
             flow.normal = self.event(s, st, frame)
+
+    def return_(self, s: Return, flow: _Flow, frame: _Frame, split: tuple | None) -> None:
+        if s.value is not None:
+            frame.returned.add(self.key(frame, s.value))
+        if s.raised:  # a raise ends this path: the caller does not go on after the call
+            pass
+        elif s.of_call and split is not None:  # `return abort(c);`: what abort returned, from where
+            flow.returns += [(part, truth) for part, truth in zip(split, (True, False)) if part is not None]
+        else:
+            flow.returns.append((flow.normal, s.truth))
+        flow.normal = None
+
+    def if_(self, s: If, flow: _Flow, frame: _Frame, split: tuple | None) -> None:
+        branches, exhaustive = s.branches, s.exhaustive
+        starts = [flow.normal] * len(branches)
+        skipped = flow.normal  # where control skips them all
+        if s.when is not None and s.when[0] in frame.consts:  # decided by a constant the caller passed
+            param, truth = s.when
+            if truth is not None and frame.consts[param] == truth:
+                branches, exhaustive = branches[:1], True
+            else:  # (a constant is never None)
+                branches = branches[1:]
+        elif s.when is not None and s.when[0] == CALL_RESULT and split is not None:
+            first, others = split if s.when[1] else split[::-1]
+            starts, skipped = [first] + [others] * (len(branches) - 1), others
+        outs = [self.block(b, start, frame) for b, start in zip(branches, starts)]
+        normals = [o.normal for o in outs]
+        if not exhaustive:
+            normals.append(skipped)
+        for o in outs:
+            flow.returns += o.returns
+            flow.continues += o.continues
+            if s.switch:
+                normals += o.breaks
+            else:
+                flow.breaks += o.breaks
+        flow.normal = _join_all(normals)
 
     def loop(self, s: Loop, flow: _Flow, frame: _Frame) -> None:
         entry = flow.normal
@@ -602,22 +619,31 @@ class _Run:
             # afresh, as after a read (no finding can come of what was sent
             # before).
             for name, states in groups.items():
-                joined = _join_all(states)
-                if joined is None:
-                    continue
-                if self.jump_finally >= MAX_JUMP_FINALLY:
-                    after = _afresh(joined)
+                if name == "returns":  # each truth of the value returned on its own
+                    parts = ((self.through_final(s, [st for st, t in states if t is truth], frame), truth)
+                             for truth in (True, False, None))
+                    states[:] = [(after, truth) for after, truth in parts if after is not None]
                 else:
-                    self.jump_finally += 1
-                    try:
-                        after = self.block(s.final, joined, frame).normal
-                    finally:
-                        self.jump_finally -= 1
-                states[:] = [after] if after is not None else []
+                    after = self.through_final(s, states, frame)
+                    states[:] = [after] if after is not None else []
         flow.normal = normal
         flow.returns += groups["returns"]
         flow.breaks += groups["breaks"]
         flow.continues += groups["continues"]
+
+    def through_final(self, s: Try, states: list, frame: _Frame) -> State | None:
+        """Where jumps of one kind, from these states, leave the try: after
+        its finally block."""
+        joined = _join_all(states)
+        if joined is None:
+            return None
+        if self.jump_finally >= MAX_JUMP_FINALLY:
+            return _afresh(joined)
+        self.jump_finally += 1
+        try:
+            return self.block(s.final, joined, frame).normal
+        finally:
+            self.jump_finally -= 1
 
     def failed(self, s: Try, st: State | None, frame: _Frame) -> State | None:
         """The state a try's handlers are entered with: the body's entry state,
@@ -647,7 +673,7 @@ class _Run:
                 flow.normal = entry
                 self.call_into(fn, s, flow, frame)
                 outs.append(flow.normal)
-            flow.normal = _join_all(outs)
+            flow.normal, flow.split = _join_all(outs), None
         else:  # a wrapper known by its name: its events, on a connection known to be TCP
             for e in self.project.by_name(frame.fn, s):
                 if self.info(self.key(frame, e.conn)).tcp:
@@ -683,18 +709,8 @@ class _Run:
         memo_key = (id(callee), s.site, frame.stack, receiver, tuple(sorted(keys.items())),
                     tuple(sorted(consts.items())), frozenset(flow.normal.items()))
         if memo_key not in self.memo:
-            inner = _Frame(callee, keys, frame.stack + ((frame.fn.path, s.site),), frame.active | {id(callee)},
-                           consts, receiver)
-            out = self.block(self.project.live_body(callee), flow.normal, inner)
-            after = _join_all([out.normal, *out.returns])
-            # The callee's local variables end with the call (its own
-            # analysis checks them at its end), but for the one it returns.
-            if after is not None and callee.locals:
-                ended = self.local_keys(callee) - inner.returned
-                if not ended.isdisjoint(after):
-                    after = {k: v for k, v in after.items() if k not in ended}
-            self.memo[memo_key] = (after, frozenset(inner.returned))
-        after, returned = self.memo[memo_key]
+            self.memo[memo_key] = self.followed(callee, s, flow.normal, frame, keys, consts, receiver)
+        after, returned, flow.split = self.memo[memo_key]
         if after is not None and self.quiet(callee, frame.active):
             # A function that only reads (a buffered reader) is a read to its
             # callers: where it returns without reading, it returns what an
@@ -702,18 +718,36 @@ class _Run:
             # was sent before: they start from the same state.)
             answered = self.read_keys(frame, s)
             if not answered.isdisjoint(after):
-                after = {k: _answered(v) if k in answered else v for k, v in after.items()}
+                after, flow.split = {k: _answered(v) if k in answered else v for k, v in after.items()}, None
         if after is not None and s.result is not None and len(returned) == 1:
             # `s = connect()`: the connection the callee made (and set up) is now `s`.
             (made,) = returned
             target = self.key(frame, s.result)
-            after = dict(after)
+            after, flow.split = dict(after), None
             if made in after:
                 after[target] = after[made]
             info = self.info(made)
             self.infos[target] = ConnInfo(s.result, info.tcp, info.confidence,
                                           "created" if info.origin == "created" else info.origin, info.nodelay)
         flow.normal = after
+
+    def followed(self, callee: Function, s: Call, entry: State, frame: _Frame, keys: dict, consts: dict,
+                 receiver: str | None) -> tuple:
+        """(the state after the call, the callee's keys of the connections
+        it returns, (where it returned a truthy value, where a falsy one) or
+        None where both are the same)."""
+        inner = _Frame(callee, keys, frame.stack + ((frame.fn.path, s.site),), frame.active | {id(callee)},
+                       consts, receiver)
+        out = self.block(self.project.live_body(callee), entry, inner)
+        ends = [(out.normal, None), *out.returns]
+        # Where it returned a truthy value, and a falsy one (a value not
+        # known is either), for a caller testing the result.
+        split = (_join_all([st for st, t in ends if t is not False]), _join_all([st for st, t in ends if t is not True]))
+        # The callee's local variables end with the call (its own
+        # analysis checks them at its end), but for the one it returns.
+        ended = self.local_keys(callee) - inner.returned if callee.locals else frozenset()
+        after, split = _without(_join_all([st for st, _ in ends]), ended), tuple(_without(p, ended) for p in split)
+        return after, frozenset(inner.returned), split if split[0] != split[1] else None
 
     def keep_fields(self, callee: Function, s: Call, frame: _Frame) -> None:
         """`Client(sock)` keeping `sock` as `self.sock`: the object's field is
@@ -803,6 +837,13 @@ class _Run:
 def _holds(big: State, small: State) -> bool:
     """Whether every state `small` allows, `big` allows too."""
     return all(small.get(k, _EMPTY_SET) <= big.get(k, _EMPTY_SET) for k in big.keys() | small.keys())
+
+
+def _without(state: State | None, keys) -> State | None:
+    """The state but for these connections (ended)."""
+    if state is None or keys.isdisjoint(state):
+        return state
+    return {k: v for k, v in state.items() if k not in keys}
 
 
 def _afresh(state: State) -> State:

@@ -13,7 +13,7 @@ from functools import cached_property, wraps
 
 from ..model import (
     blocks, lineage, record, walk,
-    ONE, SMALL, UNKNOWN, UNPACKED,
+    CALL_RESULT, ONE, SMALL, UNKNOWN, UNPACKED,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Try,
 )
@@ -614,6 +614,25 @@ class Frontend:
 
     # The argument nodes that unpack any number of arguments (`f(*args, **options)`).
     unpacking_types: frozenset = frozenset()
+    # The literals of no object (`NULL`, `null`, `None`): false as a result.
+    null_types: frozenset = frozenset()
+    # A logical negation (`!x`, `not x`): its node type, its operand's field.
+    negation: tuple[str, str] = ("unary_expression", "argument")
+
+    def result_test(self, cond) -> tuple | None:
+        """(the call, truth) when the condition tests only a call's result,
+        the first branch running where it has that truth (`!poll_ok(fd)`:
+        False); else None."""
+        truth = True
+        while cond is not None:
+            operator = cond.child_by_field_name("operator")
+            if cond.type == "parenthesized_expression" and cond.named_child_count == 1:
+                cond = cond.named_children[0]
+            elif cond.type == self.negation[0] and (operator is None or text(operator) == "!"):
+                cond, truth = cond.child_by_field_name(self.negation[1]), not truth
+            else:
+                break
+        return (cond, truth) if cond is not None and cond.type in self.call_types else None
 
     def existence_test(self, cond) -> tuple | None:
         """(the node of a connection, whether the condition holds where it
@@ -1082,7 +1101,7 @@ class Lowering:
         then = self.block_of(body)
         # `if (send(...) < 0)`, `if (n < 0)`: taken because the send failed
         then = self.failed_sends(cond, self._out[-1][mark:]) + then
-        when = self.fe.param_test(self, cond)
+        when = self.fe.param_test(self, cond) or self.result_when(cond, self._out[-1][mark:])
         # `if sock is not None:`, `if (fd >= 0)`: where it fails there is no
         # connection, and nothing sent on it waits (a guarded close closes it)
         gone = self.existence(cond)
@@ -1103,6 +1122,15 @@ class Lowering:
         if gone is not None and gone[1]:
             other = absent + other
         self.emit(If((then, other), True, self.site(node), when=when))
+
+    def result_when(self, cond, emitted: list) -> tuple | None:
+        """`If.when` for a condition testing only the result of the call it
+        makes, kept as the last statement before the `If`."""
+        tested = self.fe.result_test(cond)
+        last = emitted[-1] if emitted else None
+        if tested is None or not isinstance(last, Call) or last.site != self.site(tested[0]):
+            return None
+        return CALL_RESULT, tested[1]
 
     def existence(self, cond) -> tuple[str, bool] | None:
         """(connection key, whether the condition holds where it exists) when
@@ -1234,7 +1262,10 @@ class Lowering:
         if kind == "raise":
             self.emit(Return(self.site(node), raised=True))
         elif kind == "return":
-            self.emit(Return(self.site(node), v.key if isinstance(v, Handle) else None))
+            out = self._out[-1]
+            of_call = isinstance(v, Returned) and v.emitted and bool(out) and out[-1] is v.call
+            self.emit(Return(self.site(node), v.key if isinstance(v, Handle) else None,
+                             truth=self.literal_truth(value, v), of_call=of_call))
         else:
             self.emit({"break": Break, "continue": Continue}[kind](self.site(node)))
 
@@ -1594,6 +1625,12 @@ class Lowering:
         # Kept only for the objects passed: see `Call.keeps`.
         keeps = init not in self.unit.function_names and all(k is None or c for k, c in zip(keys, classes or _NONES))
         return Obj(cls, (init, keys, consts, self.site(node), names, types, classes, keeps))
+
+    def literal_truth(self, node, v) -> bool | None:
+        """The truth of a value returned, where a literal tells (`v`: `node` evaluated)."""
+        if node is not None and node.type in self.fe.null_types:
+            return False
+        return bool(v.value) if isinstance(v, Const) and isinstance(v.value, (bool, int)) else None
 
     def truth(self, node) -> bool | None:
         """The truth of an option value: a literal, or a local constant."""

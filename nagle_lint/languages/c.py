@@ -40,6 +40,7 @@ class CFrontend(Frontend):
     same_name_alternatives = True  # under preprocessor conditions
     members_passed = True
     call_types = frozenset({"call_expression"})
+    null_types = frozenset({"null"})
     option_row_types = frozenset({"initializer_list"})
     skip_types = frozenset({"function_definition"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})

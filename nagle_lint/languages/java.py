@@ -50,6 +50,8 @@ class JavaFrontend(Frontend):
         "nodelay-default": "Netty enables it on its socket channels",
     }
     call_types = frozenset({"method_invocation", "object_creation_expression"})
+    null_types = frozenset({"null_literal"})
+    negation = ("unary_expression", "operand")
     skip_types = frozenset({"lambda_expression", "class_declaration", "interface_declaration", "enum_declaration",
                             "record_declaration", "class_body", "method_declaration", "constructor_declaration"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})

@@ -33,6 +33,8 @@ class PythonFrontend(Frontend):
     binding_declares = True
     used_conns_passed = True
     call_types = frozenset({"call"})
+    null_types = frozenset({"none"})
+    negation = ("not_operator", "argument")
     skip_types = frozenset({"function_definition", "class_definition", "decorated_definition", "lambda"})
     wrapper_types = frozenset({"parenthesized_expression", "await"})
     tuple_types = frozenset({"pattern_list", "tuple_pattern", "tuple", "list_pattern"})
