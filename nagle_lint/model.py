@@ -194,6 +194,10 @@ class Call:
     # it matters where the class's methods are called on the object, which names the class
     # to the later rounds already; by itself it is no reason to lower that file.
     keeps: bool = False
+    # A call named for an option passing nothing this code knows as a connection
+    # (`conn_nodelay(c)`): kept only so that the option's wrapper is judged where
+    # it is called (see `comment`); it changes nothing the dataflow follows.
+    judged_only: bool = False
 
 
 # --- structure --------------------------------------------------------------

@@ -140,6 +140,8 @@ class _Facts:
         `Project.by_name`; by default, all it may make)."""
         self.fn, calls, kinds, events, returned = fn, [], set(), [], set()
         for ev in walk(fn.body):
+            if isinstance(ev, Call) and ev.judged_only:
+                continue
             if isinstance(ev, Call):
                 calls.append(ev)
                 named = by_name(ev) if ev.otherwise else ()

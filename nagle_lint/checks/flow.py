@@ -660,6 +660,8 @@ class _Run:
         return {k: _answered(v) if k in keys else v for k, v in st.items()}
 
     def call(self, s: Call, flow: _Flow, frame: _Frame) -> None:
+        if s.judged_only:
+            return
         callee = self.project.resolve(frame.fn, s.callee, len(s.args), s.types)
         if callee is not None:
             if callee.field_params and s.receiver is not None:

@@ -1602,6 +1602,8 @@ class Lowering:
             k is not None and not (i < len(classes) and classes[i]) for i, k in enumerate(keys))
         if emitted:
             self.emit(call)
+        elif named_option(callee) is not None:  # judged where it is made (see `option_call`)
+            self.emit(replace(call, judged_only=True))
         return Returned(call, emitted)
 
     def bind_result(self, returned: Returned, key: str) -> Handle:
