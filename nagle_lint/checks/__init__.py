@@ -21,6 +21,12 @@ CHECKS = {
 # Rules that judge a file's suppression comments once its other findings are
 # known (lint.settle calls them), not its model.
 ON_SUPPRESSIONS = {"NGL100"}
+# Rules whose findings in a test's or a benchmark's source are said with low
+# confidence: such code often splits or paces its writes on purpose (a fake
+# server, a parser fed piece by piece), and its stalls cost a test run, not a
+# service. (NGL002 judges such sources itself.)
+LOW_IN_TESTS = {"NGL001", "NGL003", "NGL004", "NGL005", "NGL006"}
+MESSAGE_IN_TEST = " (in a test or benchmark source, which does not run in production)"
 
 
 def checks_within(model: FileModel, rules: set[str], project=None, deadline: float | None = None, runs=None):
@@ -34,7 +40,15 @@ def checks_within(model: FileModel, rules: set[str], project=None, deadline: flo
     if not wanted:
         return [], False
     analysis = analyse(model, project, deadline, runs)
-    return best_of(f for rule in wanted for f in CHECKS[rule](model, analysis)), analysis.cut
+    found = (f for rule in wanted for f in CHECKS[rule](model, analysis))
+    return best_of(map(_in_test, found) if model.test_source else found), analysis.cut
+
+
+def _in_test(f: Finding) -> Finding:
+    """A finding of an analysis of a test's source (see `LOW_IN_TESTS`)."""
+    if f.rule in LOW_IN_TESTS and f.confidence != "low":
+        f.confidence, f.message = "low", f.message + MESSAGE_IN_TEST
+    return f
 
 
 def best_of(findings) -> list[Finding]:
