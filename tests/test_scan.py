@@ -497,6 +497,7 @@ def test_a_socket_word_inside_a_longer_word_is_no_evidence(name):
 
 JAVA_DECLARATIONS = b"""class A {
     private ByteBuf frame; private OutputStream out; private DataOutput data; private T held;
+    private ByteBuf frame2; private OutputStream out2; private long size;
     void f(ByteBuf buf, Socket s, java.util.List<ByteBuf> bufs, Output... outs) {
         var v = s.getOutputStream();
 """
@@ -515,6 +516,9 @@ JAVA_DECLARATIONS = b"""class A {
     (b"buf.writeInt(1);", False),  # a class the lowering does not know
     (b"this.frame.writeByte(1);", False),
     (b"frame.writeByte(1);", False),
+    (b"frame2.writeByte(1);", False),  # a name ending in a digit, as any other
+    (b"out2.write(1);", True),
+    (b"size.writeLong(1);", False),  # a name declared only as a primitive here
     (b"outs.write(1);", False),  # varargs of a class it does not know
     (b"Unpooled.write(1);", False),  # a static method of such a class
     (b"write(1);", False),  # a method of the class's own

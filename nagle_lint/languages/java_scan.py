@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from functools import cached_property, lru_cache
 
-from .java_catalogue import JAVA, JavaTypes, is_type
+from .java_catalogue import CONVERSIONS, JAVA, JavaTypes, is_type
 from .scan import OPTION_WORDS, WORD_BYTES, Scanner, stems, whole_words
 
 
@@ -260,9 +260,10 @@ _NOT_TYPES = frozenset({b"return", b"throw", b"new", b"yield", b"else", b"case",
 _SPACE = re.compile(rb"\s+")
 # Read backwards from a call's name: the dot before it, then the receiver:
 # a name, or `this.` and a name, with no other dot before (`a.b.write()` is
-# made on what `a.b` holds, unknown here).
+# made on what `a.b` holds, unknown here).  Read backwards, a name ends with
+# the letter it starts with (`buffer2`).
 _DOT_BACK = re.compile(rb"\s*\.")
-_RECEIVER_BACK = re.compile(rb"\s*([A-Za-z_]\w*)(?:\s*\.\s*(siht))?(?!\w)(?!\s*\.)")
+_RECEIVER_BACK = re.compile(rb"\s*(\w*[A-Za-z_])(?:\s*\.\s*(siht))?(?!\w)(?!\s*\.)")
 
 
 class CallsOrNew:
@@ -362,8 +363,10 @@ class FileEvents:
         return all(map(self._holds_none, types))
 
     def _holds_none(self, typ: str) -> bool:
-        """Whether a name declared as `typ` never holds a connection."""
-        return self.scan.types.holds_no_connection(typ)
+        """Whether a name declared as `typ` never holds a connection: a class
+        the lowering does not know, or a primitive (`int value`: the name has
+        another declaration where a method is called on it)."""
+        return typ in CONVERSIONS.boxes or self.scan.types.holds_no_connection(typ)
 
     def types_of(self, name: bytes) -> list[str]:
         """The types of every declaration of `name` in the file (their simple names)."""
@@ -392,7 +395,7 @@ _NEW_BACK = re.compile(rb"(?:\s*\.\s*\w+)*\s+wen(?!\w)")  # `new` and a package 
 
 # Read backwards from a call's dot: what the call is made on, as written
 # (`System.out`), where it is a name or a chain of names.
-_CHAIN_BACK = re.compile(rb"\s*((?:[A-Za-z_]\w*\s*\.\s*)*[A-Za-z_]\w*)(?![\w.])")
+_CHAIN_BACK = re.compile(rb"\s*((?:\w*[A-Za-z_]\s*\.\s*)*\w*[A-Za-z_])(?![\w.])")
 
 
 class SendEvents(FileEvents):
