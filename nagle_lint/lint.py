@@ -30,7 +30,7 @@ def prepare(path: str, data: bytes, language: str | None = None, wanted: Wanted 
         needed = wanted.needed | wanted.called.get(path, frozenset())
         earlier = (before.model, before.choice) if before is not None else None
         model, choice = fe.lower_choosing(path, data, wanted.effects, needed, own=path in wanted.again, before=earlier,
-                                          option_only=wanted.option_only, at_calls=wanted.at_calls, budget=budget, in_project=in_project)
+                                          option_only=wanted.option_only, budget=budget, in_project=in_project)
     return Prepared(path, model, parse_suppressions(data), model.error_count, choice=choice)
 
 

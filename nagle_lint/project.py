@@ -44,11 +44,6 @@ class Wanted:
     # File lowered already -> its functions without a body that functions of
     # other files call: needed there, when it is lowered again.
     called: dict = field(default_factory=dict)
-    # Wrappers setting an option on what they are given, which a rule judges
-    # at their calls (see `rules.JUDGED_AT_CALLS`): a file calling one is
-    # lowered even where it has no socket code and sends nothing, so that
-    # its calls (and what guards them) are seen as without the byte scan.
-    at_calls: frozenset = frozenset()
 
     def __bool__(self):
         return bool(self.needed or self.effects or self.again)
@@ -79,25 +74,6 @@ def _only(found, path: str, path_of):
         folder = os.path.dirname(path)
         found = [f for f in found if os.path.dirname(path_of(f)) == folder]
     return found[0] if len(found) == 1 else None
-
-
-def _sets_judged_option_on_parameter(fn: Function) -> bool:
-    """Whether the function turns on, for a parameter or a member of one (not
-    self's), an option a rule judges at the calls of such a wrapper."""
-    from .checks.flow import of_parameter
-    from .rules import JUDGED_AT_CALLS
-
-    return any(isinstance(ev, SetOption) and ev.option in JUDGED_AT_CALLS and ev.value and of_parameter(ev.conn, fn.params)
-               for ev in walk(fn.body))
-
-
-def _quietly_set(choice: Choice, option_only, at_calls) -> set[str]:
-    """The option-only names a file that cannot send calls to no effect: those
-    its quiet setters call and, where these include a wrapper judged at its
-    calls (its callers are lowered, see `Wanted.at_calls`), every option-only
-    name (those callers, which the functions left out call, are such now)."""
-    quiet = choice.quiet_options & option_only
-    return option_only if quiet & at_calls else quiet
 
 
 def _used_keys(fn: Function) -> set[str]:
@@ -611,8 +587,6 @@ class Project:
         needed, again, callers, called = self._unresolved()
         starts, through = self._start_names()
         sends = self._with_effects((Send,))
-        at_calls = {n for fn in self._bodied if id(fn) in self.sending and _sets_judged_option_on_parameter(fn)
-                    for n in _entry_names(fn.qualname)}
         option_only = starts - {n for fn in self._bodied if id(fn) in sends for n in _entry_names(fn.qualname)} \
             - through
         # A file is lowered again where a function left out calls one that
@@ -620,11 +594,10 @@ class Project:
         # sets an option in a file that cannot send, and still only does.
         again.update(path for path, c in self.choices.items()
                      if any(self.reaches(path, self.models[path].language, n)
-                            for n in (c.left_out_calls & starts) - _quietly_set(c, option_only, at_calls)))
+                            for n in (c.left_out_calls & starts) - (c.quiet_options & option_only)))
         keep = lambda names: frozenset(n for n in names if n.replace(".", "_").isidentifier() and not n.startswith("__"))  # noqa: E731
         return Wanted(keep(needed), keep(starts), frozenset(again), {n: frozenset(f) for n, f in callers.items()},
-                      keep(option_only), {p: frozenset(names) for p, names in called.items() if p in again},
-                      keep(at_calls & starts))
+                      keep(option_only), {p: frozenset(names) for p, names in called.items() if p in again})
 
     def _start_names(self) -> tuple[set[str], set[str]]:
         """The names a call that may start a finding calls (see `wanted`), and those of them

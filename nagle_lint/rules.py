@@ -15,10 +15,6 @@ OPT_IN = {"NGL005", "NGL006", "NGL100"}
 # (nothing stalls, no option was set by the code, no small write leaves on its own), so the byte
 # scan counts such sends only where one of these runs.
 ON_NODELAY_BY_DESIGN = frozenset({"NGL006"})
-# The options a rule judges, where a wrapper sets one on what it is given, at the wrapper's
-# calls (NGL002: a call behind the user's setting is justified): every file calling such a
-# wrapper must be lowered, or the finding would depend on which files the byte scan skipped.
-JUDGED_AT_CALLS = frozenset({"nodelay"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -175,12 +175,6 @@ def is_field(key: str) -> bool:
     return key.startswith(("self.", "this.")) or key in ("self", "this")
 
 
-def of_parameter(conn: str, params) -> bool:
-    """Whether a connection is what the callers pass: a parameter, or a member of one (not self's)."""
-    owner = None if is_field(conn) else member_of(conn)
-    return conn in params or owner is not None and owner in params
-
-
 def analyse(model: FileModel, project=None, deadline: float | None = None, runs=None) -> Analysis:
     """Run the dataflow from every function of the file; calls are followed
     into the functions of every file of `project` (by default, this one).

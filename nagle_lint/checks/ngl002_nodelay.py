@@ -7,7 +7,7 @@ import re
 from ..findings import Finding, Step
 from ..model import binding, Call, FileModel, Function, SetOption, walk
 from .common import at_depth, named, step
-from .flow import Analysis, SplitAtExit, of_parameter
+from .flow import Analysis, SplitAtExit, is_field, member_of
 from .ngl001_split_write import pieces, repeated, split_confidence
 
 RULE = "NGL002"
@@ -141,12 +141,18 @@ def _unexplained(project, model: FileModel, fn: Function, ev: SetOption, offered
         return
     # A wrapper over its parameter (`set_nodelay(fd)`, `tcp_nodelay(c)` setting `c->fd`) is judged
     # where it is called: it needs a reason only where a call gives none.
-    calls = list(_calls_to(project, fn)) if of_parameter(ev.conn, fn.params) else []
+    calls = list(_calls_to(project, fn)) if _of_parameter(ev.conn, fn.params) else []
     bare = [(path, c) for path, c in calls if not excused(c)]
     if calls and not bare:
         return
     yield _undocumented(model, ev.site, offered, tuple(
         Step(c.site, "called here with no reason", None if path == model.path else path) for path, c in bare))
+
+
+def _of_parameter(conn: str, params) -> bool:
+    """Whether a connection is what the callers pass: a parameter, or a member of one (not self's)."""
+    owner = None if is_field(conn) else member_of(conn)
+    return conn in params or owner is not None and owner in params
 
 
 def excused(ev) -> bool:

@@ -363,14 +363,12 @@ class Frontend:
     def lower_choosing(self, path: str, data: bytes, names: frozenset = frozenset(), needed: frozenset = frozenset(),
                        own: bool = True, before: tuple[FileModel, Choice] | None = None,
                        option_only: frozenset = frozenset(), budget: Budget | None = None,
-                       earlier: Earlier | None = None, in_project: str | None = None,
-                       at_calls: frozenset = frozenset()) -> tuple[FileModel, Choice]:
+                       earlier: Earlier | None = None, in_project: str | None = None) -> tuple[FileModel, Choice]:
         """The file's model, and what was left out of it.  `names`: functions of other files that touch a
         connection (a function calling one of them is lowered too); `needed`:
         names other files call (lowered when they have events); `own`: the
         file's own sends start findings; `option_only`: those of `names`
-        that set an option and send nothing; `at_calls`: those of them a rule
-        judges at their calls (a function calling one is lowered, alone).  A function not worth lowering is
+        that set an option and send nothing.  A function not worth lowering is
         kept as a stub (see `Choice.stubs`).  `before`: the file's model and
         choice from an earlier round; where both tell the functions from the bytes,
         the functions it lowered are taken from it, not parsed again (a
@@ -391,24 +389,24 @@ class Frontend:
         the walk is stopped where it is and a TimeoutError raised."""
         # A walk that cannot be stopped (stuck in the parser's native code)
         # keeps its parser: the next file gets one of its own.
-        return _in_thread(lambda: self._lower(path, data, names, needed, own, before, (option_only, at_calls), budget,
-                                                      earlier, in_project or path),
+        return _in_thread(lambda: self._lower(path, data, names, needed, own, before, option_only, budget, earlier,
+                                                      in_project or path),
                           budget, stuck=lambda: self.__dict__.pop("parser", None))
 
     def _lower(self, path: str, data: bytes, names: frozenset, needed: frozenset, own: bool,
-               before: tuple[FileModel, Choice] | None, options: tuple, budget: Budget | None,
+               before: tuple[FileModel, Choice] | None, option_only: frozenset, budget: Budget | None,
                earlier: Earlier | None, in_project: str) -> tuple[FileModel, Choice]:
         """`lower_choosing`'s work, in the thread it runs in."""
         if earlier is not None:
             from .edited import edited_tree, unchanged
-        trees, found, chosen, unparsed, reused = partial(self, data, names, needed, own, before, *options, budget)
+        trees, found, chosen, unparsed, reused = partial(self, data, names, needed, own, before, option_only, budget)
         lowered = frozenset(chosen.worth) if trees is not None else None
         whole = trees is None  # parsed whole (not in parts)
         if trees is None:
             trees = [self.parse(data, budget=budget, old=edited_tree(earlier, data) if earlier is not None else None)]
             found = self.recovered(data, list(self.functions(trees[0].root_node)), trees[0].root_node, budget)
             chosen = choose(self.scan, [(q, n.start_byte, n.end_byte, c) for q, n, c in found],
-                            data, names, needed, own, *options)
+                            data, names, needed, own, option_only)
         relevant = chosen.worth
         unit = Unit(self, Source(data), trees[0], path)
         unit.function_names = {q for q, _, _ in found} | {q for q, _ in unparsed} | {fn.qualname for _, fn in reused}

@@ -58,7 +58,7 @@ class Choice:
 
 def partial(fe, data: bytes, names: frozenset, needed: frozenset, own: bool,
             before: tuple[FileModel, Choice] | None = None, option_only: frozenset = frozenset(),
-            at_calls: frozenset = frozenset(), budget: Budget | None = None):
+            budget: Budget | None = None):
     """Where the language can tell the file's functions from the bytes,
     parse only where the ones worth lowering are: (trees, found, the
     `Relevance` of its functions, the functions not parsed as (name, position),
@@ -73,7 +73,7 @@ def partial(fe, data: bytes, names: frozenset, needed: frozenset, own: bool,
     spans = fe.scan.functions_of(data)
     if spans is None:
         return _WHOLE
-    chosen = choose(fe.scan, spans, data, names, needed, own, option_only, at_calls)
+    chosen = choose(fe.scan, spans, data, names, needed, own, option_only)
     point = Points(data)
     reused = _reused(before, spans, point, chosen.worth)
     todo = chosen.worth - {fn.qualname for _, fn in reused}
@@ -89,7 +89,7 @@ def partial(fe, data: bytes, names: frozenset, needed: frozenset, own: bool,
     parsed = {q for q, _, _ in found} | {fn.qualname for _, fn in reused}
     if lost:  # the file as a whole parse has it: without them
         spans = [span for span in spans if span[:3] not in lost]
-        chosen = choose(fe.scan, spans, data, names, needed, own, option_only, at_calls)
+        chosen = choose(fe.scan, spans, data, names, needed, own, option_only)
         if not chosen.worth <= parsed:  # another function is worth lowering now (rare): all is parsed
             return _WHOLE
     unparsed = [(q, SimpleNamespace(start_point=point(a), end_point=point(b)))
@@ -165,7 +165,7 @@ def partial_ok(found, spans, relevant) -> bool:
 
 
 def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: frozenset = frozenset(),
-           own: bool = True, option_only: frozenset = frozenset(), at_calls: frozenset = frozenset()) -> Relevance:
+           own: bool = True, option_only: frozenset = frozenset()) -> Relevance:
     """Which of the functions at `spans` (qualified name, start, end,
     class or None) are worth lowering, and what is known of the others.
 
@@ -189,9 +189,7 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     of an outside function that sends), a call of one of those starts
     nothing here: the functions making one, and their callers, are kept
     as `quiet` setters, lowered only where another file needs one or a
-    function lowered calls one.  `at_calls`: those of `option_only` a rule
-    judges at their calls: a function calling one is lowered where it is
-    quiet too, but leads to nothing more (only the call is judged).
+    function lowered calls one.
     Module-level code is always lowered.  Each pattern is matched once
     over the file; a match belongs to every function whose text holds it."""
     texts = FunctionTexts([(q, a, b) for q, a, b, _ in spans], data)
@@ -216,8 +214,6 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     reaching = texts.calling(with_events, bare=True)
     inits = {q for q in classes if short_name(q) == scan.constructor}
     relevant = _closure(texts, relevant, reaching | quiet, with_events, classes, bases, inits, constructors)
-    if at_calls:
-        relevant |= _calling_any(texts, at_calls)
     left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
     quiet -= relevant
     # A constructor left out that making its class runs has events as much

@@ -640,15 +640,13 @@ class Scanner:
         called = called_keys(data, backwards) if called is None else called
         return definable | called, definable, talks
 
-    def offers(self, data: bytes, needed, effects, facts, option_only=frozenset(),
-               at_calls=frozenset()) -> tuple[set[str], set[str], set[str]]:
+    def offers(self, data: bytes, needed, effects, facts, option_only=frozenset()) -> tuple[set[str], set[str], set[str]]:
         """What a file the byte scan skipped offers a later round: those of
         the `needed` names it defines, those of them worth lowering, and
         those of the `effects` (functions that send) it calls, when it shows
         socket code of its own; `facts`: see `facts`.  A call of one of
         `option_only` (effects that set an option and send nothing) counts
-        only in a file that may send itself; one of `at_calls` (wrappers a
-        rule judges at their calls) counts in any file.
+        only in a file that may send itself.
 
         Where the language tells its functions from the bytes, a call counts
         only inside a function (a C prototype looks like a call), and a
@@ -658,7 +656,7 @@ class Scanner:
         names, definable, talks = names_of(facts[0]), names_of(facts[1]), facts[2]
         defined = self.defines(data, names & needed, facts[1])
         calls_effects = names & effects
-        called = self._called(data, calls_effects, definable, talks, option_only, at_calls)
+        called = self._called(data, calls_effects, definable, talks, option_only)
         if defined and not called and not calls_effects and self.tells_functions \
                 and not _may_match(self.events_in(data), data, names):
             return defined, set(), called  # no event in the whole file: in none of its definitions either
@@ -677,17 +675,15 @@ class Scanner:
         return defined, worth, called
 
     def _called(self, data: bytes, called: set[str], definable: set[str], talks: bool | None,
-                option_only, at_calls=frozenset()) -> set[str]:
+                option_only) -> set[str]:
         """Those of `called` (functions that send, the file calls them) that
         count (see `offers`); `talks`: see `facts`."""
-        if called and not (self.talks(data) if talks is None else talks):
-            called = called & at_calls  # not in place: `offers` still reads what the file calls
-        if not called:
+        if not called or not (self.talks(data) if talks is None else talks):
             return set()
         # A call resolves in its own file first: one it defines calls no other file's function.
         called = self.followed(data, called - self.top_level(data, called & definable))
         if called and called <= option_only and not self.send_calls.search(data):
-            return called & at_calls
+            return set()
         return called
 
     def with_events(self, data: bytes, names) -> set[str]:
@@ -755,13 +751,6 @@ FEW_NAMES = 32  # needed names looked for in a file one by one, before working o
 QUIET = (None, None, False)
 
 
-def _word_of(names):
-    """A pattern finding any of `names` as a whole word, or None where there is none."""
-    if not names:
-        return None
-    return re.compile(rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")\b")
-
-
 class LaterLook:
     """What a later round asks of each file the scan skipped (`wanted`, see
     `project.Wanted`): its offer, where it may define a needed name, or has
@@ -777,8 +766,6 @@ class LaterLook:
     def __init__(self, wanted):
         self.wanted = wanted
         self.needed, self.effects = keys_of(wanted.needed), keys_of(wanted.effects)
-        self.at_calls = keys_of(wanted.at_calls)
-        self._names_at_calls = _word_of(wanted.at_calls)
         self._may_define: dict = {}  # language -> its `Scanner.may_define` of the needed names
 
     def offer(self, scan: Scanner, language: str, read, facts=None):
@@ -797,16 +784,12 @@ class LaterLook:
             if facts is QUIET or not self._may_offer(facts):
                 return None, facts
         defined, worth, called = scan.offers(data, self.wanted.needed, self.wanted.effects, facts,
-                                             self.wanted.option_only, self.wanted.at_calls)
+                                             self.wanted.option_only)
         return ((defined, worth, called) if defined or called else None), facts
 
     def _may_offer(self, facts) -> bool:
         names, definable, talks = facts
-        return bool(definable & self.needed or names & self.effects and talks is not False or names & self.at_calls)
-
-    def _calls_at_calls(self, data: bytes) -> bool:
-        """Whether the file names one of the wrappers a rule judges at their calls (see `offers`)."""
-        return self._names_at_calls is not None and self._names_at_calls.search(data) is not None
+        return bool(definable & self.needed or names & self.effects and talks is not False)
 
     def _facts(self, scan: Scanner, language: str, data: bytes, quiet: bool = False):
         """The file's facts, or `QUIET` where a look at the few needed names
@@ -821,7 +804,7 @@ class LaterLook:
                 self._may_define[language] = scan.may_define(self.wanted.needed)
             if not self._may_define[language](data):
                 talks = scan.talks(data) if talks is None else talks
-                if not talks and not self._calls_at_calls(data):
+                if not talks:
                     return QUIET
                 called = called_keys(data)
         return scan.facts(data, talks, called)
