@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from ..findings import Finding
 from ..model import FileModel
 from ..site import CONFIDENCES
@@ -45,9 +47,12 @@ def checks_within(model: FileModel, rules: set[str], project=None, deadline: flo
 
 
 def _in_test(f: Finding) -> Finding:
-    """A finding of an analysis of a test's source (see `LOW_IN_TESTS`)."""
-    if f.rule in LOW_IN_TESTS and f.confidence != "low":
-        f.confidence, f.message = "low", f.message + MESSAGE_IN_TEST
+    """A finding of an analysis of a test's source (see `LOW_IN_TESTS`): a
+    copy, so that no finding an analysis may hold on to is changed."""
+    if f.rule not in LOW_IN_TESTS or f.confidence == "low":
+        return f
+    f = copy.copy(f)
+    f.confidence, f.message = "low", f.message + MESSAGE_IN_TEST
     return f
 
 
