@@ -29,7 +29,10 @@ class ConnInfo:
     (socket(), accept(), new Socket ...), else "param", "field" or "unknown";
     "passed" for a parameter called as a function (`write` of `def
     relay(write, data)`): its events are a connection's only where a caller
-    passes one of that connection's sends (`relay(sock.sendall, data)`).
+    passes one of that connection's sends (`relay(sock.sendall, data)`);
+    "either" for a member or global the file makes both without Nagle and
+    otherwise (`AF_UNIX` on one platform, TCP on another): no use of it
+    makes it surer.
     """
 
     name: str

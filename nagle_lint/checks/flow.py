@@ -951,7 +951,7 @@ def _join_all(states) -> State | None:
 
 def _stronger(outer: ConnInfo, inner: ConnInfo | None) -> ConnInfo:
     """The caller's connection, with what the callee's declaration adds (a typed parameter)."""
-    if inner is None:
+    if inner is None or outer.origin == "either":
         return outer
     if inner.origin == "passed" and outer.tcp is not True and outer.confidence == "low":
         return ConnInfo(outer.name, outer.tcp, outer.confidence, "passed")  # a function value, not a connection's send

@@ -688,6 +688,11 @@ class Frontend:
         file makes one; None when it does not tell."""
         return None
 
+    def made_both_ways(self, low: "Lowering", key: str) -> bool:
+        """Whether the file makes what `key` names both as an endpoint without
+        Nagle and otherwise (a platform's own kind): no evidence of TCP."""
+        return False
+
     def polled(self, unit: "Unit", key: str) -> bool:
         """Whether `key` names a connection handed out by an event loop
         (epoll, poll, select) that the file fills with TCP connections."""
@@ -1431,8 +1436,10 @@ class Lowering:
             tcp = self.fe.made_as(self, key)
             if tcp is not None:  # the file makes what this names, and always of one kind
                 confidence = "high" if tcp is False else max(confidence, "medium", key=CONFIDENCES.index)
+            elif self.fe.made_both_ways(self, key):
+                confidence, origin = "low", "either"
             self.conns[key] = ConnInfo(key, tcp, confidence, origin)
-        elif evidence == "medium" and self.conns[key].confidence == "low":
+        elif evidence == "medium" and self.conns[key].confidence == "low" and self.conns[key].origin != "either":
             old = self.conns[key]
             self.conns[key] = ConnInfo(old.name, old.tcp, "medium", old.origin)
         return Handle(key)

@@ -130,10 +130,20 @@ class CFrontend(Frontend):
         return compact(node)
 
     def made_as(self, low, key: str) -> bool | None:
+        name = self._made_name(low, key)
+        return _made_in_file(low.unit).get(name) if name else None
+
+    def made_both_ways(self, low, key: str) -> bool:
+        name = self._made_name(low, key)
+        made = _made_in_file(low.unit)
+        return bool(name) and name in made and made[name] is None
+
+    @staticmethod
+    def _made_name(low, key: str) -> str | None:
         name = _made_name(key)
         if not name or "." not in key and "->" not in key and (name in low.declared or name in low.params):
             return None  # a local variable is what its own function makes of it
-        return _made_in_file(low.unit).get(name)
+        return name
 
     def op_tables(self, data: bytes) -> dict[str, tuple[str, ...]]:
         return {member: tuple(sorted(held)) for member, held in top_level_op_tables(self.scan, data).items()}
@@ -715,7 +725,7 @@ def _arguments(data: bytes, at: int) -> list[bytes]:
 
 
 @per_file
-def _made_in_file(unit) -> dict[str, bool]:
+def _made_in_file(unit) -> dict[str, bool | None]:
     return _made_kinds(unit.src.data, unit.fe.known)
 
 
@@ -726,9 +736,11 @@ def _polls_tcp(unit) -> bool:
     return bool(POLLERS.search(data) and unit.fe.known.tcp_made.search(data))
 
 
-def _made_kinds(data: bytes, known: _Known) -> dict[str, bool]:
+def _made_kinds(data: bytes, known: _Known) -> dict[str, bool | None]:
     """Member or global name -> whether every endpoint the file makes for it is TCP (True) or
-    has no Nagle (False); names made both ways, or of a kind not told (accept), are left out.
+    has no Nagle (False), or None where it is made both without Nagle and otherwise (the
+    `AF_UNIX` arm of an `#if` and the TCP one of its `#else`: a platform's own kind); other
+    names made of several kinds, or of a kind not told (accept), are left out.
 
     Where a file makes the endpoints its members and globals hold: `c->fd = socket(AF_INET, SOCK_DGRAM, 0)`,
     `g_fd = accept(...)`, `socketpair(AF_UNIX, SOCK_STREAM, 0, w->pair)`, `pipe(b.wake)`,
@@ -739,7 +751,8 @@ def _made_kinds(data: bytes, known: _Known) -> dict[str, bool]:
         target, tcp = _made_target(data, m, known)
         if target is not None:
             kinds.setdefault(_made_name(target.group(1).decode("latin-1")), set()).add(tcp)
-    told = {name: next(iter(k)) for name, k in kinds.items() if len(k) == 1 and None not in k and name}
+    told = {name: next(iter(k)) if len(k) == 1 else None for name, k in kinds.items()
+            if name and (len(k) == 1 and None not in k or False in k)}
     return {name: tcp for name, tcp in told.items() if not _given_another_value(data, name, known)}
 
 
