@@ -853,16 +853,18 @@ def _directive_in_error(node) -> bool:
     return False
 
 
-_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b[^\n]*\n?", re.M)
+# A conditional's directive, with the lines a backslash continues it on.
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(?:\\\r?\n|[^\n])*\n?",
+                          re.M)
 
 
 def _one_arm(data: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
-    """The byte ranges of data[start:end] that one build compiles: of each conditional with
-    several arms, the directives left out and one arm kept (the first, or the one after an
-    `#if 0`); a conditional of one arm is kept whole. None when the conditionals do not balance
-    or none has several arms."""
-    directives = _of_several_arms([(m.start(), m.end(), m.group(1)) for m in _CONDITIONAL.finditer(data, start, end)])
-    if not directives:
+    """The byte ranges of data[start:end] that one build compiles: every conditional's
+    directives left out (a directive inside a statement, `if (a == X` `#ifdef B` `|| b`
+    `#endif` `)`, is no C), of each conditional the first arm kept (the one after an `#if 0`;
+    an `#if 0` of one arm left out). None when the conditionals do not balance or there are none."""
+    directives = [(m.start(), m.end(), m.group(1)) for m in _CONDITIONAL.finditer(data, start, end)]
+    if not directives or not _balanced(directives):
         return None
     # The text between two directives is kept where every enclosing conditional is in its kept
     # arm ("keep"; "zero": in an `#if 0`; "done": past the kept arm).
@@ -882,22 +884,18 @@ def _one_arm(data: bytes, start: int, end: int) -> list[tuple[int, int]] | None:
     return ranges
 
 
-def _of_several_arms(directives: list[tuple[int, int, bytes]]) -> list[tuple[int, int, bytes]] | None:
-    """Those of the directives (start, end, word) whose conditional has several arms; None when
-    the conditionals do not balance."""
-    stack, owner, arms = [], [], {}
-    for i, (_, _, word) in enumerate(directives):
+def _balanced(directives: list[tuple[int, int, bytes]]) -> bool:
+    """Whether every conditional of the directives (start, end, word) that opens closes, and
+    none closes or goes on that was not opened."""
+    depth = 0
+    for _, _, word in directives:
         if word.startswith(b"if"):
-            stack.append(i)
-            arms[i] = 1
-        if not stack:
-            return None
-        owner.append(stack[-1])
-        if word.startswith(b"el"):
-            arms[stack[-1]] += 1
+            depth += 1
+        elif not depth:
+            return False
         elif word == b"endif":
-            stack.pop()
-    return None if stack else [d for d, o in zip(directives, owner) if arms[o] > 1]
+            depth -= 1
+    return not depth
 
 
 def _typed(typ: str, decl) -> str:
