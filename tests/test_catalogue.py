@@ -79,8 +79,8 @@ def _named(language: str) -> dict[str, list[Path]]:
 #   through a second field.
 # - every language's test folders: a fixture's path is fixtures/<language>/,
 #   in no such folder (test_test_sources.py checks them).
-TEST_FOLDERS = {"java": "benchmark benchmarks jmh test tests", "python": "benchmarks test tests",
-                "c": "bench benchmarks test tests"}
+TEST_FOLDERS = {"java": "benchmark benchmarks jmh test tests testsuite", "python": "benchmarks test tests testsuite",
+                "c": "bench benchmarks test tests testsuite"}
 UNTESTED = {"python": {"test_folders": TEST_FOLDERS["python"]}, "c": {"test_folders": TEST_FOLDERS["c"]}, "java": {
     "test_folders": TEST_FOLDERS["java"],
     "not_tcp": ("ByteArrayInputStream DatagramPacket DatagramSocket FileInputStream FileReader MulticastSocket "

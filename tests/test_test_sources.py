@@ -20,6 +20,7 @@ from test_catalogue import TEST_FOLDERS
     ("java", "src/main/java/org/example/EchoBenchmark.java", True),
     ("java", "src/main/java/io/nats/client/impl/SocketDataPort.java", False),
     ("java", "src/main/java/org/example/testing/Contest.java", False),  # no folder named so, no *Test.java
+    ("java", "testsuite/src/main/java/io/netty/testsuite/transport/socket/SocketHalfClosedTest.java", True),
     ("python", "src/twisted/test/test_tcp.py", True),
     ("python", "tests/helpers.py", True),
     ("python", "tools/latency_test.py", True),
@@ -30,6 +31,7 @@ from test_catalogue import TEST_FOLDERS
     ("c", "src/bench_echo.c", True),
     ("c", "src/event/ngx_event_connect.c", False),
     ("c", "src/latest.c", False),
+    ("c", "libffi/testsuite/libffi.call/struct1.c", True),  # DejaGnu's folder
 ])
 def test_test_source(language: str, path: str, expected: bool):
     assert frontend(language).catalogue.test_source(path) is expected

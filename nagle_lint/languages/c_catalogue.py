@@ -63,6 +63,6 @@ C = Catalogue(
     named_reads={"recv"},
     evidence_words=("socket", "accept", "recv", "send", "setsockopt", "shutdown", "SSL_"),
     # test programs and benchmarks, by their folders and their names
-    test_folders={"test", "tests", "bench", "benchmarks"},
+    test_folders={"test", "tests", "testsuite", "bench", "benchmarks"},
     test_names={"test_*.c", "*_test.c", "bench_*.c"},
 )

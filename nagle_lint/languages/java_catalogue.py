@@ -112,10 +112,11 @@ JAVA = Catalogue(
             "TimeUnit.MILLISECONDS.sleep": 1e-3, "TimeUnit.MICROSECONDS.sleep": 1e-6,
             "TimeUnit.NANOSECONDS.sleep": 1e-9},
     # Maven's and Gradle's test sources (`src/test/java`), test and benchmark
-    # modules, JMH's; classes of tests and benchmarks named so.  Not `*Test.java`:
+    # modules (a `testsuite` module of integration tests), JMH's; classes of tests
+    # and benchmarks named so.  Not `*Test.java`:
     # in a test folder already where it is a JUnit test, and elsewhere often a
     # runnable example's name (mina's HttpTest, an HTTP server that ships).
-    test_folders={"test", "tests", "benchmark", "benchmarks", "jmh"},
+    test_folders={"test", "tests", "testsuite", "benchmark", "benchmarks", "jmh"},
     test_names={"*Tests.java", "*Benchmark.java"},
 )
 

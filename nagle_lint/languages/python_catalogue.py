@@ -81,6 +81,6 @@ PYTHON = Catalogue(
     # str.encode(), memoryview.tobytes()
     bytes_calls={"bytes", "bytearray", "pack", ".pack", ".encode", ".tobytes"},
     # pytest's and unittest's test modules and packages, and benchmark folders.
-    test_folders={"test", "tests", "benchmarks"},
+    test_folders={"test", "tests", "testsuite", "benchmarks"},
     test_names={"test_*.py", "*_test.py"},
 )
