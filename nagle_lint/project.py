@@ -20,6 +20,7 @@ from .model import (KEPT, MADE_BY, THROUGH_MEMBER, Bind, Call, FileModel, Flush,
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
 _NO_OVERLOAD = Function("", None, (), ())  # see `Project._overload`
+_OVERLOADS = Function("", None, (), ())  # several fit: see `Project.alternatives`
 _NO_CHOICE = Choice()  # a file parsed whole, every function lowered
 
 
@@ -224,6 +225,7 @@ class Project:
         self._abstract: set[tuple[str, str]] = set()  # (language, `Class.method`) declared without a body
         self._enums: set[tuple[str, str]] = set()  # (language, enum)
         self._typed: dict[tuple, Function | None] = {}  # see `_through_types`
+        self._fitting: dict[tuple, list[Function] | None] = {}  # see `_overloads`
         self._leaves: dict[tuple[str, str], str | None] = {}  # see `_implementation`
         for m in self.models.values():
             self._index_types(m)
@@ -289,7 +291,7 @@ class Project:
         if arity is not None:
             overload = self._overload(caller, callee, arity, types)
             if overload is not None:
-                return None if overload is _NO_OVERLOAD else overload
+                return None if overload is _NO_OVERLOAD or overload is _OVERLOADS else overload
         language = self.models[caller.path].language if caller.path in self.models else None
         local = self._local.get(caller.path, {})
         if callee in local:
@@ -442,7 +444,25 @@ class Project:
         """Of the methods named `callee` (several, in a language with overloads),
         the one lowered that takes `arity` arguments of `types`, where only one
         does (of the caller's file's, where it has some); `_NO_OVERLOAD` where the
-        types rule out every one lowered that takes `arity`; None otherwise."""
+        types rule out every one lowered that takes `arity`; `_OVERLOADS` where
+        several of one file fit (one class's: classes of one name in two files are
+        two classes); None otherwise."""
+        typed = self._overloads(caller, callee, arity, types)
+        if typed is None:
+            return None
+        if len(typed) > 1:
+            return _OVERLOADS if len({fn.path for fn in typed}) == 1 else None
+        return typed[0] if typed else _NO_OVERLOAD
+
+    def _overloads(self, caller: Function, callee: str, arity: int, types: tuple) -> list[Function] | None:
+        """The overloads `_overload` chooses from, those the arguments' types fit (none fits:
+        an empty list), or None where the name has not several lowered that take `arity`."""
+        key = (caller.path, callee, arity, types)
+        if key not in self._fitting:
+            self._fitting[key] = self._fits(caller, callee, arity, types)
+        return self._fitting[key]
+
+    def _fits(self, caller: Function, callee: str, arity: int, types: tuple) -> list[Function] | None:
         language = self.models[caller.path].language if caller.path in self.models else None
         if language is None or frontend(language).conversions is None:
             return None
@@ -451,8 +471,7 @@ class Project:
             return None
         fits = [fn for fn in ([fn for fn in found if fn.path == caller.path] or found)
                 if fn.body and len(fn.params) == arity]
-        typed = self._by_types(language, fits, types)
-        return typed[0] if len(typed) == 1 else _NO_OVERLOAD if fits and not typed else None
+        return self._by_types(language, fits, types) if fits else None
 
     def _by_types(self, language: str, fits: list[Function], types: tuple) -> list[Function]:
         """Of the overloads `fits` (each taking as many arguments as given), those
@@ -488,14 +507,18 @@ class Project:
     def targets(self, caller: Function, callee: str, arity: int | None = None, types: tuple = ()) -> list[Function]:
         """The functions a call may run: the one it resolves to, or each alternative definition."""
         target = self.resolve(caller, callee, arity, types)
-        return [target] if target is not None else self.alternatives(caller, callee)
+        return [target] if target is not None else self.alternatives(caller, callee, arity, types)
 
-    def alternatives(self, caller: Function, callee: str) -> list[Function]:
+    def alternatives(self, caller: Function, callee: str, arity: int | None = None, types: tuple = ()) -> list[Function]:
         """The definitions of `callee` in the caller's file where it has several that are
-        alternatives (one per build), in the order of the file; for a call through a member,
-        the functions the other files' operations tables hold there; else none."""
+        alternatives (one per build), in the order of the file; the overloads that the
+        arguments' types do not tell apart (the call runs one of them); for a call through a
+        member, the functions the other files' operations tables hold there; else none."""
         if callee.startswith(THROUGH_MEMBER):
             return self._held(caller, callee[len(THROUGH_MEMBER):])
+        if arity is not None and callee not in caller.params:
+            if self._overload(caller, callee, arity, types) is _OVERLOADS:
+                return self._overloads(caller, callee, arity, types)
         if callee in caller.params or self._local.get(caller.path, {}).get(callee, caller) is not None:
             return []
         return [fn for fn in self.models[caller.path].functions if fn.qualname == callee]

@@ -668,8 +668,10 @@ class _Run:
                 self.keep_fields(callee, s, frame)
             self.call_into(callee, s, flow, frame)
             return
-        builds = self.project.alternatives(frame.fn, s.callee)
-        if builds:  # defined once per build (#ifdef/#else): the call runs one of the definitions
+        builds = self.project.alternatives(frame.fn, s.callee, len(s.args), s.types)
+        if builds:  # defined once per build (#ifdef/#else), or overloads: the call runs one of them
+            # One running already is not what its own call runs again (an overload passing to another).
+            builds = [fn for fn in builds if id(fn) not in frame.active] or builds
             entry, outs = flow.normal, []
             for fn in builds:
                 flow.normal = entry
