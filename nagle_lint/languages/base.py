@@ -441,7 +441,7 @@ class Frontend:
         functions = functions + [unit.stub(q, node) for q, node in unparsed]
         values = _names_as_values(unit.src.data, {_short(q) for q in relevant if not n_is_root(q)})
         for i, fn in enumerate(functions):
-            callback = self.is_callback(fn.qualname) or _short(fn.qualname) in values
+            callback = self.is_callback(fn.qualname, unit) or _short(fn.qualname) in values
             if fn.callback != callback:  # a copy: a function taken from `before` is that model's too
                 functions[i] = replace(fn, callback=callback)
         return functions
@@ -654,8 +654,9 @@ class Frontend:
             seen.update(unit.class_env.get(c, {}))
         return seen
 
-    def is_callback(self, qualname: str) -> bool:
-        """Whether a framework calls this function once per event (by its name)."""
+    def is_callback(self, qualname: str, unit: "Unit | None" = None) -> bool:
+        """Whether a framework calls this function once per event (by its name;
+        a language may tell more from the file, `unit`)."""
         return qualname.rsplit(".", 1)[-1] in self.catalogue.callbacks
 
     def op_tables(self, data: bytes) -> dict[str, tuple[str, ...]]:
@@ -963,7 +964,7 @@ class Unit:
     def stub(self, qualname: str, node) -> Function:
         """A function not worth lowering: there, so that calls to it resolve to
         it (and not to a namesake elsewhere), but without a body."""
-        return Function(qualname, self.src.site(node), (), (), {}, self.fe.is_callback(qualname))
+        return Function(qualname, self.src.site(node), (), (), {}, self.fe.is_callback(qualname, self))
 
     def lower_function(self, qualname: str, node, cls: str | None) -> Function:
         low = Lowering(self, qualname, cls)
@@ -986,7 +987,7 @@ class Unit:
         local = low.declared - low.params - low.not_local
         defaults = tuple(low.defaults.get(p) for p in params) if low.defaults else ()
         return Function(qualname, self.src.site(node), params, prologue + stmts, low.conns,
-                        self.fe.is_callback(qualname),
+                        self.fe.is_callback(qualname, self),
                         locals=frozenset(k for k in low.conns if _base_name(k) in local),
                         field_params=tuple(sorted((field, source) for source, field in low._fields_of.items()
                                                   if source in low.params)),

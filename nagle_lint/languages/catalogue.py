@@ -57,18 +57,37 @@ class Library:
     `http.client.HTTPConnection`); `methods`: method name -> its steps, in
     order (see `Step`; a method not listed does nothing to the connection);
     `own_methods`: those no other object has: whatever one is called on in a
-    file is such an object there."""
+    file is such an object there.
+
+    A framework's request handler is such an object too, in a class of its
+    own: `bases`, the framework's classes (by their last name) that make a
+    subclass one, whose methods called on the object itself (`self`) are the
+    library's, on the connection `through` holds (a field the framework
+    fills); `requests`, the prefix of the methods the framework calls once
+    for each request it has read; `keep_alive`, the class attribute and
+    value (as written) under which it reads the next request on the same
+    connection after the answer (else it closes the connection, and closing
+    sends what Nagle held)."""
 
     name: str
     makers: frozenset[str]
     methods: MappingProxyType  # str -> tuple[Step, ...]
     own_methods: frozenset[str]
+    bases: frozenset[str]
+    through: str | None
+    requests: str | None
+    keep_alive: tuple[str, str] | None
 
-    def __init__(self, name, makers, methods, own_methods=()):
+    def __init__(self, name, makers, methods, own_methods=(), bases=(), through=None, requests=None,
+                 keep_alive=None):
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "makers", frozenset(makers))
         object.__setattr__(self, "methods", _frozen((k, tuple(v)) for k, v in methods.items()))
         object.__setattr__(self, "own_methods", frozenset(own_methods))
+        object.__setattr__(self, "bases", frozenset(bases))
+        object.__setattr__(self, "through", through)
+        object.__setattr__(self, "requests", requests)
+        object.__setattr__(self, "keep_alive", keep_alive)
 
 
 @dataclass(frozen=True)

@@ -117,11 +117,25 @@ class PythonFrontend(Frontend):
             low.env["self.request"] = Handle("self.request")
             low.env["self.wfile"] = Handle("self.request", buffered=buffered)
             low.env["self.rfile"] = Handle("self.request")
+            if self._answers_a_request(low.unit, low.qualname):
+                low.recv(Handle("self.request"), node.child_by_field_name("name"))  # the request it answers
         elif "def data_received" in body and "def connection_made" in body:
             low.conns.setdefault("self.transport", _info("self.transport", None, "medium", "field", nodelay=True))
             low.env["self.transport"] = Handle("self.transport")
             if text(node.child_by_field_name("name")) == "data_received":
                 low.recv(Handle("self.transport"), node.child_by_field_name("name"))
+
+    def is_callback(self, qualname: str, unit=None) -> bool:
+        return super().is_callback(qualname, unit) or unit is not None and self._answers_a_request(unit, qualname)
+
+    @staticmethod
+    def _answers_a_request(unit, qualname: str) -> bool:
+        """Whether the function is a method a framework calls for each request it reads on a
+        connection it keeps for the next one (`do_GET` of an HTTP/1.1 handler): it runs
+        between two reads."""
+        cls, _, name = qualname.rpartition(".")
+        library, keeps_alive = _request_handlers(unit).get(cls, (None, False))
+        return keeps_alive and bool(library.requests) and name.startswith(library.requests)
 
     def _asyncio_stream_params(self, low: Lowering, node, keys) -> None:
         """`async def handle(reader, writer)` given to asyncio.start_server: one TCP stream."""
@@ -719,6 +733,9 @@ class PythonFrontend(Frontend):
         libraries = self.catalogue.libraries
         if not libraries or not any(meth in lib.methods for lib in libraries):
             return None
+        if receiver == "self" and low.cls:  # a framework's handler: its inherited methods
+            handler = _request_handlers(low.unit).get(low.cls)
+            return handler[0] if handler is not None and meth in handler[0].methods else None
         v = low.env.get(receiver)
         name = v.library if isinstance(v, Handle) and v.library else None
         if name is None and v is not NOT_CONN:  # a value of unknown kind (a factory's result): the methods called on it
@@ -740,6 +757,9 @@ class PythonFrontend(Frontend):
     def _library_connection(self, low, obj, library):
         """The connection of the library object `obj`, as sure as its methods
         make it, with TCP_NODELAY where the file's own subclass turns it on."""
+        if library.through is not None and compact(obj) == "self":
+            through = low.env.get(library.through)  # the field the framework fills (see `_framework_fields`)
+            return through if isinstance(through, Handle) else None
         made = low.env.get(compact(obj))
         h = low.conn_for(obj, "medium")
         info = low.conns.get(h.key) if h is not None else None
@@ -1107,6 +1127,35 @@ def _nodelay_subclasses(unit, libraries) -> set[str]:
             named = {aliases.get(b, b) for b in bases} | {cls}
             found |= {lib.name for lib in libraries if named & lib.makers}
     return found
+
+
+@per_file
+def _request_handlers(unit) -> dict:
+    """Class of the file -> (the library whose request handler it is: a class of its lineage
+    in the file derives from one of the library's `bases`, whether it keeps each connection for
+    the next request: the class or a base class of the file sets the library's `keep_alive`)."""
+    data = unit.src.data
+    libraries = [lib for lib in unit.fe.catalogue.libraries if lib.bases and any(b.encode() in data for b in lib.bases)]
+    if not libraries:
+        return {}
+    classes = {name: (bases, start) for name, bases, start in class_statements(data)}
+    bases_of = {name: bases for name, (bases, _) in classes.items()}
+    found = {}
+    for cls in classes:
+        chain = [c for c in lineage(bases_of, cls) if c in classes]
+        named = {b for c in chain for b in bases_of[c]}
+        library = next((lib for lib in libraries if named & lib.bases), None)
+        if library is not None:
+            found[cls] = (library, library.keep_alive is not None
+                          and any(_sets(data, classes[c][1], library.keep_alive) for c in chain))
+    return found
+
+
+def _sets(data: bytes, start: int, setting: tuple[str, str]) -> bool:
+    """Whether the class statement at `start` sets the class attribute to the value (a string)."""
+    name, value = (re.escape(w.encode()) for w in setting)
+    return re.compile(rb"\n[ \t]+%s[ \t]*=[ \t]*[\"']%s[\"']" % (name, value)).search(data, start, class_end(data, start)) \
+        is not None
 
 
 @per_file

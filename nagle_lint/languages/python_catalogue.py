@@ -29,6 +29,27 @@ HTTP_CLIENT = Library(
     own_methods={"putrequest", "putheader", "endheaders", "getresponse"},
 )
 
+# http.server's request handlers (socketserver's stream handlers: the connection is
+# self.request, written through self.wfile, unbuffered unless the class sets wbufsize):
+# send_response() and send_header() keep the status line and headers, end_headers() writes
+# them in one write. The server reads a request and calls do_<METHOD>(); with
+# protocol_version "HTTP/1.1" it then reads the next request on the same connection (with
+# HTTP/1.0, the default, it closes the connection, which sends what Nagle held).
+HTTP_SERVER = Library(
+    "http.server",
+    makers=(),
+    methods={
+        "send_response": [Step("buffer")],
+        "send_response_only": [Step("buffer")],
+        "send_header": [Step("buffer")],
+        "end_headers": [Step("flush")],
+    },
+    bases={"BaseHTTPRequestHandler", "SimpleHTTPRequestHandler", "CGIHTTPRequestHandler"},
+    through="self.wfile",
+    requests="do_",
+    keep_alive=("protocol_version", "HTTP/1.1"),
+)
+
 PYTHON = Catalogue(
     sends={"send", "sendall", "sendto"},
     gather_sends={"sendmsg"},
@@ -74,7 +95,7 @@ PYTHON = Catalogue(
     evidence_words=("socket", "asyncio", "RequestHandler", "data_received", "start_server"),
     stream_words=("makefile", "asyncio", "RequestHandler", "data_received", "start_server"),
     callbacks={"data_received", "handle", "handle_one_request"},
-    libraries=(HTTP_CLIENT,),
+    libraries=(HTTP_CLIENT, HTTP_SERVER),
     joinable_sends={"send", "sendall", "write"},  # write: on a raw makefile(..., buffering=0) stream
     whole_sends={"sendall"},
     # bytes(), bytearray(), struct's pack() as imported or as a method (struct.pack, Struct.pack),
