@@ -15,7 +15,7 @@ from .catalogue import Catalogue, Conversions
 JAVA = Catalogue(
     stream_writes={"write", "writeInt", "writeBytes", "writeUTF", "writeLong", "writeShort", "writeByte", "writeChar",
                    "writeChars", "writeDouble", "writeFloat", "writeBoolean", "writeObject", "print", "println",
-                   "printf", "format", "append", "writeAndFlush"},
+                   "printf", "format", "append", "writeAndFlush", "writeNow"},
     stream_reads={"read", "readLine", "readInt", "readFully", "readUTF", "readLong", "readShort", "readByte",
                   "readChar", "readObject", "readNBytes", "readAllBytes", "readUnsignedByte", "readUnsignedShort",
                   "readBoolean", "readDouble", "readFloat", "next", "nextLine", "nextInt", "nextLong", "hasNext",
@@ -53,9 +53,10 @@ JAVA = Catalogue(
         "InputStreamReader": False, "BufferedInputStream": False, "Scanner": False, "ObjectInputStream": False,
     },
     # Netty 4: writes wait in the channel's outbound buffer until a flush, and TCP_NODELAY is on by
-    # default; Netty 3: each Channel.write is sent at once, with Nagle on.
-    framework_types={"ChannelHandlerContext", "Channel", "ChannelOutboundInvoker"},
-    frameworks={"io.netty": "flush", "org.jboss.netty": "send"},
+    # default; Netty 3: each Channel.write is sent at once, with Nagle on.  Helidon: its servers' and
+    # clients' DataWriter writes each write(..) or writeNow(..) to the socket as it comes.
+    framework_types={"ChannelHandlerContext", "Channel", "ChannelOutboundInvoker", "DataWriter"},
+    frameworks={"io.netty": "flush", "org.jboss.netty": "send", "io.helidon": "send"},
     callbacks={"channelRead", "channelRead0", "messageReceived"},
     wrappers={
         # new X(stream): does X buffer by itself (None: as buffered as what it wraps)?
