@@ -27,7 +27,8 @@ C = Catalogue(
     # a socket's own sends: after the count (send, sendto), or after a gathering send's message
     flags_argument={"send": (3, 4), "sendto": (3, 4), "sendmsg": (2, 3)},
     flushes={"fflush"},
-    closes={"close"},
+    # closesocket: Winsock's close of a socket, and the name portable code gives close() elsewhere
+    closes={"close", "closesocket"},
     stream_closes={"fclose"},
     shutdowns={"shutdown"},
     accepts={"accept", "accept4"},
