@@ -9,10 +9,10 @@ from .catalogue import Catalogue
 
 C = Catalogue(
     sends={"write", "send", "sendto", "SSL_write", "BIO_write", "gnutls_record_send"},
-    gather_sends={"writev", "sendmsg", "sendmmsg"},
+    gather_sends={"writev", "sendmsg", "sendmmsg", "WSASend"},  # WSASend: Winsock's, of an array of buffers
     file_sends={"sendfile"},
     reads={"read", "recv", "recvfrom", "SSL_read", "SSL_peek", "BIO_read", "gnutls_record_recv"},
-    gather_reads={"readv", "recvmsg"},
+    gather_reads={"readv", "recvmsg", "WSARecv"},
     handshakes={"SSL_connect", "SSL_accept", "SSL_do_handshake", "gnutls_handshake"},
     stream_writes={"fwrite", "fprintf", "vfprintf", "fputs", "fputc", "putc", "fputs_unlocked", "fwrite_unlocked"},
     one_byte_writes={"fputc", "putc"},

@@ -92,6 +92,24 @@ ssize_t messages(int h, const char *head, size_t n, struct mmsghdr *msgs, char *
     return read(h, reply, 64);
 }
 
+/* Winsock's gathering send and read (an array of WSABUF). */
+int wsa_message(SOCKET h, const char *head, size_t n, WSABUF *bufs, DWORD count, char *reply)
+{
+    DWORD sent, got, flags = 0;
+    send(h, head, n, 0);
+    WSASend(h, bufs, count, &sent, 0, NULL, NULL); // expect: NGL001 catalogue: gather_sends.WSASend
+    return recv(h, reply, 64, 0);
+}
+
+int wsa_turns(SOCKET h, WSABUF *bufs, DWORD count, WSABUF *more)
+{
+    DWORD sent, got, flags = 0;
+    WSASend(h, bufs, count, &sent, 0, NULL, NULL);
+    WSARecv(h, bufs, count, &got, &flags, NULL, NULL); // catalogue: gather_reads.WSARecv
+    WSASend(h, more, count, &sent, 0, NULL, NULL);
+    return WSARecv(h, bufs, count, &got, &flags, NULL, NULL);
+}
+
 ssize_t message_reply(int h, const char *head, size_t n, const char *body, size_t m, struct msghdr *msg)
 {
     {
