@@ -1430,20 +1430,24 @@ class Lowering:
         if key is None:
             return None
         if key not in self.conns:
-            confidence = evidence
-            if confidence == "low" and (by_name and socket_like(key) or self.fe.polled(self.unit, key)):
-                confidence = "medium"
-            origin = "param" if key in self.params else ("field" if key.startswith(("self.", "this.")) else "unknown")
-            tcp = self.fe.made_as(self, key)
-            if tcp is not None:  # the file makes what this names, and always of one kind
-                confidence = "high" if tcp is False else max(confidence, "medium", key=CONFIDENCES.index)
-            elif self.fe.made_both_ways(self, key):
-                confidence, origin = "low", "either"
-            self.conns[key] = ConnInfo(key, tcp, confidence, origin)
+            self.conns[key] = self._found(key, evidence, by_name)
         elif evidence == "medium" and self.conns[key].confidence == "low" and self.conns[key].origin != "either":
             old = self.conns[key]
             self.conns[key] = ConnInfo(old.name, old.tcp, "medium", old.origin)
         return Handle(key)
+
+    def _found(self, key: str, evidence: str, by_name: bool) -> ConnInfo:
+        """What is known of a connection first met by its name `key` (see `conn_for`)."""
+        confidence = evidence
+        if confidence == "low" and (by_name and socket_like(key) or self.fe.polled(self.unit, key)):
+            confidence = "medium"
+        origin = "param" if key in self.params else ("field" if key.startswith(("self.", "this.")) else "unknown")
+        tcp = self.fe.made_as(self, key)
+        if tcp is not None:  # the file makes what this names, and always of one kind
+            confidence = "high" if tcp is False else max(confidence, "medium", key=CONFIDENCES.index)
+        elif self.fe.made_both_ways(self, key):
+            confidence, origin = "low", "either"
+        return ConnInfo(key, tcp, confidence, origin)
 
     def options_holder(self, node) -> Handle:
         """What an option is set on when it is no connection we can name (a
