@@ -547,6 +547,38 @@ class Project:
                 found.setdefault((m.language, member), []).append((m.path, names))
         return found
 
+    def handed_nodelay(self, path: str) -> dict[tuple[str, str], tuple]:
+        """(class, field key) -> (site and file of the option, whether a user setting chooses
+        it), for the classes of file `path` whose constructor keeps in a field a connection
+        that the function making the object turned TCP_NODELAY on for before (a server
+        handing each accepted socket to a handler run on a thread of its own): the
+        class's methods start with it on."""
+        return self._handed_nodelay.get(path, {})
+
+    @cached_property
+    def _handed_nodelay(self) -> dict[str, dict[tuple[str, str], tuple]]:
+        found: dict[str, dict[tuple[str, str], tuple]] = {}
+        for fn in self._bodied:
+            if not self.facts(fn).has(SetOption):
+                continue
+            options = [ev for ev in walk(fn.body) if isinstance(ev, SetOption) and ev.option == "nodelay"
+                       and ev.value and not ev.conn.startswith(("this.", "self."))]
+            for call in self.facts(fn).calls if options else ():
+                for target in self.targets(fn, call.callee, len(call.args), call.types):
+                    self._kept_with_nodelay(fn, call, target, options, found)
+        return found
+
+    @staticmethod
+    def _kept_with_nodelay(fn: Function, call: Call, target: Function, options: list, found: dict) -> None:
+        index = binding(call, target)
+        for field, param in target.field_params:
+            i = index[target.params.index(param)] if param in target.params else None
+            arg = call.args[i] if i is not None and i < len(call.args) else None
+            for ev in options:
+                if arg == ev.conn and ev.site.line < call.site.line:
+                    cls = target.qualname.rpartition(".")[0]
+                    found.setdefault(target.path, {}).setdefault((cls, field), (ev.site, fn.path, ev.setting))
+
     def facts(self, fn: Function) -> _Facts:
         facts = self._facts.get(id(fn))
         if facts is None or facts.fn is not fn:

@@ -190,6 +190,8 @@ def analyse(model: FileModel, project=None, deadline: float | None = None, runs=
     project = project or Project([model])
     result = Analysis(project=project)
     field_nodelay = _fields_with_nodelay(model)
+    for key, (site, path, chosen) in project.handed_nodelay(model.path).items():
+        field_nodelay.setdefault(key, (Point(site, (), path), chosen))
     shared = _Shared()
     for fn in model.functions:
         if project.may_find(fn):
