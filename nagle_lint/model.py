@@ -123,7 +123,10 @@ class Failed:
 class SetOption:
     """A socket option change.  `option` is "nodelay" or "cork" (TCP_CORK and
     TCP_NOPUSH); `value` is True/False, or None when it cannot be told;
-    `value_param` names the parameter the value comes from, if it does.
+    `value_param` names the parameter the value comes from, if it does;
+    `option_param` the parameter the option itself comes from, in a setter
+    taking it (`set_tcp_option(fd, TCP_NODELAY, 1)`): `option` is then ""
+    until a call tells which option it is (see `Call.options`).
     `comment` is the text of the comments on the option's line and the line
     above (a justification, if any, is judged by the check).
 
@@ -145,6 +148,7 @@ class SetOption:
     setting: bool = False
     interactive: bool = False
     tunnel: bool = False
+    option_param: str | None = None
 
 
 @record
@@ -201,6 +205,10 @@ class Call:
     # (`conn_nodelay(c)`): kept only so that the option's wrapper is judged where
     # it is called (see `comment`); it changes nothing the dataflow follows.
     judged_only: bool = False
+    # options[i]: the socket option argument i names ("nodelay" for TCP_NODELAY),
+    # for a setter whose option is its parameter (see `SetOption.option_param`);
+    # none named: empty.
+    options: tuple[str | None, ...] = ()
 
 
 # --- structure --------------------------------------------------------------
@@ -398,6 +406,14 @@ def binding(call: Call, fn: Function) -> tuple[int | None, ...]:
         if 0 <= j < len(given):
             given[j] = i
     return tuple(given)
+
+
+def passed(call: Call, fn: Function, param: str | None, values: tuple):
+    """What `call` passes, among `values` (its args, constants or options), for `fn`'s `param`."""
+    if param is None or param not in fn.params:
+        return None
+    i = binding(call, fn)[fn.params.index(param)]
+    return values[i] if i is not None and i < len(values) else None
 
 
 def unpacks(call: Call) -> bool:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..model import (
-    binding, lineage, record, unpacks, walk,
+    binding, lineage, passed, record, unpacks, walk,
     CALL_RESULT,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Try,
@@ -155,6 +155,7 @@ class _Frame:
     consts: dict = field(default_factory=dict)  # parameter -> truth of the constant passed
     receiver: str | None = None  # the root key of the object whose fields are self./this.
     returned: set = field(default_factory=set)  # root keys of the connections the function returns
+    options: dict = field(default_factory=dict)  # parameter -> the socket option passed (see `Call.options`)
 
 
 def class_of(qualname: str) -> str:
@@ -222,18 +223,47 @@ def _merge(result: Analysis, part: Analysis) -> None:
 
 def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], tuple[Point, bool]]:
     """(class, field key) -> (where a method of that class turns TCP_NODELAY on,
-    whether a user setting chooses it): the other methods start with it on."""
+    whether a user setting chooses it): the other methods start with it on.
+    A member of a parameter (`c->fd` of `connect(struct conn *c)`) is the
+    field of a struct: the file's functions that name it so start with it on."""
     found: dict[tuple[str, str], tuple[Point, bool]] = {}
+    setters = {fn.qualname: fn for fn in model.functions}
     for fn in model.functions:
-        for ev in walk(fn.body):
-            if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value and is_field(ev.conn):
-                found.setdefault((class_of(fn.qualname), ev.conn), (Point(ev.site, (), model.path), ev.setting))
+        for conn, site, setting in _nodelay_turned_on(fn, setters):
+            if is_field(conn) or member_of(conn) in fn.params:
+                found.setdefault((class_of(fn.qualname), conn), (Point(site, (), model.path), setting))
     for cls in model.bases:  # a subclass's methods start with what its base classes' methods set
         for base in lineage(model.bases, cls)[1:]:
             for (c, key), where in list(found.items()):
                 if c == base:
                     found.setdefault((cls, key), where)
     return found
+
+
+def _options_passed(call: Call, callee: Function) -> dict[str, str]:
+    """The callee's parameters the call gives a socket option (see `Call.options`)."""
+    if not call.options:
+        return {}
+    given = ((param, passed(call, callee, param, call.options)) for param in callee.params if param)
+    return {param: option for param, option in given if option}
+
+
+def _nodelay_turned_on(fn: Function, setters: dict[str, Function]):
+    """(connection key, site, whether a user setting chooses it) of each TCP_NODELAY
+    `fn` turns on: itself, or by calling a setter of the file that takes the
+    option (`set_tcp_option(c->fd, TCP_NODELAY, 1)`, see `SetOption.option_param`)."""
+    for ev in walk(fn.body):
+        if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value:
+            yield ev.conn, ev.site, ev.setting
+        elif isinstance(ev, Call) and "nodelay" in ev.options and ev.callee in setters:
+            setter = setters[ev.callee]
+            for opt in walk(setter.body):
+                if not isinstance(opt, SetOption) or opt.option_param is None:
+                    continue
+                value = opt.value if opt.value is not None else passed(ev, setter, opt.value_param, ev.consts)
+                conn = passed(ev, setter, opt.conn, ev.args)
+                if passed(ev, setter, opt.option_param, ev.options) == "nodelay" and value and conn:
+                    yield conn, ev.site, ev.setting
 
 
 class _Shared:
@@ -690,6 +720,7 @@ class _Run:
                 or len(frame.stack) >= MAX_CALL_DEPTH or self.visits > MAX_VISITS:
             return  # an unknown call changes nothing we know
         keys, consts = {}, {}
+        options = _options_passed(s, callee)
         defaults = callee.defaults if callee.defaults and not unpacks(s) else _NONE * len(callee.params)
         for param, i, default in zip(callee.params, binding(s, callee), defaults):
             if param is None:
@@ -713,9 +744,9 @@ class _Run:
         # The same call, reached again with the same state (a loop's next
         # round), gives the same result.
         memo_key = (id(callee), s.site, frame.stack, receiver, tuple(sorted(keys.items())),
-                    tuple(sorted(consts.items())), frozenset(flow.normal.items()))
+                    tuple(sorted(consts.items())), tuple(sorted(options.items())), frozenset(flow.normal.items()))
         if memo_key not in self.memo:
-            self.memo[memo_key] = self.followed(callee, s, flow.normal, frame, keys, consts, receiver)
+            self.memo[memo_key] = self.followed(callee, s, flow.normal, frame, keys, consts, receiver, options)
         after, returned, flow.split = self.memo[memo_key]
         if after is not None and self.quiet(callee, frame.active):
             # A function that only reads (a buffered reader) is a read to its
@@ -738,12 +769,12 @@ class _Run:
         flow.normal = after
 
     def followed(self, callee: Function, s: Call, entry: State, frame: _Frame, keys: dict, consts: dict,
-                 receiver: str | None) -> tuple:
+                 receiver: str | None, options: dict) -> tuple:
         """(the state after the call, the callee's keys of the connections
         it returns, (where it returned a truthy value, where a falsy one) or
         None where both are the same)."""
         inner = _Frame(callee, keys, frame.stack + ((frame.fn.path, s.site),), frame.active | {id(callee)},
-                       consts, receiver)
+                       consts, receiver, options=options)
         out = self.block(self.project.live_body(callee), entry, inner)
         ends = [(out.normal, None), *out.returns]
         # Where it returned a truthy value, and a falsy one (a value not
@@ -774,9 +805,16 @@ class _Run:
             self.result.info_at[ev.site] = info
         if info.tcp is False or info.origin == "passed":  # passed: no caller gave it a connection's send
             return state
+        p = self.point(frame, ev.site)
+        if isinstance(ev, SetOption) and ev.option_param is not None:
+            if ev.option_param not in frame.options:
+                return state  # an option no call named: not one that matters here
+            # The call naming the option is where it is set (`set_tcp_option(fd, TCP_NODELAY, 1)`).
+            ev = replace(ev, option=frame.options[ev.option_param])
+            (path, site), stack = frame.stack[-1], frame.stack[:-1]
+            p = Point(site, stack, path)
         if isinstance(ev, SetOption) and ev.value is None and ev.value_param in frame.consts:
             ev = replace(ev, value=frame.consts[ev.value_param])
-        p = self.point(frame, ev.site)
         before = state.get(key, frozenset({EMPTY}))
         after = set()
         for cs in before:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..findings import Finding, Step
-from ..model import binding, Call, FileModel, Function, SetOption, walk
+from ..model import Call, FileModel, Function, passed, SetOption, walk
 from .common import at_depth, named, step
 from .flow import Analysis, SplitAtExit, is_field, member_of
 from .ngl001_split_write import pieces, repeated, split_confidence
@@ -112,7 +112,7 @@ def check(model: FileModel, analysis: Analysis):
     offered = offers_setting(model)
     for fn in model.functions:
         for ev in walk(fn.body):
-            if isinstance(ev, Call) and any(ev.consts):
+            if isinstance(ev, Call) and (any(ev.consts) or ev.options):
                 yield from _chosen_at_call(project, model, fn, ev)
             elif isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value:
                 yield from _unexplained(project, model, fn, ev, offered)
@@ -129,7 +129,8 @@ def _bandaids(analysis: Analysis):
     for split in (*analysis.split_reads, *analysis.split_exits):
         if split.nodelay is not None:
             ev = project.event_at(split.nodelay.path, split.nodelay.site)
-            if not (isinstance(ev, SetOption) and nature(ev)):
+            # (A call naming the option to a setter is where it is set: see flow.py.)
+            if not (isinstance(ev, (SetOption, Call)) and nature(ev)):
                 default = isinstance(ev, SetOption) and offers_setting(project.models.get(split.nodelay.path))
                 yield _bandaid(project, split, default)
 
@@ -180,16 +181,18 @@ def _calls_to(project, fn: Function):
 
 def _chosen_at_call(project, model: FileModel, caller: Function, call: Call):
     """A wrapper whose value is its parameter (`set_nodelay(fd, on)`), called
-    with `on` constant and true: the choice, and the finding, are at the call."""
+    with `on` constant and true, or whose option is (`set_tcp_option(fd, name,
+    value)`), called with TCP_NODELAY: the choice, and the finding, are at the call."""
     callee = project.resolve(caller, call.callee, len(call.args), call.types)
     if callee is None or excused(call):
         return
     for ev in walk(callee.body):
-        if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value is None and ev.value_param \
-                and not excused(ev) and ev.value_param in callee.params:
-            i = binding(call, callee)[callee.params.index(ev.value_param)]
-            if i is not None and i < len(call.consts) and call.consts[i]:
-                yield _undocumented(model, call.site, False, (Step(ev.site, "sets TCP_NODELAY", callee.path),))
+        if not isinstance(ev, SetOption) or excused(ev) or ev.value is not None and ev.option_param is None:
+            continue
+        option = passed(call, callee, ev.option_param, call.options) if ev.option_param else ev.option
+        value = ev.value if ev.value is not None else passed(call, callee, ev.value_param, call.consts)
+        if option == "nodelay" and value:
+            yield _undocumented(model, call.site, False, (Step(ev.site, "sets TCP_NODELAY", callee.path),))
 
 
 def _undocumented(model: FileModel, site, default: bool, related: tuple) -> Finding:

@@ -116,7 +116,8 @@ OPTION_CONSTANTS = {"TCP_NODELAY", "TCP_CORK", "TCP_NOPUSH"}
 # Interactive protocols: each keystroke or screen event must leave at once, so
 # TCP_NODELAY is their nature.  A connection speaks one when the function, its
 # class or its file is named for it (ChannelX11, ssh_connect, telnet.c).
-INTERACTIVE_PROTOCOLS = {"ssh", "sshd", "x11", "vnc", "rfb", "telnet", "telnetd", "rlogin", "rdp"}
+# RFC 2217 is telnet's serial port option: a remote serial console.
+INTERACTIVE_PROTOCOLS = {"ssh", "sshd", "x11", "vnc", "rfb", "telnet", "telnetd", "rlogin", "rdp", "rfc2217"}
 # Or when the file writes the protocol's identification string as a literal:
 # SSH's version exchange (RFC 4253: "SSH-2.0-..."), VNC's ("RFB 003.008").
 INTERACTIVE_BANNERS = re.compile(rb'"(?:SSH-(?:2\.0|1\.99)-|RFB \d{3}\.\d{3})')
@@ -1489,12 +1490,14 @@ class Lowering:
             self.flush(handle, node)
         self.push(handle, node)
 
-    def set_option(self, handle: Handle, option: str, value_node, node, tunnel: bool = False) -> None:
-        """`tunnel`: the frontend tells that the connection is handed to another layer (see `SetOption`)."""
+    def set_option(self, handle: Handle, option: str, value_node, node, tunnel: bool = False,
+                   option_param: str | None = None) -> None:
+        """`tunnel`: the frontend tells that the connection is handed to another layer (see `SetOption`);
+        `option_param`: the option is that parameter's, told by each call (`option` is then "")."""
         value = self.truth(value_node) if value_node is not None else None
         param = None
         if value is None and value_node is not None:
-            name = compact(value_node).lstrip("&*")
+            name = _CAST_OR_ADDRESS.sub("", compact(value_node))  # `(char *)&on`: the parameter `on`
             param = name if name in self.params else None
         site = self.site(node)
         setting = False
@@ -1506,14 +1509,19 @@ class Lowering:
             # A wrapper for the option (`nc_set_tcpnodelay(sd)`): the comment documenting it may say why.
             comment = "\n".join(filter(None, (comment, self.unit.comment_before(self.node.start_byte))))
         self.emit(SetOption(handle.key, option, value, site, comment, param,
-                            setting or _gated_by_setting(node, option), self.speaks_interactive(), tunnel))
+                            setting or _gated_by_setting(node, option), self.speaks_interactive(), tunnel,
+                            option_param))
 
-    def option_table(self, handle: Handle, option_node) -> None:
+    def option_table(self, handle: Handle, option_node, value_node=None, node=None) -> None:
         """An option set from a table (`sock.setsockopt(*opt)`, `setsockopt(fd,
         o->level, o->name, &o->value, ...)`): the option named by a variable sets
-        what the file's option tables hold, each row where it is written."""
+        what the file's option tables hold, each row where it is written.  One
+        named by a parameter (`set_tcp_option(fd, name, value)`) is each call's."""
         if option_node is not None and re.search(r"\b[A-Z][A-Z0-9_]{2,}\b", text(option_node)):
             return  # a constant of its own (SO_KEEPALIVE): no table
+        if option_node is not None and value_node is not None and text(option_node) in self.params:
+            self.set_option(handle, "", value_node, node, option_param=text(option_node))
+            return
         # The tables of the function itself, and those at the top of a file
         # parsed whole (a file parsed in parts has only its functions).
         top = not self.fe.scan.tells_functions
@@ -1522,10 +1530,18 @@ class Lowering:
             if inside or top and outside:
                 self.set_option(handle, option, value, row)
 
-    def option_call(self, callee: str, node) -> dict:
+    def options_named(self, arg_nodes) -> tuple[str | None, ...]:
+        """See `Call.options`: the option each argument names by its constant
+        (`TCP_NODELAY`, `socket.TCP_NODELAY`), for a setter taking the option."""
+        words = [re.split(r"[.:>-]+", text(a))[-1] for a in arg_nodes]
+        options = tuple(self.fe.catalogue.options.get(w) if w in OPTION_CONSTANTS else None for w in words)
+        return options if any(options) else ()
+
+    def option_call(self, callee: str, node, options=()) -> dict:
         """For a call named for an option (`set_nodelay(fd)`, `enableTcpNoDelay(s)`),
-        what justifies it at the call: the wrapper is judged where it is called."""
-        option = named_option(callee)
+        or passing one to a setter (`set_tcp_option(fd, TCP_NODELAY, 1)`), what
+        justifies it at the call: the wrapper is judged where it is called."""
+        option = named_option(callee) or next(filter(None, options), None)
         if option is None:
             return {}
         line = self.site(node).line
@@ -1595,8 +1611,9 @@ class Lowering:
     def local_call(self, callee: str, arg_nodes, node, receiver: str | None = None, named=None) -> Returned:
         """A call to a function of this file (`named`: the arguments passed by name, name -> node)."""
         keys, consts, names, types, classes = self.call_args(arg_nodes, guess=True, named=named)
-        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node), names=names,
-                    types=types, classes=classes)
+        options = self.options_named(arg_nodes)
+        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node, options),
+                    names=names, types=types, classes=classes, options=options)
         self.emit(call)
         return Returned(call, True)
 
@@ -1606,8 +1623,9 @@ class Lowering:
         passes a connection, is made on an object, or its result is named.
         `otherwise`: the events it makes where it reaches none (see `Call`)."""
         keys, consts, names, types, classes = self.call_args(arg_nodes, guess=False, named=named)
-        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node),
-                    otherwise=tuple(otherwise), names=names, types=types, classes=classes)
+        options = self.options_named(arg_nodes)
+        call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node, options),
+                    otherwise=tuple(otherwise), names=names, types=types, classes=classes, options=options)
         # An object passed (see `Call.classes`) matters to a method or a constructor, which
         # may keep it in a field, not to a function of no class.
         emitted = receiver is not None or bool(otherwise) or any(

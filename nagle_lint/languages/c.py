@@ -569,7 +569,7 @@ class CFrontend(Frontend):
         if option:
             low.set_option(h, option, args[3], node)
         else:  # setsockopt(fd, o->level, o->name, &o->value, ...): a row of an option table
-            low.option_table(h, args[2])
+            low.option_table(h, args[2], args[3], node)
         return None
 
     def _stream_call(self, low: Lowering, node, name: str, args) -> None:

@@ -554,7 +554,7 @@ class PythonFrontend(Frontend):
             _class_default(low, args[2])
             low.set_option(h, option, args[2], node)
         else:  # setsockopt(*opt), setsockopt(level, name, value): a row of an option table
-            low.option_table(h, args[1] if len(args) >= 3 else None)
+            low.option_table(h, *(args[1:3] if len(args) >= 3 else (None, None)), node)
 
     def _open_stream(self, low, node, args, kwargs):
         """asyncio.open_connection(): a (reader, writer) pair on one TCP connection, TCP_NODELAY on."""
