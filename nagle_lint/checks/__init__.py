@@ -70,7 +70,9 @@ def best_of(findings) -> list[Finding]:
 
 
 def _rank(f: Finding):
-    return (f.level == "warning", CONFIDENCES.index(f.confidence), f.message)
+    # Surer first: a band-aid of low confidence must not hide a sure note on the same line
+    # (the confidence asked would then show neither).
+    return (CONFIDENCES.index(f.confidence), f.level == "warning", f.message)
 
 
 def _steps(f: Finding) -> list[tuple]:
