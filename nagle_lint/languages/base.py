@@ -1341,7 +1341,9 @@ class Lowering:
         if self.fe.binding_declares and name.isidentifier():
             self.declared.add(name)
         if self._assigned:
-            self._assigned[-1].add(_base_name(name))
+            # A member assigned (`c->incoming = ...`) rebinds neither `c` nor its other members.
+            if "->" not in name and "." not in name:
+                self._assigned[-1].add(_base_name(name))
             self._assigned[-1].add(name)
         self.sizes.pop(name, None)
         if value is None:
