@@ -101,6 +101,19 @@ class Push:
 
 
 @record
+class Hold:
+    """A variable that conditions test against numbers (a state machine's
+    phase, `if (p->phase == 3)`) is given a number (`value`), changed by one
+    (`step`: `++p->phase`, `p->phase += 2`), or given anything else (both
+    None)."""
+
+    key: str
+    value: int | None
+    step: int | None
+    site: Site
+
+
+@record
 class Pause:
     """Time passes (a sleep at least as long as the peer's delayed ACK), or
     the path goes on only with a message of full-size segments (which the
@@ -215,6 +228,7 @@ class Call:
 
 
 CALL_RESULT = "()"  # `If.when`'s name for the result of the call just made (no parameter is named so)
+HOLDS = "=="  # `If.when`'s (HOLDS, variable, number): the first branch runs exactly when the variable holds the number
 
 
 @record
@@ -229,7 +243,9 @@ class If:
     the condition tests only the result of the call just made
     (`if (!poll_ok(fd)) return;`), `when` is (CALL_RESULT, truth): the
     first branch goes on from where the callee returned a value of that
-    truth, the others from where it returned one of the other."""
+    truth, the others from where it returned one of the other.  Where it
+    compares a variable with a number (`if (p->phase == 4)`), `when` is
+    (HOLDS, variable, number), and `Hold`s say what the variable is given."""
 
     branches: tuple[tuple["Stmt", ...], ...]
     exhaustive: bool
@@ -291,7 +307,7 @@ class Continue:
 
 
 Event = Send | Flush | Recv | Push | SetOption | Bind | Call
-Stmt = Event | If | Loop | Try | Return | Break | Continue
+Stmt = Event | If | Loop | Try | Return | Break | Continue | Hold
 
 
 @dataclass(slots=True)

@@ -18,8 +18,8 @@ from .site import Site
 
 # The classes a lowering is made of, by name.
 CLASSES: dict[str, type] = {cls.__name__: cls for cls in (
-    model.ConnInfo, model.Send, model.Flush, model.Recv, model.Push, model.Pause, model.Failed, model.SetOption,
-    model.Bind, model.Call, model.If, model.Loop, model.Try, model.Return, model.Break,
+    model.ConnInfo, model.Send, model.Flush, model.Recv, model.Push, model.Pause, model.Failed, model.Hold,
+    model.SetOption, model.Bind, model.Call, model.If, model.Loop, model.Try, model.Return, model.Break,
     model.Continue, model.Function, model.FileModel, Choice, Site)}
 _FIELDS = {cls: tuple(f.name for f in fields(cls)) if is_dataclass(cls) else cls._fields for cls in CLASSES.values()}
 _REQUIRED = object()

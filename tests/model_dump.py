@@ -3,7 +3,7 @@ line a function, connection or statement, indented by nesting."""
 
 from __future__ import annotations
 
-from nagle_lint.model import UNKNOWN, Break, Call, Continue, FileModel, If, Loop, Pause, Recv, Return, Send, SetOption, Try
+from nagle_lint.model import HOLDS, UNKNOWN, Break, Call, Continue, FileModel, Hold, If, Loop, Pause, Recv, Return, Send, SetOption, Try
 
 
 def dump(model: FileModel) -> str:
@@ -28,7 +28,8 @@ def _dump_block(stmts, depth: int, out: list[str]) -> None:
 
 def _dump_branches(s, depth: int, out: list[str]) -> None:
     pad = "  " * depth
-    when = f" when {s.when[0]} is {s.when[1]}" if s.when else ""  # see `If.when`
+    when = f" when {s.when[1]} == {s.when[2]}" if s.when and s.when[0] == HOLDS \
+        else f" when {s.when[0]} is {s.when[1]}" if s.when else ""  # see `If.when`
     out.append(f"{pad}{'switch' if s.switch else 'if'}{'' if s.exhaustive else ' (may skip)'}{when} @{s.site.line}")
     for i, branch in enumerate(s.branches):
         out.append(f"{pad}  branch {i}")
@@ -92,6 +93,9 @@ def _dump_event(e) -> str:
         return f"call {into}{e.callee}({args}){on}{named} {line}"
     if isinstance(e, Pause):
         return f"pause {line}"
+    if isinstance(e, Hold):
+        told = f"= {e.value}" if e.value is not None else f"+= {e.step}" if e.step is not None else "= ?"
+        return f"hold {e.key} {told} {line}"
     if isinstance(e, Recv) and e.size != UNKNOWN:
         return f"recv {e.conn} size={e.size} {line}"
     return f"{type(e).__name__.lower()} {e.conn} {line}"

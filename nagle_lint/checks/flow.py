@@ -33,8 +33,8 @@ from typing import NamedTuple
 
 from ..model import (
     binding, lineage, passed, record, unpacks, walk,
-    CALL_RESULT,
-    Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
+    CALL_RESULT, HOLDS,
+    Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, Hold, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Try,
 )
 from ..site import CONFIDENCES
@@ -78,9 +78,15 @@ class ConnState(NamedTuple):
     # The units were sent in an earlier pass of a loop that also reads this
     # connection: a read still pairs them, a new send starts a new message.
     carried: bool = False
+    # What the path that led here gave the variables conditions test against numbers
+    # (`Hold`): (variable, number), by variable; one not named may hold anything.
+    holds: tuple[tuple[str, int], ...] = ()
 
 
 EMPTY = ConnState()
+# The state's entry for the path itself: what it gave the variables, where no connection
+# has a state yet (its states carry `holds` only).
+PATH = HOLDS
 State = dict  # conn key -> frozenset[ConnState]
 
 
@@ -406,18 +412,20 @@ class _Run:
 
     def loop_parts(self, loop: Loop) -> tuple:
         """(the connections a loop reads directly, the calls in it, whether its body
-        reads directly, the calls in its body)."""
+        reads directly, the calls in its body, the variables it gives numbers (see `Hold`))."""
         parts = self.shared.loops.get(id(loop))
         if parts is None:
-            recvs, calls = [], []
+            recvs, calls, held = [], [], set()
             for e in walk(loop.head + loop.body):
                 if isinstance(e, Recv):
                     recvs.append(e.conn)
                 elif isinstance(e, Call):
                     calls.append(e)
+                elif isinstance(e, Hold):
+                    held.add(e.key)
             body = tuple(walk(loop.body))
             parts = self.shared.loops[id(loop)] = (tuple(recvs), tuple(calls), any(isinstance(e, Recv) for e in body),
-                                                   tuple(e for e in body if isinstance(e, Call)))
+                                                   tuple(e for e in body if isinstance(e, Call)), frozenset(held))
         return parts
 
     def read_keys(self, frame: _Frame, call: Call) -> set[str]:
@@ -529,7 +537,9 @@ class _Run:
         elif isinstance(s, Call):
             self.call(s, flow, frame)
         elif isinstance(s, Pause):
-            flow.normal = {k: frozenset({EMPTY._replace(nodelay=cs.nodelay) for cs in v}) for k, v in st.items()}
+            flow.normal = _afresh(st)
+        elif isinstance(s, Hold):
+            flow.normal = _holding(st, self.key(frame, s.key), s)
         else:
             flow.normal = self.event(s, st, frame)
 
@@ -557,6 +567,9 @@ class _Run:
         elif s.when is not None and s.when[0] == CALL_RESULT and split is not None:
             first, others = split if s.when[1] else split[::-1]
             starts, skipped = [first] + [others] * (len(branches) - 1), others
+        elif s.when is not None and s.when[0] == HOLDS and flow.normal is not None:
+            first, others = _tested(flow.normal, self.key(frame, s.when[1]), s.when[2])
+            starts, skipped = [first] + [others] * (len(branches) - 1), others
         outs = [self.block(b, start, frame) for b, start in zip(branches, starts)]
         normals = [o.normal for o in outs]
         if not exhaustive:
@@ -571,11 +584,13 @@ class _Run:
         flow.normal = _join_all(normals)
 
     def loop(self, s: Loop, flow: _Flow, frame: _Frame) -> None:
-        entry = flow.normal
+        recvs, calls, reads_in_body, body_calls, held = self.loop_parts(s)
+        # What the passes give a variable is not followed from pass to pass.
+        varied = {self.key(frame, k) for k in held}
+        entry = _forgetting(flow.normal, varied)
         x = entry
         # A loop that reads in its body (`while len(buf) < n: buf += recv()`)
         # is there to read: take it to run at least once, as a do-while.
-        recvs, calls, reads_in_body, body_calls = self.loop_parts(s)
         body_first = s.body_first or reads_in_body
         # One that reads through a helper (`for cmd in cmds: readline(sock)`)
         # is there to read too: it is left after a pass, never before the first.
@@ -609,7 +624,7 @@ class _Run:
                 back = _carry(back, talks)
             if back is not None and fresh:  # `clients[i]`, `c = c->next`: another connection each pass
                 element, back = back, _fresh(back, fresh)
-            nxt = _join_all([entry, back])
+            nxt = _join_all([entry, _forgetting(back, varied)])
             if nxt == x:
                 break
             x = nxt
@@ -815,7 +830,7 @@ class _Run:
             p = Point(site, stack, path)
         if isinstance(ev, SetOption) and ev.value is None and ev.value_param in frame.consts:
             ev = replace(ev, value=frame.consts[ev.value_param])
-        before = state.get(key, frozenset({EMPTY}))
+        before = state[key] if key in state else _fresh_states(state)
         after = set()
         for cs in before:
             after.add(self.transfer(ev, cs, p, key))
@@ -842,9 +857,9 @@ class _Run:
             self.at_read(key, cs, p)
             return cs._replace(units=(), held=None, more=None, carried=False)
         if isinstance(ev, (Push, Failed)):
-            return EMPTY._replace(nodelay=cs.nodelay)
+            return EMPTY._replace(nodelay=cs.nodelay, holds=cs.holds)
         if isinstance(ev, Bind):
-            return EMPTY
+            return EMPTY._replace(holds=cs.holds)
         if isinstance(ev, SetOption):
             if ev.value is None:
                 return cs
@@ -893,7 +908,59 @@ def _without(state: State | None, keys) -> State | None:
 def _afresh(state: State) -> State:
     """Every connection as after a read that also ends any cork: nothing
     sent before counts (but TCP_NODELAY stays as it was)."""
-    return {k: frozenset(EMPTY._replace(nodelay=cs.nodelay) for cs in v) for k, v in state.items()}
+    return {k: frozenset(EMPTY._replace(nodelay=cs.nodelay, holds=cs.holds) for cs in v) for k, v in state.items()}
+
+
+def _fresh_states(state: State) -> frozenset:
+    """The states of a connection nothing was sent on yet: one for each thing the paths here
+    may have given the variables (see `ConnState.holds`)."""
+    path = state.get(PATH)
+    return frozenset(EMPTY._replace(holds=cs.holds) for cs in path) if path else _EMPTY_SET
+
+
+def _holding(state: State, var: str, s: Hold) -> State:
+    """The state after `s` gives the variable `var` a number, changes it, or gives it anything."""
+    def given(cs: ConnState) -> ConnState:
+        held = dict(cs.holds)
+        old = held.pop(var, None)
+        value = s.value if s.value is not None else old + s.step if old is not None and s.step is not None else None
+        if value is not None:
+            held[var] = value
+        return cs._replace(holds=tuple(sorted(held.items())))
+    out = {k: _bounded({given(cs) for cs in v}) for k, v in state.items()}
+    if PATH not in out and s.value is not None:
+        out[PATH] = frozenset({EMPTY._replace(holds=((var, s.value),))})
+    return out
+
+
+def _tested(state: State, var: str, number: int) -> tuple[State | None, State | None]:
+    """(the state where the variable holds the number, where it holds another): each
+    connection's states split by what their paths gave it (a state whose path gave it
+    nothing told goes both ways, told the number on the first); None where no path can."""
+    def holds(cs: ConnState) -> int | None:
+        return next((v for k, v in cs.holds if k == var), None)
+    first, others = {}, {}
+    for k, v in state.items():
+        one = {cs if holds(cs) == number else cs._replace(holds=tuple(sorted(cs.holds + ((var, number),))))
+               for cs in v if holds(cs) in (None, number)}
+        two = {cs for cs in v if holds(cs) != number}
+        if one:
+            first[k] = frozenset(one)
+        if two:
+            others[k] = frozenset(two)
+    if PATH in state:  # the path itself tells whether it can go either way
+        return (first if PATH in first else None), (others if PATH in others else None)
+    first[PATH] = frozenset({EMPTY._replace(holds=((var, number),))})
+    return first, others
+
+
+def _forgetting(state: State | None, variables: set[str]) -> State | None:
+    """The state, forgetting what the paths gave these variables."""
+    if state is None or not variables or PATH not in state:
+        return state
+    def forgot(cs: ConnState) -> ConnState:
+        return cs._replace(holds=tuple(h for h in cs.holds if h[0] not in variables)) if cs.holds else cs
+    return {k: frozenset(forgot(cs) for cs in v) for k, v in state.items()}
 
 
 def _answered(states: frozenset) -> frozenset:
@@ -912,7 +979,7 @@ def _carry(state: State, keys: set[str]) -> State:
 def _fresh(state: State, keys: set[str]) -> State:
     out = dict(state)
     for k in keys & out.keys():
-        out[k] = frozenset((EMPTY,))
+        out[k] = frozenset(EMPTY._replace(holds=cs.holds) for cs in out[k]) or _EMPTY_SET
     return out
 
 
@@ -920,7 +987,7 @@ def _with(state: State, other: State, keys: set[str]) -> State:
     """`state`, where `keys` may also be as in `other`."""
     out = dict(state)
     for k in keys & other.keys():
-        out[k] = out.get(k, frozenset({EMPTY})) | other[k]
+        out[k] = (out[k] if k in out else _fresh_states(state)) | other[k]
     return out
 
 
@@ -955,8 +1022,9 @@ def _callee_key(fn: Function, k: str) -> str:
 
 def _order(cs: ConnState):
     # Each field, with () for None (a Point is a non-empty tuple), so that any two compare.
-    units, held, more, corked, dirty, nodelay, carried = cs
-    return (-len(units), held is None, (units, held or (), more or (), corked or (), dirty or (), nodelay or (), carried))
+    units, held, more, corked, dirty, nodelay, carried, holds = cs
+    return (-len(units), held is None,
+            (units, held or (), more or (), corked or (), dirty or (), nodelay or (), carried, holds))
 
 
 def _bounded(states: set) -> frozenset:
@@ -980,12 +1048,13 @@ def _join_all(states) -> State | None:
     if len(live) == 2:  # most joins: the two ways around an `if`
         other, out = live[1], {}
         for k in first.keys() | other.keys():
-            one, two = first.get(k, _EMPTY_SET), other.get(k, _EMPTY_SET)
+            one = first[k] if k in first else _fresh_states(first)
+            two = other[k] if k in other else _fresh_states(other)
             out[k] = one if one is two or one == two else _bounded(one | two)
         return out
     out = {}
     for k in set().union(*live):
-        sets = [s.get(k, _EMPTY_SET) for s in live]
+        sets = [s[k] if k in s else _fresh_states(s) for s in live]
         one = sets[0]
         out[k] = one if all(x is one or x == one for x in sets) else _bounded(set().union(*sets))
     return out

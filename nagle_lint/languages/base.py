@@ -609,6 +609,11 @@ class Frontend:
         constants worth following, None."""
         return None
 
+    def value_test(self, low: "Lowering", cond) -> tuple | None:
+        """(HOLDS, variable, number) when the condition compares a variable
+        with a number (see `If.when`); where a language tells none, None."""
+        return None
+
     def steady_params(self, low: "Lowering", node) -> frozenset:
         """The parameters of the function `node` that its body never rebinds."""
         return frozenset()
@@ -1108,7 +1113,8 @@ class Lowering:
         then = self.block_of(body)
         # `if (send(...) < 0)`, `if (n < 0)`: taken because the send failed
         then = self.failed_sends(cond, self._out[-1][mark:]) + then
-        when = self.fe.param_test(self, cond) or self.result_when(cond, self._out[-1][mark:])
+        when = self.fe.param_test(self, cond) or self.result_when(cond, self._out[-1][mark:]) \
+            or self.fe.value_test(self, cond)
         # `if sock is not None:`, `if (fd >= 0)`: where it fails there is no
         # connection, and nothing sent on it waits (a guarded close closes it)
         gone = self.existence(cond)

@@ -11,7 +11,7 @@ from .base import (NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Fron
 from .c_catalogue import C
 from .catalogue import FULL_SIZE
 from .c_scan import IF_ZERO, top_level_op_tables
-from ..model import ONE, SMALL, THROUGH_MEMBER, UNKNOWN, ConnInfo, If
+from ..model import HOLDS, ONE, SMALL, THROUGH_MEMBER, UNKNOWN, ConnInfo, Hold, If
 from .scan import WORD_BYTES, stems
 
 # An event loop that the file fills with TCP connections hands them back as these.
@@ -323,7 +323,12 @@ class CFrontend(Frontend):
     def _assignment(self, low: Lowering, node):
         right, left = node.child_by_field_name("right"), node.child_by_field_name("left")
         v = low.expr(right)
-        if text(node.child_by_field_name("operator")) == "=":
+        operator = text(node.child_by_field_name("operator"))
+        if compact(left) in _values_tested(low):
+            number = int_literal(text(right)) if right.type == "number_literal" else None
+            step = {"+=": number, "-=": -number if number is not None else None}.get(operator)
+            low.emit(Hold(compact(left), number if operator == "=" else None, step, low.site(node)))
+        if operator == "=":
             if left.type == "identifier":
                 low.copies[text(left)] = right
             # `fd = -1` after a failure marks the descriptor closed on that path; on the
@@ -344,6 +349,26 @@ class CFrontend(Frontend):
     def _sizeof(self, low: Lowering, node):
         return Const(None)
 
+    def _update(self, low: Lowering, node):
+        """`++p->phase`, `n--`: a variable compared with numbers changed by one."""
+        target = node.child_by_field_name("argument")
+        if target is not None and compact(target) in _values_tested(low):
+            low.emit(Hold(compact(target), None, 1 if "++" in text(node) else -1, low.site(node)))
+        return None
+
+    def value_test(self, low: Lowering, cond):
+        while cond is not None and cond.type == "parenthesized_expression" and cond.named_child_count == 1:
+            cond = cond.named_children[0]
+        if cond is None or cond.type != "binary_expression" or text(cond.child_by_field_name("operator")) != "==":
+            return None
+        left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+        if left.type == "number_literal":
+            left, right = right, left
+        number = int_literal(text(right)) if right.type == "number_literal" else None
+        if number is None or compact(left) not in _values_tested(low):
+            return None
+        return HOLDS, compact(left), number
+
     VALUES = {
         **dict.fromkeys(("identifier", "field_expression", "subscript_expression"), _name),
         "number_literal": _number,
@@ -353,6 +378,7 @@ class CFrontend(Frontend):
         "pointer_expression": _address,
         "compound_literal_expression": _compound_literal,
         "sizeof_expression": _sizeof,
+        "update_expression": _update,
         "conditional_expression": Frontend._conditional,
         "binary_expression": Frontend._short_circuit,
     }
@@ -722,6 +748,36 @@ def _arguments(data: bytes, at: int) -> list[bytes]:
         elif c == 59:  # `;`: the call is not closed where it should be
             break
     return args + [data[start:i]] if at < len(data) else [b""]
+
+
+# A member compared with a number (`p->phase == 3`), and one given a number or stepped
+# (`p->phase = 0`, `++p->phase`, `c.state += 2`): a state machine's phase is kept in the object
+# it drives (a local compared with a number is most often a result code).  The comparisons are
+# found from their `==` (a pattern starting with a name is tried at every byte).
+_MEMBER_NAME = rb"[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)+"
+_EQUALS_NUMBER = re.compile(rb"==[ \t]*\d")
+_TESTED_BEFORE = re.compile(rb"(%s)[ \t]*\Z" % _MEMBER_NAME)
+_STEPPED = re.compile(rb"(%s)[ \t]*(?:\+\+|--|[-+]?=[ \t]*\d)|(?:\+\+|--)[ \t]*(%s)" % (_MEMBER_NAME, _MEMBER_NAME))
+
+
+def _values_tested(low: Lowering) -> frozenset[str]:
+    """The members the function being lowered both compares with numbers and gives numbers
+    or steps (a state machine's phase): what is given to them is lowered (see `Hold`), and
+    nothing else's."""
+    tested = low.__dict__.get("values_tested")
+    if tested is None:
+        node = low.node
+        data = low.unit.src.data[node.start_byte:node.end_byte] if node is not None else b""
+        found = (_TESTED_BEFORE.search(data, max(0, m.start() - 80), m.start()) for m in _EQUALS_NUMBER.finditer(data))
+        tested = frozenset(m.group(1).decode("latin-1") for m in found if m is not None)
+        if tested:
+            tested &= _names(_STEPPED, data)
+        low.__dict__["values_tested"] = tested
+    return tested
+
+
+def _names(pattern: re.Pattern, data: bytes) -> frozenset[str]:
+    return frozenset((m.group(1) or m.group(2)).decode("latin-1") for m in pattern.finditer(data))
 
 
 @per_file
