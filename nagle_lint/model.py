@@ -102,13 +102,14 @@ class Push:
 
 @record
 class Hold:
-    """A variable that conditions test against numbers (a state machine's
-    phase, `if (p->phase == 3)`) is given a number (`value`), changed by one
-    (`step`: `++p->phase`, `p->phase += 2`), or given anything else (both
-    None)."""
+    """A variable that conditions test against states (a state machine's
+    phase: a number or a constant's name, `if (p->phase == 3)`,
+    `if (c->state == ST_AUTH)`) is given a state (`value`), changed by a
+    number (`step`: `++p->phase`, `p->phase += 2`), or given anything else
+    (both None)."""
 
     key: str
-    value: int | None
+    value: int | str | None
     step: int | None
     site: Site
 
@@ -228,7 +229,7 @@ class Call:
 
 
 CALL_RESULT = "()"  # `If.when`'s name for the result of the call just made (no parameter is named so)
-HOLDS = "=="  # `If.when`'s (HOLDS, variable, number): the first branch runs exactly when the variable holds the number
+HOLDS = "=="  # `If.when`'s (HOLDS, variable, state): the first branch runs exactly when the variable holds the state
 
 
 @record
@@ -244,8 +245,8 @@ class If:
     (`if (!poll_ok(fd)) return;`), `when` is (CALL_RESULT, truth): the
     first branch goes on from where the callee returned a value of that
     truth, the others from where it returned one of the other.  Where it
-    compares a variable with a number (`if (p->phase == 4)`), `when` is
-    (HOLDS, variable, number), and `Hold`s say what the variable is given."""
+    compares a variable with a state (`if (p->phase == 4)`), `when` is
+    (HOLDS, variable, state), and `Hold`s say what the variable is given."""
 
     branches: tuple[tuple["Stmt", ...], ...]
     exhaustive: bool

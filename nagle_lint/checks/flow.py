@@ -78,9 +78,9 @@ class ConnState(NamedTuple):
     # The units were sent in an earlier pass of a loop that also reads this
     # connection: a read still pairs them, a new send starts a new message.
     carried: bool = False
-    # What the path that led here gave the variables conditions test against numbers
-    # (`Hold`): (variable, number), by variable; one not named may hold anything.
-    holds: tuple[tuple[str, int], ...] = ()
+    # What the path that led here gave the variables conditions test against states
+    # (`Hold`): (variable, state), by variable; one not named may hold anything.
+    holds: tuple[tuple[str, int | str], ...] = ()
 
 
 EMPTY = ConnState()
@@ -923,7 +923,7 @@ def _holding(state: State, var: str, s: Hold) -> State:
     def given(cs: ConnState) -> ConnState:
         held = dict(cs.holds)
         old = held.pop(var, None)
-        value = s.value if s.value is not None else old + s.step if old is not None and s.step is not None else None
+        value = s.value if s.value is not None else old + s.step if isinstance(old, int) and s.step is not None else None
         if value is not None:
             held[var] = value
         return cs._replace(holds=tuple(sorted(held.items())))
@@ -933,24 +933,24 @@ def _holding(state: State, var: str, s: Hold) -> State:
     return out
 
 
-def _tested(state: State, var: str, number: int) -> tuple[State | None, State | None]:
-    """(the state where the variable holds the number, where it holds another): each
+def _tested(state: State, var: str, value: int | str) -> tuple[State | None, State | None]:
+    """(the state where the variable holds `value`, where it holds another): each
     connection's states split by what their paths gave it (a state whose path gave it
-    nothing told goes both ways, told the number on the first); None where no path can."""
-    def holds(cs: ConnState) -> int | None:
+    nothing told goes both ways, told `value` on the first); None where no path can."""
+    def holds(cs: ConnState) -> int | str | None:
         return next((v for k, v in cs.holds if k == var), None)
     first, others = {}, {}
     for k, v in state.items():
-        one = {cs if holds(cs) == number else cs._replace(holds=tuple(sorted(cs.holds + ((var, number),))))
-               for cs in v if holds(cs) in (None, number)}
-        two = {cs for cs in v if holds(cs) != number}
+        one = {cs if holds(cs) == value else cs._replace(holds=tuple(sorted(cs.holds + ((var, value),))))
+               for cs in v if holds(cs) in (None, value)}
+        two = {cs for cs in v if holds(cs) != value}
         if one:
             first[k] = frozenset(one)
         if two:
             others[k] = frozenset(two)
     if PATH in state:  # the path itself tells whether it can go either way
         return (first if PATH in first else None), (others if PATH in others else None)
-    first[PATH] = frozenset({EMPTY._replace(holds=((var, number),))})
+    first[PATH] = frozenset({EMPTY._replace(holds=((var, value),))})
     return first, others
 
 

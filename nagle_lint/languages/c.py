@@ -325,9 +325,10 @@ class CFrontend(Frontend):
         v = low.expr(right)
         operator = text(node.child_by_field_name("operator"))
         if compact(left) in _values_tested(low):
-            number = int_literal(text(right)) if right.type == "number_literal" else None
+            value = _state_value(right)
+            number = value if isinstance(value, int) else None
             step = {"+=": number, "-=": -number if number is not None else None}.get(operator)
-            low.emit(Hold(compact(left), number if operator == "=" else None, step, low.site(node)))
+            low.emit(Hold(compact(left), value if operator == "=" else None, step, low.site(node)))
         if operator == "=":
             if left.type == "identifier":
                 low.copies[text(left)] = right
@@ -362,12 +363,10 @@ class CFrontend(Frontend):
         if cond is None or cond.type != "binary_expression" or text(cond.child_by_field_name("operator")) != "==":
             return None
         left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
-        if left.type == "number_literal":
-            left, right = right, left
-        number = int_literal(text(right)) if right.type == "number_literal" else None
-        if number is None or compact(left) not in _values_tested(low):
+        value = _state_value(right)
+        if value is None or compact(left) not in _values_tested(low):
             return None
-        return HOLDS, compact(left), number
+        return HOLDS, compact(left), value
 
     VALUES = {
         **dict.fromkeys(("identifier", "field_expression", "subscript_expression"), _name),
@@ -750,25 +749,37 @@ def _arguments(data: bytes, at: int) -> list[bytes]:
     return args + [data[start:i]] if at < len(data) else [b""]
 
 
-# A member compared with a number (`p->phase == 3`), and one given a number or stepped
-# (`p->phase = 0`, `++p->phase`, `c.state += 2`): a state machine's phase is kept in the object
-# it drives (a local compared with a number is most often a result code).  The comparisons are
-# found from their `==` (a pattern starting with a name is tried at every byte).
+# A member compared with a state (a number or a constant's name: `p->phase == 3`,
+# `c->state == ST_AUTH`), and one given a state or stepped (`p->phase = 0`, `++p->phase`,
+# `c->state = ST_READY`): a state machine's phase is kept in the object it drives (a local
+# compared with a number is most often a result code).  The comparisons are found from their
+# `==` (a pattern starting with a name is tried at every byte).
 _MEMBER_NAME = rb"[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)+"
-_EQUALS_NUMBER = re.compile(rb"==[ \t]*\d")
+_STATE = rb"(?:\d|(?!NULL\b)[A-Z][A-Z0-9_]*\b)"  # NULL: no state, a pointer's absence
+_EQUALS_STATE = re.compile(rb"==[ \t]*" + _STATE)
 _TESTED_BEFORE = re.compile(rb"(%s)[ \t]*\Z" % _MEMBER_NAME)
-_STEPPED = re.compile(rb"(%s)[ \t]*(?:\+\+|--|[-+]?=[ \t]*\d)|(?:\+\+|--)[ \t]*(%s)" % (_MEMBER_NAME, _MEMBER_NAME))
+_STEPPED = re.compile(rb"(%s)[ \t]*(?:\+\+|--|[-+]?=[ \t]*%s)|(?:\+\+|--)[ \t]*(%s)" % (_MEMBER_NAME, _STATE, _MEMBER_NAME))
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def _state_value(node) -> int | str | None:
+    """A state as a condition or an assignment writes it: a number, or a constant's name."""
+    if node is None:
+        return None
+    if node.type == "number_literal":
+        return int_literal(text(node))
+    return text(node) if node.type == "identifier" and _CONSTANT.fullmatch(text(node)) and text(node) != "NULL" else None
 
 
 def _values_tested(low: Lowering) -> frozenset[str]:
-    """The members the function being lowered both compares with numbers and gives numbers
-    or steps (a state machine's phase): what is given to them is lowered (see `Hold`), and
+    """The members the function being lowered both compares with states and gives states or
+    steps (a state machine's phase): what is given to them is lowered (see `Hold`), and
     nothing else's."""
     tested = low.__dict__.get("values_tested")
     if tested is None:
         node = low.node
         data = low.unit.src.data[node.start_byte:node.end_byte] if node is not None else b""
-        found = (_TESTED_BEFORE.search(data, max(0, m.start() - 80), m.start()) for m in _EQUALS_NUMBER.finditer(data))
+        found = (_TESTED_BEFORE.search(data, max(0, m.start() - 80), m.start()) for m in _EQUALS_STATE.finditer(data))
         tested = frozenset(m.group(1).decode("latin-1") for m in found if m is not None)
         if tested:
             tested &= _names(_STEPPED, data)
