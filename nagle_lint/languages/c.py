@@ -749,16 +749,14 @@ def _arguments(data: bytes, at: int) -> list[bytes]:
     return args + [data[start:i]] if at < len(data) else [b""]
 
 
-# A member compared with a state (a number or a constant's name: `p->phase == 3`,
-# `c->state == ST_AUTH`), and one given a state or stepped (`p->phase = 0`, `++p->phase`,
+# A member compared with several states (numbers or constants' names: `p->phase == 3`,
+# `c->state == ST_AUTH`), and given a state or stepped (`p->phase = 0`, `++p->phase`,
 # `c->state = ST_READY`): a state machine's phase is kept in the object it drives (a local
-# compared with a number is most often a result code).  The comparisons are found from their
-# `==` (a pattern starting with a name is tried at every byte).
+# compared with a number is most often a result code, a member compared with one value a flag).
+# The comparisons are found from their `==` (a pattern starting with a name is tried at every byte).
 _MEMBER_NAME = rb"[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)+"
-_STATE = rb"(?:\d|(?!NULL\b)[A-Z][A-Z0-9_]*\b)"  # NULL: no state, a pointer's absence
-_EQUALS_STATE = re.compile(rb"==[ \t]*" + _STATE)
-_TESTED_BEFORE = re.compile(rb"(%s)[ \t]*\Z" % _MEMBER_NAME)
-_STEPPED = re.compile(rb"(%s)[ \t]*(?:\+\+|--|[-+]?=[ \t]*%s)|(?:\+\+|--)[ \t]*(%s)" % (_MEMBER_NAME, _STATE, _MEMBER_NAME))
+_STATE = rb"(?:\d\w*|(?!NULL\b)[A-Z][A-Z0-9_]*\b)"  # NULL: no state, a pointer's absence
+_EQUALS_STATE = re.compile(rb"==[ \t]*(" + _STATE + rb")")
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
 
 
@@ -772,23 +770,44 @@ def _state_value(node) -> int | str | None:
 
 
 def _values_tested(low: Lowering) -> frozenset[str]:
-    """The members the function being lowered both compares with states and gives states or
-    steps (a state machine's phase): what is given to them is lowered (see `Hold`), and
+    """The members the function being lowered compares with several states and gives states
+    or steps (a state machine's phase): what is given to them is lowered (see `Hold`), and
     nothing else's."""
     tested = low.__dict__.get("values_tested")
     if tested is None:
         node = low.node
         data = low.unit.src.data[node.start_byte:node.end_byte] if node is not None else b""
-        found = (_TESTED_BEFORE.search(data, max(0, m.start() - 80), m.start()) for m in _EQUALS_STATE.finditer(data))
-        tested = frozenset(m.group(1).decode("latin-1") for m in found if m is not None)
-        if tested:
-            tested &= _names(_STEPPED, data)
+        states: dict[bytes, set] = {}
+        for m in _EQUALS_STATE.finditer(data):
+            member = _member_before(data, m.start())
+            if member is not None:
+                states.setdefault(member, set()).add(m.group(1))
+        tested = frozenset(k.decode("latin-1") for k, v in states.items() if len(v) > 1 and _stepped(data, k))
         low.__dict__["values_tested"] = tested
     return tested
 
 
-def _names(pattern: re.Pattern, data: bytes) -> frozenset[str]:
-    return frozenset((m.group(1) or m.group(2)).decode("latin-1") for m in pattern.finditer(data))
+def _member_before(data: bytes, end: int) -> bytes | None:
+    """The member (`p->phase`, `c.state`) that ends where `end` is (but for blanks), if any."""
+    while end > 0 and data[end - 1] in b" \t":
+        end -= 1
+    start = end
+    while start > 0 and (data[start - 1] in WORD_BYTES or data[start - 1] == 46):  # `.`
+        start -= 1
+        if data[start - 2:start] == b"->":
+            start -= 2
+    name = data[start:end]
+    return name if _MEMBER.fullmatch(name) else None
+
+
+_MEMBER = re.compile(_MEMBER_NAME)
+
+
+def _stepped(data: bytes, member: bytes) -> bool:
+    """Whether `data` gives the member a state or steps it (`p->phase = 2`, `++p->phase`)."""
+    name = re.escape(member)
+    return re.search(name + rb"[ \t]*(?:\+\+|--|[-+]?=(?!=)[ \t]*" + _STATE + rb")", data) is not None \
+        or re.search(rb"(?:\+\+|--)[ \t]*" + name + rb"(?![\w.]|->)", data) is not None
 
 
 @per_file
