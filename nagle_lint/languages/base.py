@@ -610,8 +610,9 @@ class Frontend:
         return None
 
     def value_test(self, low: "Lowering", cond) -> tuple | None:
-        """(HOLDS, variable, number) when the condition compares a variable
-        with a number (see `If.when`); where a language tells none, None."""
+        """(HOLDS, variable, state) when the condition compares a state
+        machine's variable with one of its states (see `If.when`); where a
+        language tells none, None."""
         return None
 
     def steady_params(self, low: "Lowering", node) -> frozenset:

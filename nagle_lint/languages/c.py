@@ -351,7 +351,7 @@ class CFrontend(Frontend):
         return Const(None)
 
     def _update(self, low: Lowering, node):
-        """`++p->phase`, `n--`: a variable compared with numbers changed by one."""
+        """`++p->phase`, `p->phase--`: a state machine's phase changed by one (see `_values_tested`)."""
         target = node.child_by_field_name("argument")
         if target is not None and compact(target) in _values_tested(low):
             low.emit(Hold(compact(target), None, 1 if "++" in text(node) else -1, low.site(node)))
@@ -755,9 +755,10 @@ def _arguments(data: bytes, at: int) -> list[bytes]:
 # compared with a number is most often a result code, a member compared with one value a flag).
 # The comparisons are found from their `==` (a pattern starting with a name is tried at every byte).
 _MEMBER_NAME = rb"[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)+"
-_STATE = rb"(?:\d\w*|(?!NULL\b)[A-Z][A-Z0-9_]*\b)"  # NULL: no state, a pointer's absence
+_CONSTANT_NAME = r"(?!NULL\b)[A-Z][A-Z0-9_]*\b"  # NULL: no state, a pointer's absence
+_STATE = rb"(?:\d\w*|" + _CONSTANT_NAME.encode() + rb")"
 _EQUALS_STATE = re.compile(rb"==[ \t]*(" + _STATE + rb")")
-_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+_CONSTANT = re.compile(_CONSTANT_NAME)
 
 
 def _state_value(node) -> int | str | None:
@@ -766,7 +767,7 @@ def _state_value(node) -> int | str | None:
         return None
     if node.type == "number_literal":
         return int_literal(text(node))
-    return text(node) if node.type == "identifier" and _CONSTANT.fullmatch(text(node)) and text(node) != "NULL" else None
+    return text(node) if node.type == "identifier" and _CONSTANT.fullmatch(text(node)) else None
 
 
 def _values_tested(low: Lowering) -> frozenset[str]:
