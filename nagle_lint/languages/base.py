@@ -115,7 +115,8 @@ OPTION_WORDS = {"nodelay": ("nodelay", "nagle"), "cork": ("cork", "nopush")}
 OPTION_CONSTANTS = {"TCP_NODELAY", "TCP_CORK", "TCP_NOPUSH"}
 # Interactive protocols: each keystroke or screen event must leave at once, so
 # TCP_NODELAY is their nature.  A connection speaks one when the function, its
-# class or its file is named for it (ChannelX11, ssh_connect, telnet.c).
+# class or its file is named for it (ChannelX11, ssh_connect, telnet.c), or
+# the file imports a module named for it (`import serial.rfc2217`).
 # RFC 2217 is telnet's serial port option: a remote serial console.
 INTERACTIVE_PROTOCOLS = {"ssh", "sshd", "x11", "vnc", "rfb", "telnet", "telnetd", "rlogin", "rdp", "rfc2217"}
 # Or when the file writes the protocol's identification string as a literal:
@@ -941,7 +942,13 @@ class Unit:
 
     @cached_property
     def announces_interactive(self) -> bool:
-        return INTERACTIVE_BANNERS.search(self.src.data) is not None
+        """Whether the file writes an interactive protocol's identification
+        string, or imports a module named for one (see `Catalogue.imports`)."""
+        data = self.src.data
+        if INTERACTIVE_BANNERS.search(data) is not None:
+            return True
+        return any(not INTERACTIVE_PROTOCOLS.isdisjoint(name_words(m.decode()))
+                   for pattern in self.fe.catalogue.imports for m in re.findall(pattern.encode(), data))
 
     def comment_near(self, line: int) -> str:
         """The comments on `line` and the comment block just above it (ending on

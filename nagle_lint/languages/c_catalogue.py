@@ -66,4 +66,6 @@ C = Catalogue(
     # test programs and benchmarks, by their folders and their names
     test_folders={"test", "tests", "testsuite", "bench", "benchmarks"},
     test_names={"test_*.c", "*_test.c", "bench_*.c"},
+    # `#include <libssh2.h>`, `#include "telnet.h"`
+    imports={r"(?m)^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]"},
 )

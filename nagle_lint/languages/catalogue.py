@@ -273,7 +273,12 @@ class Catalogue:
       test_folders   folder names that hold tests or benchmarks (Java's
                      `src/test/`: `test`), any of the path's folders.
       test_names     file-name patterns (fnmatch) of tests and benchmarks
-                     (`*Test.java`, `test_*.py`)."""
+                     (`*Test.java`, `test_*.py`).
+    What a file uses:
+      imports        patterns whose first group is each module, package or
+                     header the file imports (`import serial.rfc2217`,
+                     `#include <arpa/telnet.h>`): one named for an
+                     interactive protocol makes the file speak it."""
 
     sends: frozenset[str] = frozenset()
     gather_sends: frozenset[str] = frozenset()
@@ -344,6 +349,7 @@ class Catalogue:
     named_reads: frozenset[str] = frozenset()
     test_folders: frozenset[str] = frozenset()
     test_names: frozenset[str] = frozenset()
+    imports: frozenset[str] = frozenset()
 
     def __post_init__(self):
         for name, value in list(vars(self).items()):  # literal sets and dicts become immutable

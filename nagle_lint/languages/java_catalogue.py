@@ -119,6 +119,8 @@ JAVA = Catalogue(
     # runnable example's name (mina's HttpTest, an HTTP server that ships).
     test_folders={"test", "tests", "testsuite", "benchmark", "benchmarks", "jmh"},
     test_names={"*Tests.java", "*Benchmark.java"},
+    # `import org.apache.commons.net.telnet.TelnetClient;`
+    imports={r"(?m)^[ \t]*import[ \t]+(?:static[ \t]+)?([\w.]+)"},
 )
 
 # An argument's conversions to a parameter's type (JLS 5.3): `f('x')` may call `f(int)`.

@@ -104,4 +104,6 @@ PYTHON = Catalogue(
     # pytest's and unittest's test modules and packages, and benchmark folders.
     test_folders={"test", "tests", "testsuite", "benchmarks"},
     test_names={"test_*.py", "*_test.py"},
+    # `import serial.rfc2217`, `from telnetlib import Telnet`
+    imports={r"(?m)^[ \t]*(?:import|from)[ \t]+([\w.]+)"},
 )
