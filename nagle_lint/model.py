@@ -65,6 +65,16 @@ class Send:
     `more`: the MSG_MORE flag (the kernel holds it for the next send).
     `partial`: the caller looks at how much was sent (`n = write(...)`): in a
     loop, the same call sends the rest of the same data, not a new piece.
+    `more_if`: (parameter, flag, own) where the flags come from the caller:
+    MSG_MORE is set exactly where the call passes, for that parameter, flags
+    naming `flag` (MORE_FLAG: MSG_MORE itself; None: any true value), either
+    passed on to the send as they are (`own` False: a send wrapper's
+    `send(fd, buf, n, flags)`) or turned into MSG_MORE by the function itself
+    (`own` True: `if (flags & NET_F_MORE) sflags |= MSG_MORE;`,
+    `if (more) sflags = MSG_MORE;`).  Where the call does not tell (a
+    variable), a send passing the flags on sets nothing, and one the function
+    gives MSG_MORE may hold the data or not: the code decides when more
+    follows, and no finding is made of either.
     """
 
     conn: str
@@ -74,6 +84,12 @@ class Send:
     gather: bool = False
     more: bool = False
     partial: bool = False
+    more_if: tuple[str, str | None, bool] | None = None
+
+
+# `Send.more_if`'s flag for MSG_MORE itself (or a name a file defines to it), and what
+# `Call.flags` holds for it.
+MORE_FLAG = "MSG_MORE"
 
 
 @record
@@ -223,6 +239,10 @@ class Call:
     # for a setter whose option is its parameter (see `SetOption.option_param`);
     # none named: empty.
     options: tuple[str | None, ...] = ()
+    # flags[i]: the names a flags argument i is made of where it is nothing but names joined by
+    # `|` (`NET_F_MORE`, `MSG_MORE | MSG_NOSIGNAL`; MORE_FLAG for the file's names of MSG_MORE),
+    # else None; none told: empty. They decide a callee's `Send.more_if`.
+    flags: tuple[frozenset | None, ...] = ()
 
 
 # --- structure --------------------------------------------------------------

@@ -77,6 +77,9 @@ def _dump_event(e) -> str:
     if isinstance(e, Send):
         flags = [f for f, on in (("buffered", e.buffered), ("gather", e.gather), ("more", e.more),
                                  ("partial", e.partial)) if on]
+        if e.more_if is not None:  # see `Send.more_if`
+            param, flag, own = e.more_if
+            flags.append(f"more-if={param}{'&' + flag if flag else ''}{' own' if own else ''}")
         extra = (" " + " ".join(flags)) if flags else ""
         return f"send {e.conn} size={e.size}{extra} {line}"
     if isinstance(e, SetOption):

@@ -162,6 +162,9 @@ class _Frame:
     receiver: str | None = None  # the root key of the object whose fields are self./this.
     returned: set = field(default_factory=set)  # root keys of the connections the function returns
     options: dict = field(default_factory=dict)  # parameter -> the socket option passed (see `Call.options`)
+    # parameter -> (the flags' names passed or None, the truth of the constant passed or None,
+    # the call that passed them): what decides a `Send.more_if`.
+    flags: dict = field(default_factory=dict)
 
 
 def class_of(qualname: str) -> str:
@@ -252,6 +255,26 @@ def _options_passed(call: Call, callee: Function) -> dict[str, str]:
         return {}
     given = ((param, passed(call, callee, param, call.options)) for param in callee.params if param)
     return {param: option for param, option in given if option}
+
+
+def _flags_passed(call: Call, callee: Function, frame: _Frame, at: Point) -> dict:
+    """The callee's parameters the call gives flags to tell a `Send.more_if` by (see
+    `_Frame.flags`): named there (`NET_F_MORE`), a constant's truth, or the caller's own
+    parameter passed on as it was given."""
+    if not call.flags and not any(c is not None for c in call.consts):
+        return {}
+    found = {}
+    for param, i in zip(callee.params, binding(call, callee)):
+        if param is None or i is None:
+            continue
+        given = call.flags[i] if i < len(call.flags) else None
+        truth = call.consts[i] if i < len(call.consts) else None
+        if isinstance(given, str):
+            if given in frame.flags and given in frame.fn.steady:
+                found[param] = frame.flags[given]
+        elif given is not None or truth is not None:
+            found[param] = (given, truth, at)
+    return found
 
 
 def _nodelay_turned_on(fn: Function, setters: dict[str, Function]):
@@ -736,6 +759,7 @@ class _Run:
             return  # an unknown call changes nothing we know
         keys, consts = {}, {}
         options = _options_passed(s, callee)
+        flags = _flags_passed(s, callee, frame, self.point(frame, s.site))
         defaults = callee.defaults if callee.defaults and not unpacks(s) else _NONE * len(callee.params)
         for param, i, default in zip(callee.params, binding(s, callee), defaults):
             if param is None:
@@ -759,9 +783,10 @@ class _Run:
         # The same call, reached again with the same state (a loop's next
         # round), gives the same result.
         memo_key = (id(callee), s.site, frame.stack, receiver, tuple(sorted(keys.items())),
-                    tuple(sorted(consts.items())), tuple(sorted(options.items())), frozenset(flow.normal.items()))
+                    tuple(sorted(consts.items())), tuple(sorted(options.items())), tuple(sorted(flags.items())),
+                    frozenset(flow.normal.items()))
         if memo_key not in self.memo:
-            self.memo[memo_key] = self.followed(callee, s, flow.normal, frame, keys, consts, receiver, options)
+            self.memo[memo_key] = self.followed(callee, s, flow.normal, frame, keys, consts, receiver, options, flags)
         after, returned, flow.split = self.memo[memo_key]
         if after is not None and self.quiet(callee, frame.active):
             # A function that only reads (a buffered reader) is a read to its
@@ -784,12 +809,12 @@ class _Run:
         flow.normal = after
 
     def followed(self, callee: Function, s: Call, entry: State, frame: _Frame, keys: dict, consts: dict,
-                 receiver: str | None, options: dict) -> tuple:
+                 receiver: str | None, options: dict, flags: dict) -> tuple:
         """(the state after the call, the callee's keys of the connections
         it returns, (where it returned a truthy value, where a falsy one) or
         None where both are the same)."""
         inner = _Frame(callee, keys, frame.stack + ((frame.fn.path, s.site),), frame.active | {id(callee)},
-                       consts, receiver, options=options)
+                       consts, receiver, options=options, flags=flags)
         out = self.block(self.project.live_body(callee), entry, inner)
         ends = [(out.normal, None), *out.returns]
         # Where it returned a truthy value, and a falsy one (a value not
@@ -830,6 +855,8 @@ class _Run:
             p = Point(site, stack, path)
         if isinstance(ev, SetOption) and ev.value is None and ev.value_param in frame.consts:
             ev = replace(ev, value=frame.consts[ev.value_param])
+        if isinstance(ev, Send) and ev.more_if is not None:
+            ev, p = _more_passed(ev, frame, p)
         before = state[key] if key in state else _fresh_states(state)
         after = set()
         for cs in before:
@@ -846,6 +873,8 @@ class _Run:
                 return cs  # a retry loop sending the rest of the same data
             if cs.carried:
                 cs = cs._replace(units=(), carried=False)
+            if ev.more_if is not None:  # MSG_MORE or not, as the code decides when more follows
+                return cs._replace(held=cs.held or p, more=None)
             return _send(cs, p, ev.more)
         if isinstance(ev, Flush):  # the buffered data leaves here
             if not cs.dirty:
@@ -891,6 +920,24 @@ class _Run:
                                                             self.root.callback, cs.nodelay, end))
                 if cs.held:
                     self.result.held.add(HeldData(key, info, cs.corked, cs.more, cs.held, end, False))
+
+
+_UNTOLD = (None, None, None)
+
+
+def _more_passed(ev: Send, frame: _Frame, p: Point) -> tuple[Send, Point]:
+    """A send whose MSG_MORE comes from the caller (`Send.more_if`): with MSG_MORE where the
+    flags passed name its flag (or the constant passed is true, for a flag of no name), and
+    then held from the call that passed them, which the caller could have passed without;
+    a plain send where they tell it is not; else as it was lowered (see `_send`)."""
+    param, flag, own = ev.more_if
+    names, truth, at = frame.flags.get(param, _UNTOLD) if param in frame.fn.steady else _UNTOLD
+    more = (flag in names) if flag is not None and names is not None else truth if flag is None else None
+    if more:
+        return replace(ev, more=True, more_if=None), at
+    if more is False or not own:
+        return replace(ev, more_if=None), p
+    return ev, p
 
 
 def _holds(big: State, small: State) -> bool:

@@ -671,6 +671,10 @@ class Frontend:
         """See `FileModel.op_tables`."""
         return {}
 
+    def flag_words(self, low: "Lowering", arg_nodes) -> tuple:
+        """See `Call.flags`: in a language whose sends take flags (MSG_MORE)."""
+        return ()
+
     def enums(self, data: bytes) -> frozenset[str]:
         """The enums the file declares (see `FileModel.enums`)."""
         return frozenset()
@@ -1040,6 +1044,7 @@ class Lowering:
         self.defaults: dict[str, bool] = {}  # a parameter -> the truth of its constant default
         self.passes_params = False  # some call passes a parameter on (see `Function.steady`)
         self._steady: frozenset | None = None
+        self.rebound: set[str] = set()  # the names given a value or lent by address, where a frontend tells
         self._out: list[list] = [[]]
         self._assigned: list[set[str]] = []
         self._fields_of: dict[str, str] = {}  # a local connection's key -> the first field holding it
@@ -1485,11 +1490,13 @@ class Lowering:
             return None
         return key
 
-    def send(self, handle: Handle, node, size: str, *, gather=False, more=False, partial=False) -> None:
+    def send(self, handle: Handle, node, size: str, *, gather=False, more=False, partial=False,
+             more_if=None) -> None:
         """`partial`: the code tells that the call may write only part of its
-        data and comes back for the rest (also when its result is used)."""
+        data and comes back for the rest (also when its result is used);
+        `more_if`: see `Send.more_if`."""
         self.emit(Send(handle.key, self.site(node), size, handle.buffered, gather, more,
-                       partial or result_used(node)))
+                       partial or result_used(node), more_if))
 
     def flush(self, handle: Handle, node) -> None:
         self.emit(Flush(handle.key, self.site(node)))
@@ -1629,7 +1636,8 @@ class Lowering:
         keys, consts, names, types, classes = self.call_args(arg_nodes, guess=True, named=named)
         options = self.options_named(arg_nodes)
         call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node, options),
-                    names=names, types=types, classes=classes, options=options)
+                    names=names, types=types, classes=classes, options=options,
+                    flags=self.fe.flag_words(self, arg_nodes))
         self.emit(call)
         return Returned(call, True)
 
@@ -1641,7 +1649,8 @@ class Lowering:
         keys, consts, names, types, classes = self.call_args(arg_nodes, guess=False, named=named)
         options = self.options_named(arg_nodes)
         call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node, options),
-                    otherwise=tuple(otherwise), names=names, types=types, classes=classes, options=options)
+                    otherwise=tuple(otherwise), names=names, types=types, classes=classes, options=options,
+                    flags=self.fe.flag_words(self, arg_nodes))
         # An object passed (see `Call.classes`) matters to a method or a constructor, which
         # may keep it in a field, not to a function of no class.
         emitted = receiver is not None or bool(otherwise) or any(

@@ -7,11 +7,11 @@ from functools import cached_property, lru_cache
 from itertools import chain
 
 from .base import (NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, compared,
-                   int_literal, per_file, seconds, text)
+                   descendants, int_literal, per_file, seconds, text)
 from .c_catalogue import C
 from .catalogue import FULL_SIZE
 from .c_scan import IF_ZERO, top_level_op_tables
-from ..model import HOLDS, ONE, SMALL, THROUGH_MEMBER, UNKNOWN, ConnInfo, Hold, If
+from ..model import HOLDS, MORE_FLAG, ONE, SMALL, THROUGH_MEMBER, UNKNOWN, ConnInfo, Hold, If
 from .scan import WORD_BYTES, stems
 
 # An event loop that the file fills with TCP connections hands them back as these.
@@ -329,6 +329,8 @@ class CFrontend(Frontend):
             number = value if isinstance(value, int) else None
             step = {"+=": number, "-=": -number if number is not None else None}.get(operator)
             low.emit(Hold(compact(left), value if operator == "=" else None, step, low.site(node)))
+        if left.type == "identifier":
+            low.rebound.add(text(left))
         if operator == "=":
             if left.type == "identifier":
                 low.copies[text(left)] = right
@@ -340,7 +342,10 @@ class CFrontend(Frontend):
 
     def _address(self, low: Lowering, node):
         if text(node.child_by_field_name("operator")) == "&":
-            return low.expr(node.child_by_field_name("argument"))
+            target = node.child_by_field_name("argument")
+            if target is not None and target.type == "identifier":
+                low.rebound.add(text(target))  # lent to be written
+            return low.expr(target)
         return None
 
     def _compound_literal(self, low: Lowering, node):
@@ -353,6 +358,8 @@ class CFrontend(Frontend):
     def _update(self, low: Lowering, node):
         """`++p->phase`, `p->phase--`: a state machine's phase changed by one (see `_values_tested`)."""
         target = node.child_by_field_name("argument")
+        if target is not None and target.type == "identifier":
+            low.rebound.add(text(target))
         if target is not None and compact(target) in _values_tested(low):
             low.emit(Hold(compact(target), None, 1 if "++" in text(node) else -1, low.site(node)))
         return None
@@ -529,7 +536,9 @@ class CFrontend(Frontend):
         h = self._descriptor(low, name, args)
         if h is None:
             return None
-        low.send(h, node, self._count(low, name, args), more=self._more(low, name, args))
+        more = self._more(low, name, args)
+        low.send(h, node, self._count(low, name, args), more=more,
+                 more_if=None if more else self._more_if(low, self._flags(name, args)))
         return Sent(h.key)
 
     def _count(self, low: Lowering, name: str, args) -> str:
@@ -545,6 +554,42 @@ class CFrontend(Frontend):
     def _more(self, low: Lowering, name: str, args) -> bool:
         return _more(self._flags(name, args), _more_words(low.unit.src.data, self.catalogue.more_flags))
 
+    def _more_if(self, low: Lowering, flags) -> tuple[str, str | None, bool] | None:
+        """`Send.more_if` of a send whose flags are a parameter passed on (`send(fd, buf, n,
+        flags)`), or a local variable given MSG_MORE only where a parameter says
+        (`if (flags & NET_F_MORE) sflags |= MSG_MORE;`, `if (more) sflags = MSG_MORE;`)."""
+        flags = _unwrapped_value(flags)
+        if flags is None or flags.type != "identifier":
+            return None
+        name = text(flags)
+        low.passes_params = True  # whether the parameter is steady: see `Function.steady`
+        if name in low.params:
+            return name, MORE_FLAG, False
+        if name not in low.declared or low.node is None:
+            return None
+        words = _more_words(low.unit.src.data, self.catalogue.more_flags)
+        tests = {_more_test(low, given, words) for given in _more_given(low.node, name, words)}
+        test = tests.pop() if len(tests) == 1 else None  # (None when a MSG_MORE is given otherwise)
+        return (*test, True) if test is not None else None
+
+    def steady_params(self, low: Lowering, node) -> frozenset:
+        return frozenset(low.params - low.rebound)
+
+    def flag_words(self, low: Lowering, arg_nodes) -> tuple:
+        words, found = None, []
+        for a in arg_nodes:
+            a = _unwrapped_value(a)
+            kind, name = (a.type, text(a)) if a is not None and a.type in _FLAG_TYPES else (None, "")
+            if name in low.params:
+                found.append(name)  # passed on as the caller was given it, where it is steady
+            elif kind == "binary_expression" or kind == "identifier" and _FLAG_NAME.match(name):
+                if words is None:
+                    words = _more_words(low.unit.src.data, self.catalogue.more_flags)
+                found.append(_flag_names(a, words))
+            else:
+                found.append(None)
+        return tuple(found) if any(f is not None for f in found) else ()
+
     def _send_file(self, low: Lowering, node, name: str, args):
         h = self._descriptor(low, name, args)
         if h is None:
@@ -556,7 +601,9 @@ class CFrontend(Frontend):
         h = self._descriptor(low, name, args)
         if h is None:
             return None
-        low.send(h, node, UNKNOWN, gather=True, more=self._more(low, name, args))
+        more = self._more(low, name, args)
+        low.send(h, node, UNKNOWN, gather=True, more=more,
+                 more_if=None if more else self._more_if(low, self._flags(name, args)))
         return Sent(h.key)
 
     def _read(self, low: Lowering, node, name: str, args):
@@ -707,6 +754,94 @@ def _more_words(data: bytes, more_flags: frozenset[str]) -> frozenset[str]:
     flag = b"|".join(re.escape(f.encode()) for f in sorted(more_flags))
     defined = re.finditer(rb"#[ \t]*define[ \t]+(\w+)[ \t]+[^\n]*?\b(?:" + flag + rb")\b", data)
     return more_flags | {m.group(1).decode("latin-1") for m in defined}
+
+
+def _unwrapped_value(node):
+    """An expression out of its parentheses and casts."""
+    while node is not None and node.type in ("parenthesized_expression", "cast_expression"):
+        node = node.child_by_field_name("value") or (node.named_children[-1] if node.named_children else None)
+    return node
+
+
+# What flags are written as: a name, or names joined by `|`.
+_FLAG_TYPES = frozenset({"identifier", "binary_expression"})
+# A flag's name: a constant's capitals (`NET_F_MORE`, `MSG_NOSIGNAL`).
+_FLAG_NAME = re.compile(r"[A-Z][A-Z0-9_]*$")
+
+
+def _flag_names(node, more_words) -> frozenset | None:
+    """See `Call.flags`: the names flags are made of, where they are nothing but names
+    joined by `|` (MORE_FLAG for a name of MSG_MORE)."""
+    node = _unwrapped_value(node)
+    if node is None:
+        return None
+    if node.type == "identifier":
+        name = text(node)
+        return frozenset({MORE_FLAG if name in more_words else name}) if _FLAG_NAME.match(name) else None
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "|":
+        left = _flag_names(node.child_by_field_name("left"), more_words)
+        right = _flag_names(node.child_by_field_name("right"), more_words) if left is not None else None
+        return left | right if right is not None else None
+    return None
+
+
+def _more_given(fn, name: str, more_words):
+    """The values of MSG_MORE given to the local variable `name` in the function: the
+    assignments (`=`, `|=`) and the declaration whose value names one of `more_words`."""
+    for n in descendants(fn):
+        if n.type == "assignment_expression":
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            if left.type == "identifier" and text(left) == name and text(n.child_by_field_name("operator")) != "&=" \
+                    and _names_more(right, more_words):
+                yield _more_value(right, more_words)
+        elif n.type == "init_declarator":
+            value = n.child_by_field_name("value")
+            if value is not None and _declared_name(n.child_by_field_name("declarator")) == name \
+                    and _names_more(value, more_words):
+                yield _more_value(value, more_words)
+
+
+def _names_more(node, more_words) -> bool:
+    return any(w in text(node) for w in more_words)
+
+
+def _more_value(value, more_words):
+    """Of a value naming MSG_MORE, the part that does: a conditional's branch (`more ? MSG_MORE : 0`)."""
+    value = _unwrapped_value(value)
+    if value is not None and value.type == "conditional_expression":
+        then, other = value.child_by_field_name("consequence"), value.child_by_field_name("alternative")
+        if then is not None and other is not None and not _names_more(other, more_words):
+            return then
+    return value
+
+
+def _more_test(low: Lowering, given, more_words) -> tuple[str, str | None] | None:
+    """(parameter, flag) where MSG_MORE is given only where a parameter holds a flag
+    (`if (flags & NET_F_MORE)`: NET_F_MORE) or is true (`if (more)`, `more ? MSG_MORE : 0`:
+    None); else None."""
+    cond = _unwrapped_value(_guard(given))
+    if cond is not None and cond.type == "identifier":
+        return (text(cond), None) if text(cond) in low.params else None
+    if cond is None or cond.type != "binary_expression" or text(cond.child_by_field_name("operator")) != "&":
+        return None
+    sides = [_unwrapped_value(cond.child_by_field_name(f)) for f in ("left", "right")]
+    names = [text(n) if n is not None and n.type == "identifier" else "" for n in sides]
+    param = next((n for n in names if n in low.params), None)
+    flag = next((n for n in names if n != param and _FLAG_NAME.match(n)), None)
+    return (param, MORE_FLAG if flag in more_words else flag) if param and flag else None
+
+
+def _guard(node):
+    """The condition under which the function runs `node`: of the nearest `if` or conditional
+    whose first branch holds it; None where it always runs."""
+    while node is not None:
+        parent = node.parent
+        if parent is None or parent.type == "function_definition":
+            return None
+        if parent.type in ("if_statement", "conditional_expression") and parent.child_by_field_name("consequence") == node:
+            return parent.child_by_field_name("condition")
+        node = parent
+    return None
 
 
 _TARGET = rb"([A-Za-z_][\w.\->\[\] \t]*?)"
