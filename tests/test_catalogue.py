@@ -27,23 +27,27 @@ LANGUAGES = {"python": ((PythonScanner, PythonFrontend), ".py"), "java": ((JavaS
 TAG = re.compile(r"catalogue:\s*([\w.*]+(?:\s*,\s*[\w.*]+)*)")
 
 
+# The fields whose entries are objects, each known by its name.
+NAMED_FIELDS = ("libraries", "protocols")
+
+
 def entries(cat):
     """(field, entry) for every entry of a catalogue: the unit `without` leaves out."""
     for name, value in vars(cat).items():
-        if name == "libraries":
-            yield from ((name, lib.name) for lib in value)
+        if name in NAMED_FIELDS:
+            yield from ((name, one.name) for one in value)
         else:
             yield from ((name, entry) for entry in sorted(value))
 
 
 def without(cat, field_name: str, entry):
     """The catalogue with one entry left out (of a set, a tuple or a
-    mapping's keys; a library by its name)."""
+    mapping's keys; a library or a protocol by its name)."""
     value = getattr(cat, field_name)
     if isinstance(value, MappingProxyType):
         value = {k: v for k, v in value.items() if k != entry}
-    elif field_name == "libraries":
-        value = tuple(lib for lib in value if lib.name != entry)
+    elif field_name in NAMED_FIELDS:
+        value = tuple(one for one in value if one.name != entry)
     elif isinstance(value, tuple):
         value = tuple(v for v in value if v != entry)
     else:
@@ -152,7 +156,7 @@ def test_the_fixture_named_for_an_entry_needs_it(language: str, entry: str, cata
     paths = NAMED[language].get(entry)
     if not paths:
         pytest.fail(f"no fixture names {entry}")
-    value = next(e for e in getattr(full_catalogue, field) if str(e) == name) if field != "libraries" else name
+    value = next(e for e in getattr(full_catalogue, field) if str(e) == name) if field not in NAMED_FIELDS else name
     full = {p: _findings(p) for p in paths}
     catalogue(language, without(full_catalogue, field, value))
     unchanged = [p.name for p in paths if _findings(p) == full[p]]

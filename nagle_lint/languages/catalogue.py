@@ -91,6 +91,33 @@ class Library:
 
 
 @dataclass(frozen=True)
+class FrameworkProtocol:
+    """A framework's protocol class (asyncio's, Twisted's; `name`): a class that defines
+    every method of `marks`, in a file naming `module` (any file when None), is
+    one.  The framework gives its methods the connection in the field `field`
+    and calls `reads` with data it read.  `buffered`: writes on the field wait
+    in the framework's buffer until the method returns to the framework, which
+    writes them together; `nodelay`: the framework turns Nagle off itself."""
+
+    name: str
+    marks: frozenset[str]
+    field: str
+    reads: frozenset[str]
+    buffered: bool = False
+    nodelay: bool = False
+    module: str | None = None
+
+    def __init__(self, name, marks, field, reads, buffered=False, nodelay=False, module=None):
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "marks", frozenset(marks))
+        object.__setattr__(self, "field", field)
+        object.__setattr__(self, "reads", frozenset(reads))
+        object.__setattr__(self, "buffered", buffered)
+        object.__setattr__(self, "nodelay", nodelay)
+        object.__setattr__(self, "module", module)
+
+
+@dataclass(frozen=True)
 class Conversions:
     """How a language with overloads passes an argument to a parameter of
     another type (see `Project.resolve`): `widening`, primitive type -> the
@@ -244,6 +271,8 @@ class Catalogue:
                      as a read is, unless the timeout is zero (a glance).
     Libraries:
       libraries      library objects that own a connection (see `Library`).
+      protocols      frameworks' protocol classes, whose methods the
+                     framework calls on a connection (see `FrameworkProtocol`).
     Fixes (what the renderer of fixes may rewrite, see fixes.py):
       joinable_sends the sends and writes whose one argument is the payload
                      (bytes or text): two may become one call with the
@@ -339,6 +368,7 @@ class Catalogue:
     sleeps: MappingProxyType = field(default_factory=lambda: _frozen({}))
     readiness_waits: MappingProxyType = field(default_factory=lambda: _frozen({}))
     libraries: tuple[Library, ...] = ()
+    protocols: tuple[FrameworkProtocol, ...] = ()
     joinable_sends: frozenset[str] = frozenset()
     whole_sends: frozenset[str] = frozenset()
     bytes_calls: frozenset[str] = frozenset()

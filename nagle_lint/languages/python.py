@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, Watched, compact, compared, count_size,
-                   descendants, int_literal, per_file, seconds, raw, text)
+                   descendants, int_literal, named_option, per_file, seconds, raw, text)
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
 from .python_scan import class_end, class_statements, generators, line_led, named_fields
@@ -119,11 +119,18 @@ class PythonFrontend(Frontend):
             low.env["self.rfile"] = Handle("self.request")
             if self._answers_a_request(low.unit, low.qualname):
                 low.recv(Handle("self.request"), node.child_by_field_name("name"))  # the request it answers
-        elif "def data_received" in body and "def connection_made" in body:
-            low.conns.setdefault("self.transport", _info("self.transport", None, "medium", "field", nodelay=True))
-            low.env["self.transport"] = Handle("self.transport")
-            if text(node.child_by_field_name("name")) == "data_received":
-                low.recv(Handle("self.transport"), node.child_by_field_name("name"))
+        elif (proto := self._protocol_of(low, body)) is not None:
+            key = proto.field
+            low.conns.setdefault(key, _info(key, None, "medium", "field", nodelay=proto.nodelay))
+            low.env[key] = Handle(key, buffered=proto.buffered)
+            if text(node.child_by_field_name("name")) in proto.reads:
+                low.recv(Handle(key), node.child_by_field_name("name"))
+
+    def _protocol_of(self, low: Lowering, body: str):
+        """The framework protocol (see `catalogue.FrameworkProtocol`) whose class `body` is, if any."""
+        return next((p for p in self.catalogue.protocols
+                     if all(f"def {m}" in body for m in p.marks)
+                     and (p.module is None or p.module.encode() in low.unit.src.data)), None)
 
     def is_callback(self, qualname: str, unit=None) -> bool:
         return super().is_callback(qualname, unit) or unit is not None and self._answers_a_request(unit, qualname)
@@ -548,6 +555,10 @@ class PythonFrontend(Frontend):
         low.push(h, node)
 
     def _set_option(self, low, node, h, meth, args, kwargs):
+        if (named := named_option(meth)) is not None:  # a setter named for its option: setTcpNoDelay(on)
+            if args:
+                low.set_option(h, named, args[0], node)
+            return
         opt = text(args[1]) if len(args) >= 3 else ""
         option = next((what for word, what in self.catalogue.options.items() if word in opt), None)
         if option:

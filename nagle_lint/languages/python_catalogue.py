@@ -4,7 +4,7 @@ byte scan (`python_scan.py`) derives its words from it."""
 
 from __future__ import annotations
 
-from .catalogue import Catalogue, Library, Step
+from .catalogue import Catalogue, FrameworkProtocol, Library, Step
 
 # http.client (httplib on Python 2): the request line and headers wait in the
 # connection's buffer until endheaders() sends them.  A body given to
@@ -50,6 +50,19 @@ HTTP_SERVER = Library(
     keep_alive=("protocol_version", "HTTP/1.1"),
 )
 
+# asyncio's protocols: the loop gives the connection to connection_made in self.transport and
+# calls data_received with what it read; its TCP transports turn Nagle off (Python 3.6 and later).
+ASYNCIO_PROTOCOL = FrameworkProtocol("asyncio", marks={"data_received", "connection_made"}, field="self.transport",
+                                     reads={"data_received"}, nodelay=True)
+
+# Twisted's protocols: the reactor gives the connection to connectionMade in self.transport and
+# calls dataReceived (lineReceived, ... in its receivers) with what it read.  The transport keeps
+# what write() and writeSequence() give it until the method returns and the reactor writes it,
+# all of it at once; Nagle stays on unless the protocol turns it off (setTcpNoDelay).
+TWISTED_PROTOCOL = FrameworkProtocol("twisted", marks={"connectionMade"}, field="self.transport",
+                                     reads={"dataReceived", "lineReceived", "rawDataReceived", "stringReceived"},
+                                     buffered=True, module="twisted")
+
 PYTHON = Catalogue(
     sends={"send", "sendall", "sendto"},
     gather_sends={"sendmsg"},
@@ -87,7 +100,9 @@ PYTHON = Catalogue(
              "signal"},
     wrappers={"makefile": None, "wrap_socket": False},  # makefile: buffered when its mode writes
     socket_types={"socket.socket", "socket", "ssl.SSLSocket", "SSLSocket"},
-    option_setters={"setsockopt"},
+    # setsockopt(level, name, value), or a setter named for its option (Twisted's
+    # transport.setTcpNoDelay(on)).
+    option_setters={"setsockopt", "setTcpNoDelay"},
     options={"TCP_NODELAY": "nodelay", "TCP_CORK": "cork", "TCP_NOPUSH": "cork"},
     more_flags={"MSG_MORE"},
     sleeps={"time.sleep": 1.0, "asyncio.sleep": 1.0, "sleep": 1.0},
@@ -96,6 +111,7 @@ PYTHON = Catalogue(
     stream_words=("makefile", "asyncio", "RequestHandler", "data_received", "start_server"),
     callbacks={"data_received", "handle", "handle_one_request"},
     libraries=(HTTP_CLIENT, HTTP_SERVER),
+    protocols=(ASYNCIO_PROTOCOL, TWISTED_PROTOCOL),
     joinable_sends={"send", "sendall", "write"},  # write: on a raw makefile(..., buffering=0) stream
     whole_sends={"sendall"},
     # bytes(), bytearray(), struct's pack() as imported or as a method (struct.pack, Struct.pack),

@@ -214,6 +214,19 @@ class PythonScanner(Scanner):
     # is found fast, an alternation is tried at every position.
 
     @cached_property
+    def named_setters(self) -> tuple[bytes, ...]:
+        """The option setters named for the option they set (Twisted's `setTcpNoDelay`,
+        unlike `setsockopt`): a file calling one sets it without naming TCP_NODELAY."""
+        return tuple(s.encode() for s in sorted(self.catalogue.option_setters) if "nodelay" in s.lower())
+
+    @cached_property
+    def nodelay_words(self) -> tuple[bytes, ...]:
+        return (b"TCP_NODELAY", *self.named_setters)
+
+    def may_find(self, data: bytes, min_confidence: str = "medium", nodelay_by_design: bool = True) -> bool:
+        return any(w in data for w in self.named_setters) or super().may_find(data, min_confidence, nodelay_by_design)
+
+    @cached_property
     def stream_words(self) -> tuple[bytes, ...]:
         """Words that make `.write()`/`.read()` events: the file has socket streams."""
         return _encoded(self.catalogue.stream_words)
