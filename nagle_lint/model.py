@@ -365,6 +365,10 @@ class Function:
     # The class of the objects it returns (`return Transport(host)`), where it makes
     # objects of one class to return: a factory (see `MADE_BY`).
     returns: str | None = None
+    # (local, parameter) for each local pointer given a parameter where it is declared and
+    # nothing else (`struct tcp_sock *self = (struct tcp_sock *)base;`): its members are the
+    # parameter's, which are what the caller passed.
+    aliases: tuple[tuple[str, str], ...] = ()
 
     def by_design(self, send: Send) -> bool:
         """Whether the send is made on a connection a framework makes with

@@ -12,7 +12,8 @@ def dump(model: FileModel) -> str:
     for fn in model.functions:
         defaults = fn.defaults or (None,) * len(fn.params)  # a constant default shows its truth (`noreply=False`)
         params = ", ".join(f"{p or '_'}={d}" if d is not None else p or "_" for p, d in zip(fn.params, defaults))
-        out.append(f"function {fn.qualname}({params}) @{fn.site.line}{' callback' if fn.callback else ''}")
+        aliases = "".join(f" {name}={param}" for name, param in fn.aliases)  # see `Function.aliases`
+        out.append(f"function {fn.qualname}({params}) @{fn.site.line}{' callback' if fn.callback else ''}{aliases}")
         for key in sorted(fn.conns):
             c = fn.conns[key]
             tcp = {True: "tcp", False: "no-nagle", None: "tcp?"}[c.tcp]

@@ -502,9 +502,12 @@ class _Run:
                 self.infos[mapped] = ConnInfo(mapped, info.tcp, sure, info.origin, info.nodelay)
             return mapped
         member = _MEMBER.match(k) if not is_field(k) else None
-        if member is not None and member.group(1) in frame.keys:
+        var = member.group(1) if member is not None else None
+        if var is not None and var not in frame.keys and frame.fn.aliases:
+            var = dict(frame.fn.aliases).get(var, var)  # a local pointer given a parameter: the parameter
+        if var is not None and var in frame.keys:
             # A member of a parameter (`c->fd` of `struct conn *c`): that member of what the caller passed.
-            outer = frame.keys[member.group(1)]
+            outer = frame.keys[var]
             mapped = (outer[1:] + "." if outer.startswith("&") and member.group(2) == "->" else outer + member.group(2)) \
                 + member.group(3)
             if mapped not in self.infos and k in frame.fn.conns:

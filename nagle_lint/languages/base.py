@@ -1002,7 +1002,8 @@ class Unit:
             self.errors_resolved += _count_errors(given) - _count_errors(body)
         stmts = low.block_of(body) if body is not None else ()
         prologue = tuple(low._out[0])
-        local = low.declared - low.params - low.not_local
+        aliases = tuple(sorted((name, param) for name, param in low.aliases.items() if name not in low.rebound))
+        local = low.declared - low.params - low.not_local - {name for name, _ in aliases}  # (a parameter's, by another name)
         defaults = tuple(low.defaults.get(p) for p in params) if low.defaults else ()
         return Function(qualname, self.src.site(node), params, prologue + stmts, low.conns,
                         self.fe.is_callback(qualname, self),
@@ -1011,7 +1012,7 @@ class Unit:
                                                   if source in low.params)),
                         defaults=defaults, steady=low.steady() if low.passes_params else frozenset(),
                         param_types=low.param_types,
-                        returns=next(iter(low.returned)) if len(low.returned) == 1 else None)
+                        returns=next(iter(low.returned)) if len(low.returned) == 1 else None, aliases=aliases)
 
 
 def _see_enclosing(low: Lowering, outer: Lowering) -> None:
@@ -1052,6 +1053,7 @@ class Lowering:
         # A local variable -> the expression last copied into it (`nd = l->nodelay`), where the
         # frontend tells: an option set from the copy is set from what was copied.
         self.copies: dict[str, object] = {}
+        self.aliases: dict[str, str] = {}  # see `Function.aliases`, where a frontend tells
         if cls is not None:
             for key, (val, info) in self.fe.fields_seen(unit, cls).items():
                 self.env[key] = val

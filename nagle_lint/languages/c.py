@@ -272,6 +272,10 @@ class CFrontend(Frontend):
                     v = low.conn_for(value)  # `int fd = c->sock;`: a copy of a member the file makes TCP
                 if name and value is not None:
                     low.copies[name] = value
+                    given = _unwrapped_value(value)
+                    if target.type == "pointer_declarator" and given is not None and given.type == "identifier" \
+                            and text(given) in low.params:
+                        low.aliases[name] = text(given)
                 if name:
                     ident = _ident(target)
                     if ident is not None:
