@@ -22,6 +22,11 @@ EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
 _NO_OVERLOAD = Function("", None, (), ())  # see `Project._overload`
 _OVERLOADS = Function("", None, (), ())  # several fit: see `Project.alternatives`
 _NO_CHOICE = Choice()  # a file parsed whole, every function lowered
+# How far a connection handed on after TCP_NODELAY was turned on is followed (see
+# `Project.handed_nodelay`): the files of the calls, the option's first (a server's accept
+# loop, the factory it is given, the handler that makes the object writing the replies).
+HANDED_DEPTH = 3
+MAX_BELOW = 64  # the classes below a type looked at, at most
 
 
 @record
@@ -297,10 +302,25 @@ class Project:
         if callee in local:
             found = local[callee]
         else:
-            found = _only(self._global.get((language, callee), ()), caller.path, lambda fn: fn.path)
+            found = self._nested_in_scope(caller, callee, language, local) \
+                or _only(self._global.get((language, callee), ()), caller.path, lambda fn: fn.path)
         if "." in callee and (found is None or not found.body and self._is_abstract(found)):
             return self._through_types(language, callee, arity, types) or found
         return found
+
+    @staticmethod
+    def _nested_in_scope(caller: Function, callee: str, language: str | None, local: dict) -> Function | None:
+        """`Inner.name` of a class nested in one around the caller (the nearest first), where the
+        language names nested classes so (see `Frontend.nested_by_simple_name`)."""
+        if "." not in callee or language is None or not frontend(language).nested_by_simple_name:
+            return None
+        scope = caller.qualname.rpartition(".")[0]
+        while scope:
+            found = local.get(f"{scope}.{callee}")
+            if found is not None:
+                return found
+            scope = scope.rpartition(".")[0]
+        return None
 
     def _made_by(self, caller: Function, callee: str, arity: int | None, types: tuple) -> Function | None:
         """`make().send`: method `send` of the class of the objects `make` (a function of no
@@ -396,14 +416,9 @@ class Project:
     def _implementation(self, language: str, cls: str) -> str | None:
         """The one class below type `cls` that no class extends, or None."""
         if (language, cls) not in self._leaves:
-            subs, todo = set(), [cls]
-            while todo and len(subs) < 64:  # every class below the type (a type with so many has several)
-                for sub in self._subs.get((language, todo.pop()), ()):
-                    if sub not in subs and sub != cls:
-                        subs.add(sub)
-                        todo.append(sub)
+            subs, every = self._below(language, cls)
             leaves = [sub for sub in subs if not self._subs.get((language, sub))]
-            self._leaves[(language, cls)] = leaves[0] if len(leaves) == 1 and not todo else None
+            self._leaves[(language, cls)] = leaves[0] if len(leaves) == 1 and every else None
         return self._leaves[(language, cls)]
 
     def _inherited(self, language: str, cls: str, name: str, arity: int | None,
@@ -550,34 +565,64 @@ class Project:
     def handed_nodelay(self, path: str) -> dict[tuple[str, str], tuple]:
         """(class, field key) -> (site and file of the option, whether a user setting chooses
         it), for the classes of file `path` whose constructor keeps in a field a connection
-        that the function making the object turned TCP_NODELAY on for before (a server
-        handing each accepted socket to a handler run on a thread of its own): the
-        class's methods start with it on."""
-        return self._handed_nodelay.get(path, {})
+        that a function turned TCP_NODELAY on for before handing it on, to the constructor or
+        through calls that hand it on again (a server handing each accepted socket to a
+        handler run on a thread of its own, or to a factory that makes one): the class's
+        methods start with it on."""
+        return self._handing[0].get(path, {})
 
     @cached_property
-    def _handed_nodelay(self) -> dict[str, dict[tuple[str, str], tuple]]:
+    def _handing(self) -> tuple[dict[str, dict[tuple[str, str], tuple]], dict[str, set[str]]]:
+        """(see `handed_nodelay`, file of a class so found -> the files of the calls that handed
+        the connection to it, where a change can take the option away: see `dependents`)."""
         found: dict[str, dict[tuple[str, str], tuple]] = {}
+        through: dict[str, set[str]] = {}
         for fn in self._bodied:
             if not self.facts(fn).has(SetOption):
                 continue
             options = [ev for ev in walk(fn.body) if isinstance(ev, SetOption) and ev.option == "nodelay"
                        and ev.value and not ev.conn.startswith(("this.", "self."))]
             for call in self.facts(fn).calls if options else ():
-                for target in self.targets(fn, call.callee, len(call.args), call.types):
-                    self._kept_with_nodelay(fn, call, target, options, found)
-        return found
+                for ev in options:
+                    if ev.conn in call.args and ev.site.line < call.site.line:
+                        self._hand_on(fn, call, ev.conn, (ev.site, fn.path, ev.setting), (found, through), (fn.path,))
+        return found, through
 
-    @staticmethod
-    def _kept_with_nodelay(fn: Function, call: Call, target: Function, options: list, found: dict) -> None:
-        index = binding(call, target)
-        for field, param in target.field_params:
-            i = index[target.params.index(param)] if param in target.params else None
-            arg = call.args[i] if i is not None and i < len(call.args) else None
-            for ev in options:
-                if arg == ev.conn and ev.site.line < call.site.line:
-                    cls = target.qualname.rpartition(".")[0]
-                    found.setdefault(target.path, {}).setdefault((cls, field), (ev.site, fn.path, ev.setting))
+    def _hand_on(self, caller: Function, call: Call, conn: str, option: tuple, into: tuple, chain: tuple) -> None:
+        """Where `call` hands connection `conn` on (see `handed_nodelay`): the fields the
+        functions it may run keep it in, and the calls they hand it on by, HANDED_DEPTH deep.
+        A call of an interface's method may run each implementation's: whichever makes the
+        object, it is made over the connection that has the option."""
+        found, through = into
+        for target in self._may_run(caller, call):
+            given = {p for p, i in zip(target.params, binding(call, target))
+                     if p is not None and i is not None and i < len(call.args) and call.args[i] == conn}
+            cls = target.qualname.rpartition(".")[0]
+            for field, param in target.field_params:
+                if param in given:
+                    found.setdefault(target.path, {}).setdefault((cls, field), option)
+                    through.setdefault(target.path, set()).update(chain)
+            for inner in self.facts(target).calls if given and len(chain) < HANDED_DEPTH else ():
+                for param in given & set(inner.args):
+                    self._hand_on(target, inner, param, option, into, (*chain, target.path))
+
+    def _may_run(self, caller: Function, call: Call) -> list[Function]:
+        """The functions a call may run (see `targets`), and where it names an interface's
+        (or an abstract) method, the implementations the linted files lowered."""
+        found = self.targets(caller, call.callee, len(call.args), call.types)
+        abstract = len(found) == 1 and not found[0].body and "." in found[0].qualname and self._is_abstract(found[0])
+        return found if found and not abstract else self._implementing(caller, call)
+
+    def _below(self, language: str, cls: str) -> tuple[set[str], bool]:
+        """The classes that extend or implement type `cls`, directly or not (MAX_BELOW at most:
+        a type with so many has several of each kind), and whether that is every one."""
+        subs, todo = set(), [cls]
+        while todo and len(subs) < MAX_BELOW:
+            for sub in self._subs.get((language, todo.pop()), ()):
+                if sub not in subs and sub != cls:
+                    subs.add(sub)
+                    todo.append(sub)
+        return subs, not todo
 
     def facts(self, fn: Function) -> _Facts:
         facts = self._facts.get(id(fn))
@@ -704,7 +749,38 @@ class Project:
                     again.add(target.path)
                 elif not target.body and target.path != fn.path:
                     called.setdefault(target.path, set()).add(target.qualname)
+                for made in self._stubs_handed(fn, ev, target):
+                    needed.add(made.qualname)
+                    again.add(made.path)
         return needed, again, callers, called
+
+    def _stubs_handed(self, caller: Function, call: Call, target: Function | None) -> list[Function]:
+        """The implementations of the interface's method a call hands a connection that were
+        kept without a body for making objects (see `Choice.makers`): one may make an object
+        keeping it (see `handed_nodelay`)."""
+        if target is not None and target.body or not _passes_conns(call):
+            return []
+        return [fn for fn in self._implementing(caller, call, bodied=False)
+                if fn.qualname in self.choice(fn.path).makers]
+
+    def _handed_from(self, paths: set[str]) -> set[str]:
+        """The files whose classes start with TCP_NODELAY on where calls from one of `paths`
+        handed them their connection (see `handed_nodelay`): the option's file, and those between."""
+        return {path for path, through in self._handing[1].items() if not through.isdisjoint(paths)}
+
+    def _implementing(self, caller: Function, call: Call, bodied: bool = True) -> list[Function]:
+        """Where a call names a method of a type of the linted files (`Type.name`) that the
+        classes below it define (an interface's, an abstract one), those definitions (with a
+        body, where `bodied`; without one: kept as stubs, lowered where such a call hands
+        them a connection: see `handed_nodelay`)."""
+        typ, _, name = call.callee.rpartition(".")
+        language, typ = self.models[caller.path].language, typ.rpartition(".")[2]
+        if not typ or (language, typ) not in self._subs:
+            return []
+        found = [fn for sub in self._below(language, typ)[0] for fn in self._methods_of(language, sub, name)
+                 if (len(fn.params) == len(call.args) if bodied else not fn.body)]
+        # Interfaces are known by their last names: one of another interface of that name takes other types.
+        return self._by_types(language, found, call.types) if bodied else found
 
     def dependents(self, paths: set[str], before: Project | None = None) -> set[str]:
         """The files to analyse again after the models of `paths` changed
@@ -736,6 +812,7 @@ class Project:
                     for target in into:
                         callers.setdefault(target, set()).add(fn.path)
                     reached |= into
+        reached |= self._handed_from(paths) | (before._handed_from(paths) if before is not None else set())
         todo = list(found)
         while todo:
             for p in callers.get(todo.pop(), ()):

@@ -754,3 +754,24 @@ def test_data_that_is_no_lowering_is_refused(text):
 
     with pytest.raises(ValueError):
         modeldata.loads(text)
+
+
+def test_an_option_handed_on_through_calls_of_other_files_is_taken_back_as_a_cold_run_does(tmp_path, monkeypatch,
+                                                                                             capsys):
+    """Server.java turns TCP_NODELAY on for the sockets it hands to a factory, whose handler
+    (Handlers.java) makes the object that writes the replies (Replies.java): edited so that
+    the option is gone, the replies' split is found again in a file no call of Server.java
+    reaches directly."""
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT / "fixtures" / "java" / "handler_factory_nodelay_project", tree)
+    monkeypatch.chdir(tree)
+    monkeypatch.delenv("NAGLE_LINT_CACHE_DIR", raising=False)
+    server = tree / "Server.java"
+    original = server.read_text()
+    assert ("./Replies.java", 16, "NGL001") not in findings(lint(capsys, ".")[1])
+    server.write_text(original.replace("client.setTcpNoDelay(true);", "client.setKeepAlive(true);"))
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and ("./Replies.java", 16, "NGL001") in findings(incremental[1])
+    server.write_text(original)
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and ("./Replies.java", 16, "NGL001") not in findings(incremental[1])

@@ -245,6 +245,9 @@ class Frontend:
     # compiled): a call to that name is then as unknown as a call to a name
     # two files define.
     same_name_alternatives = False
+    # A nested class is named by its simple name inside the classes around it (Java's
+    # `new Handler(..)` in a method of `Server` makes a `Server.Handler`): see Project.resolve.
+    nested_by_simple_name = False
     # Methods of one name told apart by their parameters (Java's), and how an argument
     # converts to a parameter's type: see Project.resolve.  None: no overloads.
     conversions: "Conversions | None" = None
@@ -429,7 +432,7 @@ class Frontend:
                           unit.bases, *self.hierarchy(data), self.catalogue.test_source(in_project), self.enums(data),
                           self.op_tables(data)),
                 Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
-                       chosen.quiet_options))
+                       chosen.quiet_options, chosen.makers))
 
     def _in_file_order(self, unit: "Unit", functions: list[Function], found: list, reused: list, unparsed: list,
                        relevant) -> list[Function]:

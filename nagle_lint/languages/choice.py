@@ -27,6 +27,7 @@ class Relevance:
     left_out_calls: set  # the names the functions left out call
     quiet: frozenset = frozenset()  # see `Choice.quiet_setters`
     quiet_options: frozenset = frozenset()  # the option-only functions of other files those call
+    makers: frozenset = frozenset()  # see `Choice.makers`
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,11 @@ class Choice:
     # The functions of other files that set an option and send nothing,
     # called by those: with no other, lowering the file again changes nothing.
     quiet_options: frozenset = frozenset()
+    # Functions kept without a body that make an object of a class of the file
+    # with events (a factory's method, where making an object runs no method):
+    # lowered where a call of another file through an interface hands one a
+    # connection, which the object may keep (see `Project.handed_nodelay`).
+    makers: frozenset = frozenset()
 
 
 def partial(fe, data: bytes, names: frozenset, needed: frozenset, own: bool,
@@ -207,8 +213,9 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     constructors = _constructors(scan, spans, classes, bases, with_events)
     relevant |= _factories(texts, constructors, classes)
     relevant |= _keeping(kept, classes, constructors)
+    makers = _makers(scan, texts, classes, with_events)
     if needed:
-        relevant |= {q for q in with_events | quiet
+        relevant |= {q for q in with_events | quiet | makers
                      if q in needed or short_name(q) in needed or classes.get(q) in needed}
         relevant |= {q for name in needed & constructors.keys() for q in constructors[name]}
     reaching = texts.calling(with_events, bare=True)
@@ -220,7 +227,18 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     # as the class's methods do: a stub too, lowered where another file makes one.
     made = set().union(*constructors.values())
     return Relevance(relevant, ((with_events | made) - relevant) | quiet, left_out, frozenset(quiet),
-                     frozenset(quiet_options) if quiet else frozenset())
+                     frozenset(quiet_options) if quiet else frozenset(), frozenset(makers - relevant))
+
+
+def _makers(scan, texts: FunctionTexts, classes: dict[str, str], with_events: set[str]) -> set[str]:
+    """Where making an object runs no method (see `_constructors`), the functions making
+    one of a class of the file with events (a factory's method handing the socket it is
+    given to a handler's constructor): what that object keeps is told only where they are
+    lowered (see `Choice.makers`)."""
+    if scan.made_runs_constructors or not classes:
+        return set()
+    eventful = {short_name(classes[q]) for q in with_events if q in classes}
+    return {q for name in eventful for q in texts.callers_of(name) if classes.get(q, "").rpartition(".")[2] != name}
 
 
 def _keeping(kept: set[str], classes: dict[str, str], constructors: dict[str, set[str]]) -> set[str]:

@@ -56,6 +56,7 @@ class JavaFrontend(Frontend):
                             "record_declaration", "class_body", "method_declaration", "constructor_declaration"})
     wrapper_types = frozenset({"parenthesized_expression", "cast_expression"})
     conversions = CONVERSIONS
+    nested_by_simple_name = True
     live_leaf_types = frozenset({"identifier"})  # a name of a socket type becomes a connection (see `_typed`)
 
     # -- functions ---------------------------------------------------------
