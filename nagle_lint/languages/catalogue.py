@@ -177,6 +177,10 @@ class Catalogue:
                      unknown origin) it is nothing.
       descriptors    methods that give the descriptor of what they are
                      called on (`sock.fileno()`).
+      stream_helpers a library's static helper (dotted, as written) -> the
+                     stream's call it is on its first argument, given the
+                     rest (Guava's `ByteStreams.readFully(in, b)` is
+                     `in.readFully(b)`).
     Endpoints:
       tcp_makers     create an endpoint that is TCP unless its arguments
                      name a family or type of `no_nagle_words`.
@@ -330,6 +334,7 @@ class Catalogue:
     flags_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
     descriptor_calls: MappingProxyType = field(default_factory=lambda: _frozen({}))
     descriptors: frozenset[str] = frozenset()
+    stream_helpers: MappingProxyType = field(default_factory=lambda: _frozen({}))
     tcp_makers: frozenset[str] = frozenset()
     socket_modules: frozenset[str] = frozenset()
     message_modules: frozenset[str] = frozenset()

@@ -486,6 +486,13 @@ class JavaFrontend(Frontend):
             return low.outside_call(f"{declared}.{c.name}", c.args, c.node, receiver)
         return _NOT_THIS
 
+    def _stream_helper(self, low, c):
+        """A library's static helper working on the stream it is given (see `Catalogue.stream_helpers`)."""
+        name = self.catalogue.stream_helpers.get(f"{c.receiver}.{c.name}")
+        if name is None or not c.args:
+            return _NOT_THIS
+        return self._on_connection(low, _Invocation(c.node, c.args[0], name, c.args[1:], compact(c.args[0])))
+
     def _static_method(self, low, c):
         """A static method of a class that may be defined in a linted file."""
         r = c.receiver
@@ -574,8 +581,8 @@ class JavaFrontend(Frontend):
                 and typ not in self.catalogue.socket_types and typ not in self.catalogue.stream_types
         return node.type.endswith("literal") or node.type in ("true", "false", "null_literal")
 
-    INVOCATIONS = (_option, _own_method, _stand_in, _sleep, _project_method, _static_method, _static_maker,
-                   _factory_maker)
+    INVOCATIONS = (_option, _own_method, _stand_in, _sleep, _project_method, _stream_helper, _static_method,
+                   _static_maker, _factory_maker)
 
     def _connection(self, low, c):
         """The connection a call of `connection_events` is made on, or None (its object lowered)."""

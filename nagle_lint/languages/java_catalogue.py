@@ -20,6 +20,9 @@ JAVA = Catalogue(
                   "readChar", "readObject", "readNBytes", "readAllBytes", "readUnsignedByte", "readUnsignedShort",
                   "readBoolean", "readDouble", "readFloat", "next", "nextLine", "nextInt", "nextLong", "hasNext",
                   "hasNextLine", "hasNextInt"},
+    # Guava's and Apache Commons IO's reads of the stream they are given.
+    stream_helpers={"ByteStreams.readFully": "readFully", "ByteStreams.read": "read", "IOUtils.readFully": "readFully",
+                    "IOUtils.read": "read"},
     one_writes={"writeByte", "writeChar", "writeBoolean"},
     small_writes={"writeInt", "writeLong", "writeShort", "writeDouble", "writeFloat"},
     element_writes={"write"},  # OutputStream.write(int b), Writer.write(int c)
