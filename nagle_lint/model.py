@@ -241,8 +241,10 @@ class Call:
     options: tuple[str | None, ...] = ()
     # flags[i]: the names a flags argument i is made of where it is nothing but names joined by
     # `|` (`NET_F_MORE`, `MSG_MORE | MSG_NOSIGNAL`; MORE_FLAG for the file's names of MSG_MORE),
-    # else None; none told: empty. They decide a callee's `Send.more_if`.
-    flags: tuple[frozenset | None, ...] = ()
+    # or the caller's own parameter's name where it passes that on as it was given (what its
+    # caller passed decides then), else None; none told: empty. They decide a callee's
+    # `Send.more_if`.
+    flags: tuple[frozenset | str | None, ...] = ()
 
 
 # --- structure --------------------------------------------------------------
