@@ -996,19 +996,23 @@ class Unit:
         self.scopes[qualname] = low
         params = self.fe.declare_params(low, node)  # may emit a prologue (a callback's implied read)
         if outer is not None:
-            for name in low.params:  # a parameter hides the enclosing variable
-                if name in outer.env and low.env.get(name) is outer.env[name]:
-                    del low.env[name]
+            _hide_enclosing(low, outer)
+        stmts = self._body_of(low, node)
+        return self._function(low, qualname, node, params, tuple(low._out[0]) + stmts)
+
+    def _body_of(self, low: Lowering, node) -> tuple:
         body = self.fe.body(self, node)
         given = node.child_by_field_name("body")
         if body != given and given is not None:  # parsed again, as one build sees it (C); nodes are new objects each time
             self.errors_resolved += _count_errors(given) - _count_errors(body)
-        stmts = low.block_of(body) if body is not None else ()
-        prologue = tuple(low._out[0])
+        return low.block_of(body) if body is not None else ()
+
+    def _function(self, low: Lowering, qualname: str, node, params: tuple, stmts: tuple) -> Function:
+        """The Function `low` lowered, `stmts` its body (its prologue first)."""
         aliases = tuple(sorted((name, param) for name, param in low.aliases.items() if name not in low.rebound))
         local = low.declared - low.params - low.not_local - {name for name, _ in aliases}  # (a parameter's, by another name)
         defaults = tuple(low.defaults.get(p) for p in params) if low.defaults else ()
-        return Function(qualname, self.src.site(node), params, prologue + stmts, low.conns,
+        return Function(qualname, self.src.site(node), params, stmts, low.conns,
                         self.fe.is_callback(qualname, self),
                         locals=frozenset(k for k in low.conns if _base_name(k) in local),
                         field_params=tuple(sorted((field, source) for source, field in low._fields_of.items()
@@ -1016,6 +1020,13 @@ class Unit:
                         defaults=defaults, steady=low.steady() if low.passes_params else frozenset(),
                         param_types=low.param_types,
                         returns=next(iter(low.returned)) if len(low.returned) == 1 else None, aliases=aliases)
+
+
+def _hide_enclosing(low: Lowering, outer: Lowering) -> None:
+    """A parameter hides the enclosing function's variable of its name."""
+    for name in low.params:
+        if name in outer.env and low.env.get(name) is outer.env[name]:
+            del low.env[name]
 
 
 def _see_enclosing(low: Lowering, outer: Lowering) -> None:

@@ -259,34 +259,31 @@ class CFrontend(Frontend):
         # A static keeps its value from call to call; an extern is a global.
         local = not any(c.type == "storage_class_specifier" and text(c) in ("static", "extern") for c in node.children)
         for d in node.children_by_field_name("declarator"):
+            target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+            name = _declared_name(target)
+            if local and name:
+                low.declared.add(name)
             if d.type == "init_declarator":
-                target = d.child_by_field_name("declarator")
-                name = _declared_name(target)
-                if local and name:
-                    low.declared.add(name)
                 low.types[name] = _typed(typ, target)
-                value = d.child_by_field_name("value")
-                v = low.expr(value)
-                if v is None and value is not None and value.type == "field_expression" \
-                        and self.made_as(low, compact(value)):
-                    v = low.conn_for(value)  # `int fd = c->sock;`: a copy of a member the file makes TCP
-                if name and value is not None:
-                    low.copies[name] = value
-                    given = _unwrapped_value(value)
-                    if target.type == "pointer_declarator" and given is not None and given.type == "identifier" \
-                            and text(given) in low.params:
-                        low.aliases[name] = text(given)
-                if name:
-                    ident = _ident(target)
-                    if ident is not None:
-                        low.bind_target(ident, v)
-            else:
-                name = _declared_name(d)
-                if local and name:
-                    low.declared.add(name)
-                if name:
-                    low.types[name] = _typed(typ, d)
-                    low.assign(name, None)
+                self._initialize(low, name, target, d.child_by_field_name("value"))
+            elif name:
+                low.types[name] = _typed(typ, d)
+                low.assign(name, None)
+
+    def _initialize(self, low, name: str | None, target, value) -> None:
+        """A declared name given its value (`int fd = socket(...)`, `struct conn *c = arg;`)."""
+        v = low.expr(value)
+        if v is None and value is not None and value.type == "field_expression" and self.made_as(low, compact(value)):
+            v = low.conn_for(value)  # `int fd = c->sock;`: a copy of a member the file makes TCP
+        if name and value is not None:
+            low.copies[name] = value
+            given = _unwrapped_value(value)
+            if target.type == "pointer_declarator" and given is not None and given.type == "identifier" \
+                    and text(given) in low.params:
+                low.aliases[name] = text(given)
+        ident = _ident(target) if name else None
+        if ident is not None:
+            low.bind_target(ident, v)
 
     STATEMENTS = {
         **dict.fromkeys(("compound_statement", "translation_unit", "ERROR", "preproc_else"), Frontend._children),
