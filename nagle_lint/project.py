@@ -16,7 +16,7 @@ from .languages import frontend
 from .languages.choice import Choice
 from .languages.scan import n_is_root
 from .model import (KEPT, MADE_BY, THROUGH_MEMBER, Bind, Call, FileModel, Flush, Function, If, Loop, Push, Recv, Return, Send,
-                    SetOption, Try, binding, record, walk)
+                    SetOption, Try, binding, passed, record, walk)
 
 EVENTS = (Send, Flush, Recv, Push, SetOption, Bind)
 _NO_OVERLOAD = Function("", None, (), ())  # see `Project._overload`
@@ -577,16 +577,45 @@ class Project:
         the connection to it, where a change can take the option away: see `dependents`)."""
         found: dict[str, dict[tuple[str, str], tuple]] = {}
         through: dict[str, set[str]] = {}
+        setters = self._nodelay_setters
         for fn in self._bodied:
-            if not self.facts(fn).has(SetOption):
-                continue
-            options = [ev for ev in walk(fn.body) if isinstance(ev, SetOption) and ev.option == "nodelay"
-                       and ev.value and not ev.conn.startswith(("this.", "self."))]
+            options = self._nodelay_turned_on(fn, setters)
             for call in self.facts(fn).calls if options else ():
-                for ev in options:
-                    if ev.conn in call.args and ev.site.line < call.site.line:
-                        self._hand_on(fn, call, ev.conn, (ev.site, fn.path, ev.setting), (found, through), (fn.path,))
+                for conn, line, option in options:
+                    if conn in call.args and line < call.site.line:  # the option's file too, where a helper's
+                        self._hand_on(fn, call, conn, option, (found, through), tuple(dict.fromkeys((fn.path, option[1]))))
         return found, through
+
+    def _nodelay_turned_on(self, fn: Function, setters: dict) -> list[tuple[str, int, tuple]]:
+        """(connection, line, option: see `handed_nodelay`) of each TCP_NODELAY `fn` turns on for
+        a connection of its own or given to it: itself, or by calling a function that turns it
+        on for the connection it is given (a helper setting a socket's options)."""
+        found = [(ev.conn, ev.site.line, (ev.site, fn.path, ev.setting))
+                 for ev in (walk(fn.body) if self.facts(fn).has(SetOption) else ())
+                 if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value
+                 and not ev.conn.startswith(("this.", "self."))]
+        for call in self.facts(fn).calls:
+            if call.callee.rpartition(".")[2] not in setters:
+                continue
+            for target in self.targets(fn, call.callee, len(call.args), call.types):
+                for ev in setters[call.callee.rpartition(".")[2]].get(id(target), ()):
+                    conn = passed(call, target, ev.conn, call.args)
+                    if conn is not None:
+                        found.append((conn, call.site.line, (ev.site, target.path, ev.setting)))
+        return found
+
+    @cached_property
+    def _nodelay_setters(self) -> dict[str, dict[int, list[SetOption]]]:
+        """Short name -> id of each function of that name that turns TCP_NODELAY on for one
+        of its parameters -> those options (`setSockOpts(Socket sock)`)."""
+        found: dict[str, dict[int, list[SetOption]]] = {}
+        for fn in self._bodied:
+            if self.facts(fn).has(SetOption):
+                on = [ev for ev in walk(fn.body) if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value
+                      and ev.conn in fn.params]
+                if on:
+                    found.setdefault(fn.qualname.rpartition(".")[2], {})[id(fn)] = on
+        return found
 
     def _hand_on(self, caller: Function, call: Call, conn: str, option: tuple, into: tuple, chain: tuple) -> None:
         """Where `call` hands connection `conn` on (see `handed_nodelay`): the fields the

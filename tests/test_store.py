@@ -775,3 +775,22 @@ def test_an_option_handed_on_through_calls_of_other_files_is_taken_back_as_a_col
     server.write_text(original)
     incremental = lint(capsys, ".")
     assert incremental == cold(capsys) and ("./Replies.java", 16, "NGL001") not in findings(incremental[1])
+
+
+def test_an_option_a_helper_of_another_file_turns_on_is_taken_back_as_a_cold_run_does(tmp_path, monkeypatch, capsys):
+    """Server.java has SocketOptions.java's helper turn TCP_NODELAY on for the sockets it
+    hands to Handler.java: edited so that the helper no longer does, the handler's split is
+    found again, though neither Server.java nor Handler.java changed."""
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT / "fixtures" / "java" / "nodelay_helper_project", tree)
+    monkeypatch.chdir(tree)
+    monkeypatch.delenv("NAGLE_LINT_CACHE_DIR", raising=False)
+    options = tree / "SocketOptions.java"
+    original = options.read_text()
+    assert ("./Handler.java", 22, "NGL001") not in findings(lint(capsys, ".")[1])
+    options.write_text(original.replace("socket.setTcpNoDelay(true); // expect: NGL002", "socket.setSoTimeout(1000);"))
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and ("./Handler.java", 22, "NGL001") in findings(incremental[1])
+    options.write_text(original)
+    incremental = lint(capsys, ".")
+    assert incremental == cold(capsys) and ("./Handler.java", 22, "NGL001") not in findings(incremental[1])
