@@ -252,6 +252,12 @@ class Call:
 
 CALL_RESULT = "()"  # `If.when`'s name for the result of the call just made (no parameter is named so)
 HOLDS = "=="  # `If.when`'s (HOLDS, variable, state): the first branch runs exactly when the variable holds the state
+# The variable `If.when` tests for `#ifdef NAME` is DEFINED + NAME: one per file, not per function, as the
+# file is built one way (held 1 where defined, 0 where not).
+DEFINED = "#defined "
+# ... and for a test of whether connection KEY exists (`if (c->ssl)`, `if sock is not None`), EXISTS + KEY:
+# held 1 where it does, 0 where not.
+EXISTS = "#exists "
 
 
 @record

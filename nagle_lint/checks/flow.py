@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from ..model import (
     binding, lineage, passed, record, unpacks, walk,
-    CALL_RESULT, HOLDS,
+    CALL_RESULT, DEFINED, EXISTS, HOLDS,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, Hold, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Try,
 )
@@ -302,7 +302,7 @@ class _Shared:
     loop or a callee, a callee's local keys.  Made for each analysis:
     nothing outlives it."""
 
-    __slots__ = ("reads", "loops", "locals", "objects", "quiet", "events")
+    __slots__ = ("reads", "loops", "locals", "objects", "quiet", "events", "handed")
 
     def __init__(self):
         self.reads: dict = {}
@@ -311,6 +311,7 @@ class _Shared:
         self.objects: dict[str, dict[str, str]] = {}  # class -> `_objects_in_fields` of it
         self.quiet: dict = {}
         self.events: dict[tuple[int, tuple], tuple] = {}
+        self.handed: dict[int, frozenset] = {}  # id of a function -> the keys its calls are given
 
 
 class _Run:
@@ -522,6 +523,31 @@ class _Run:
             self.infos[mapped] = frame.fn.conns[k]
         return mapped
 
+    def carried(self, fn: Function, var: str) -> bool:
+        """Whether what a test of `var` tells is carried along the path: a macro's, or whether
+        a parameter, a member or a connection handed to a call exists; not whether a local
+        that no call is given exists, which only its own later tests could use (each told
+        value splits the paths' states)."""
+        if not var.startswith(EXISTS):
+            return True
+        key = var[len(EXISTS):]
+        if key in fn.params or _MEMBER.match(key):
+            return True
+        handed = self.shared.handed.get(id(fn))
+        if handed is None:
+            handed = frozenset(k for c in walk(fn.body) if isinstance(c, Call) for k in c.args if k)
+            self.shared.handed[id(fn)] = handed
+        return key in handed
+
+    def held_key(self, frame: _Frame, k: str) -> str:
+        """The key of a variable `If.when` tests: a macro is the same in every function of
+        the file, whether a connection exists is about the caller's connection."""
+        if k.startswith(DEFINED):
+            return f"{frame.fn.path}:{k}"
+        if k.startswith(EXISTS):
+            return EXISTS + self.key(frame, k[len(EXISTS):])
+        return self.key(frame, k)
+
     def info(self, key: str) -> ConnInfo:
         return self.infos.get(key) or ConnInfo(key, None, "low")
 
@@ -593,8 +619,9 @@ class _Run:
         elif s.when is not None and s.when[0] == CALL_RESULT and split is not None:
             first, others = split if s.when[1] else split[::-1]
             starts, skipped = [first] + [others] * (len(branches) - 1), others
-        elif s.when is not None and s.when[0] == HOLDS and flow.normal is not None:
-            first, others = _tested(flow.normal, self.key(frame, s.when[1]), s.when[2])
+        elif s.when is not None and s.when[0] == HOLDS and flow.normal is not None \
+                and self.carried(frame.fn, s.when[1]):
+            first, others = _tested(flow.normal, self.held_key(frame, s.when[1]), s.when[2])
             starts, skipped = [first] + [others] * (len(branches) - 1), others
         outs = [self.block(b, start, frame) for b, start in zip(branches, starts)]
         normals = [o.normal for o in outs]

@@ -13,7 +13,7 @@ from functools import cached_property, wraps
 
 from ..model import (
     blocks, lineage, record, walk,
-    CALL_RESULT, ONE, SMALL, UNKNOWN, UNPACKED,
+    CALL_RESULT, EXISTS, HOLDS, ONE, SMALL, UNKNOWN, UNPACKED,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Try,
 )
@@ -645,7 +645,7 @@ class Frontend:
                 break
         return (cond, truth) if cond is not None and cond.type in self.call_types else None
 
-    def existence_test(self, cond) -> tuple | None:
+    def existence_test(self, cond, low: "Lowering | None" = None) -> tuple | None:
         """(the node of a connection, whether the condition holds where it
         exists) when the condition only tests whether it does (`sock is not
         None`, `socket == null`, `fd >= 0`); else None."""
@@ -1148,6 +1148,9 @@ class Lowering:
         # connection, and nothing sent on it waits (a guarded close closes it)
         gone = self.existence(cond)
         absent = (Failed(gone[0], self.site(cond)),) if gone is not None else ()
+        # the same test later, or in a callee given the same connection, takes the same branch
+        if when is None and gone is not None:
+            when = HOLDS, EXISTS + gone[0], int(gone[1])
         if gone is not None and not gone[1]:
             then = absent + then
         if len(branches) == 1:
@@ -1179,7 +1182,7 @@ class Lowering:
         the condition tests only whether a connection exists (see
         `Frontend.existence_test`): the connection itself, not a stream over
         it (a stream not made yet says nothing of its socket)."""
-        tested = self.fe.existence_test(_unwrapped(cond)) if cond is not None else None
+        tested = self.fe.existence_test(_unwrapped(cond), self) if cond is not None else None
         if tested is None:
             return None
         value = self.expr(tested[0])

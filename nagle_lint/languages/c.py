@@ -6,12 +6,12 @@ import re
 from functools import cached_property, lru_cache
 from itertools import chain
 
-from .base import (NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, compact, compared,
-                   descendants, int_literal, per_file, seconds, text)
+from .base import (NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, Watched,
+                   compact, compared, _unwrapped, descendants, int_literal, per_file, seconds, text)
 from .c_catalogue import C
 from .catalogue import FULL_SIZE
 from .c_scan import IF_ZERO, top_level_op_tables
-from ..model import HOLDS, MORE_FLAG, ONE, SMALL, THROUGH_MEMBER, UNKNOWN, ConnInfo, Hold, If
+from ..model import DEFINED, HOLDS, MORE_FLAG, ONE, SMALL, THROUGH_MEMBER, UNKNOWN, ConnInfo, Hold, If
 from .scan import WORD_BYTES, stems
 
 # An event loop that the file fills with TCP connections hands them back as these.
@@ -233,10 +233,18 @@ class CFrontend(Frontend):
 
     # (operator, constant) -> whether the descriptor is open where the comparison holds
     EXISTS = {(">=", "0"): True, (">", "0"): True, (">", "-1"): True, ("!=", "-1"): True, ("<", "0"): False,
-              ("==", "-1"): False, ("!=", "INVALID_SOCKET"): True, ("==", "INVALID_SOCKET"): False}
+              ("==", "-1"): False, ("!=", "INVALID_SOCKET"): True, ("==", "INVALID_SOCKET"): False,
+              ("!=", "NULL"): True, ("==", "NULL"): False}
 
-    def existence_test(self, cond):
-        """`fd >= 0`, `fd != -1`, `fd < 0`, `s != INVALID_SOCKET` on a name or member."""
+    def existence_test(self, cond, low=None):
+        """`fd >= 0`, `fd != -1`, `fd < 0`, `s != INVALID_SOCKET`, `ssl != NULL` on a name or
+        member; `c->ssl`, `!c->ssl` on a member or a pointer."""
+        present = True
+        if cond.type == "unary_expression" and text(cond.children[0]) == "!":
+            cond, present = _unwrapped(cond.child_by_field_name("argument")), False
+        if cond.type != "binary_expression":  # a member's or a pointer's truth (`if (n)` may be a count)
+            pointer = cond.type == "identifier" and low is not None and low.types.get(text(cond), "").endswith("*")
+            return (cond, present) if cond.type == "field_expression" or pointer else None
         tested = compared(cond, self.EXISTS)
         return tested if tested is not None and tested[0].type in ("identifier", "field_expression") else None
 
@@ -251,8 +259,17 @@ class CFrontend(Frontend):
         body = [c for c in node.named_children if c not in skip and c.type not in ("identifier",)]
         then = low.stmts(body)
         other = low.block_of(alt) if alt is not None else ()
+        low.emit(If((then, other), True, low.site(node), when=self._macro_defined(node)))
 
-        low.emit(If((then, other), True, low.site(node)))
+    @staticmethod
+    def _macro_defined(node) -> tuple | None:
+        """`If.when` of `#ifdef NAME` / `#ifndef NAME`: a file is built one way, so the same
+        macro takes the same arm in every function a path goes through (`#ifdef WITH_SSL`
+        around both the TLS write and the TLS read)."""
+        name = node.child_by_field_name("name")
+        if node.type != "preproc_ifdef" or name is None:
+            return None
+        return HOLDS, DEFINED + text(name), int(compact(node.children[0]) == "#ifdef")
 
     def _declare(self, low, node):
         typ = compact(node.child_by_field_name("type"))
@@ -466,6 +483,30 @@ class CFrontend(Frontend):
         unit = self.catalogue.sleeps[name]
         return low.pause(node, seconds(args[0], unit) if args and unit else None)
 
+    def _watch(self, low: Lowering, node, name: str, args):
+        """`FD_SET(fd, &readfds)`: the set names the descriptor for a readiness wait."""
+        fd_at, set_at = self.catalogue.watch_adders[name]
+        if max(fd_at, set_at) >= len(args):
+            return low.evaluate(args)
+        h = low.conn_for(args[fd_at], "low")
+        watched = _set_name(args[set_at])
+        if h is not None and watched is not None:
+            known = low.env.get(watched)
+            keys = known.keys if isinstance(known, Watched) else ()
+            low.env[watched] = Watched(keys + (h.key,) if h.key not in keys else keys)
+        return None
+
+    def _readiness_wait(self, low: Lowering, node, name: str, args):
+        """`select(n, &readfds, NULL, NULL, &tv)`: it waits for the peer's data on every
+        descriptor of its read set, as a read does (its timeout is a pointer: a zero one,
+        a glance, is not told from a wait)."""
+        low.evaluate(args)
+        watched_at, _ = self.catalogue.readiness_waits[name]
+        watched = low.env.get(_set_name(args[watched_at])) if watched_at < len(args) else None
+        for key in watched.keys if isinstance(watched, Watched) else ():
+            low.recv(Handle(key), node)
+        return None
+
     def _make_socket(self, low: Lowering, node, name: str, args):
         low.evaluate(args)
         tcp = _socket_kind(_kind_of(name, [compact(a) for a in args], self.catalogue), self.known)
@@ -668,7 +709,8 @@ class CFrontend(Frontend):
             low.close(h, node)
 
     # The handler of each kind of call (see `_Known.kinds`).
-    CALLS = {"sleep": _sleep, "tcp_maker": _make_socket, "accept": _accept, "not_tcp": _not_tcp,
+    CALLS = {"sleep": _sleep, "readiness_wait": _readiness_wait, "watch_adder": _watch,
+             "tcp_maker": _make_socket, "accept": _accept, "not_tcp": _not_tcp,
              "pair_maker": _make_pair, "wrapper": _wrap, "buffer_setter": _set_buffer, "binder": _bind,
              "send": _send, "file_send": _send_file, "gather_send": _gather, "read": _read,
              "gather_read": _untold_read, "handshake": _untold_read, "shutdown": _shutdown, "close": _close,
@@ -696,7 +738,8 @@ class _Known:
         self._named = {**dict.fromkeys(cat.named_sends, "send"), **dict.fromkeys(cat.named_reads, "read")}
         # Call name -> its kind (see `CFrontend.CALLS`); where a name is of
         # several, the first kind below.
-        kinds = (("sleep", cat.sleeps), ("tcp_maker", cat.tcp_makers), ("accept", cat.accepts),
+        kinds = (("sleep", cat.sleeps), ("readiness_wait", cat.readiness_waits), ("watch_adder", cat.watch_adders),
+                 ("tcp_maker", cat.tcp_makers), ("accept", cat.accepts),
                  ("not_tcp", cat.not_tcp), ("pair_maker", cat.pair_makers), ("wrapper", cat.wrappers),
                  ("buffer_setter", cat.buffer_setters), ("binder", cat.binders), ("send", cat.sends),
                  ("file_send", cat.file_sends), ("gather_send", cat.gather_sends), ("read", cat.reads),
@@ -755,6 +798,14 @@ def _more_words(data: bytes, more_flags: frozenset[str]) -> frozenset[str]:
     flag = b"|".join(re.escape(f.encode()) for f in sorted(more_flags))
     defined = re.finditer(rb"#[ \t]*define[ \t]+(\w+)[ \t]+[^\n]*?\b(?:" + flag + rb")\b", data)
     return more_flags | {m.group(1).decode("latin-1") for m in defined}
+
+
+def _set_name(node) -> str | None:
+    """The variable an argument like `&readfds` or `rfds` names, else None."""
+    node = _unwrapped_value(node)
+    if node is not None and node.type == "pointer_expression" and text(node.children[0]) == "&":
+        node = node.child_by_field_name("argument")
+    return text(node) if node is not None and node.type == "identifier" else None
 
 
 def _unwrapped_value(node):

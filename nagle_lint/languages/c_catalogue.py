@@ -57,6 +57,10 @@ C = Catalogue(
     joinable_sends={"write", "send"},
     # seconds per unit of the argument (None: a length not told)
     sleeps={"sleep": 1.0, "usleep": 1e-6, "nanosleep": None, "Sleep": 1e-3},
+    # select(nfds, readfds, writefds, exceptfds, timeout): a wait for the peer on the descriptors
+    # FD_SET put in its read set; a timeout is a pointer (NULL waits for ever)
+    readiness_waits={"select": (1, 4)},
+    watch_adders={"FD_SET": (0, 1)},
     # a wrapper defined in no linted file (a header's static inline) named for one of the calls only
     # sockets have: `bt_send_nosigpipe(fd, buf, len)`, `bt_socket_recv(sock, buf, n, 0)` (not for
     # write and read, which files and pipes have too)

@@ -273,6 +273,9 @@ class Catalogue:
                      -> (the argument listing the connections watched for
                      reading, the timeout's argument): a wait for the peer,
                      as a read is, unless the timeout is zero (a glance).
+      watch_adders   calls adding a descriptor to a set a readiness wait
+                     watches (C's FD_SET) -> (the descriptor's argument, the
+                     set's argument).
     Libraries:
       libraries      library objects that own a connection (see `Library`).
       protocols      frameworks' protocol classes, whose methods the
@@ -372,6 +375,7 @@ class Catalogue:
     gather_types: frozenset[str] = frozenset()
     sleeps: MappingProxyType = field(default_factory=lambda: _frozen({}))
     readiness_waits: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    watch_adders: MappingProxyType = field(default_factory=lambda: _frozen({}))
     libraries: tuple[Library, ...] = ()
     protocols: tuple[FrameworkProtocol, ...] = ()
     joinable_sends: frozenset[str] = frozenset()

@@ -259,7 +259,7 @@ class JavaFrontend(Frontend):
     # (operator, constant) -> whether the connection exists where the comparison holds
     EXISTS = {("!=", "null"): True, ("==", "null"): False}
 
-    def existence_test(self, cond):
+    def existence_test(self, cond, low=None):
         """`socket != null`, `socket == null`."""
         return compared(cond, self.EXISTS)
 

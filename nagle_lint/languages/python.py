@@ -666,7 +666,7 @@ class PythonFrontend(Frontend):
     # (operator, constant) -> whether the connection exists where the comparison holds
     EXISTS = {("is not", "None"): True, ("!=", "None"): True, ("is", "None"): False, ("==", "None"): False}
 
-    def existence_test(self, cond):
+    def existence_test(self, cond, low=None):
         """`sock is not None`, `sock is None`, `sock`, `not sock`."""
         present = True
         if cond.type == "not_operator":
