@@ -1364,7 +1364,11 @@ class Lowering:
         live = self.fe.live_leaf_types
         for node in nodes:
             if node is not None and (node.child_count or node.type in live):
-                self.expr(node)
+                value = self.expr(node)
+                if isinstance(value, Obj) and value.init is not None:
+                    # An object made and passed on unnamed (`new Thread(new Handler(socket))`):
+                    # its constructor runs there all the same.
+                    self.made(value, self.fe_key(node))
 
     def args(self, node) -> list:
         """The argument nodes of an argument list (comments dropped)."""
@@ -1606,6 +1610,8 @@ class Lowering:
         names = tuple(unpacked) + tuple(named) if named or any(unpacked) else ()
         for i, a in enumerate([*arg_nodes, *named.values()] if named else arg_nodes):
             v = self._arg_value(a, guess)
+            if isinstance(v, Obj) and v.init is not None:  # made where it is passed: its constructor runs here
+                v = self.made(v, self.fe_key(a))
             made = v.cls if isinstance(v, Obj) and i < len(arg_nodes) else None
             # An object the caller made is passed by its name: a constructor keeping it in a field
             # keeps that object, whose methods may send or read (see `Call.classes`).
