@@ -296,6 +296,20 @@ def test_binary_files_with_a_source_name(capsys, isolated):
     assert_clean_stderr(err)
 
 
+def test_a_method_closed_too_early_is_linted_in_time(capsys, isolated):
+    """A stray `}` ends a method before its statements (and an import comes
+    before the file's first comment), which the parser then reads as code of no
+    named function: linted at once, not left to the time budget (a search for a
+    function's empty name never moved on)."""
+    source = (ROOT / "fixtures" / "java" / "relay_loop.java").read_text()
+    broken = source.replace("throws IOException {\n", "throws IOException {\n        }\n", 1)
+    (isolated / "Pump.java").write_text("import java.io.IOException;\n" + broken)
+    with deadline(30):
+        code, out, err = lint(capsys, "Pump.java")
+    assert_clean_stderr(err)
+    assert code == 0 and not any("time budget" in w for w in warnings(err)), err
+
+
 def test_an_empty_file(capsys, isolated):
     (isolated / "empty.c").write_bytes(b"")
     (isolated / "blank.py").write_bytes(b"\n\n   \n\t\n")

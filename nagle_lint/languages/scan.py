@@ -18,7 +18,11 @@ WORD_BYTES = frozenset(b"_" + bytes(range(48, 58)) + bytes(range(65, 91)) + byte
 
 
 def whole_words(data: bytes, word: bytes):
-    """The offsets where `word` stands as a whole name (not part of a longer one)."""
+    """The offsets where `word` stands as a whole name (not part of a longer one);
+    none for an empty word (a name a broken parse left empty), which is found
+    everywhere without moving on."""
+    if not word:
+        return
     start = 0
     while (at := data.find(word, start)) >= 0:
         start = end = at + len(word)
