@@ -42,6 +42,9 @@ class ConnInfo:
     # TCP_NODELAY is on without the code asking (asyncio transports, Netty
     # channels): split writes cost packets there, not a stall.
     nodelay: bool = False
+    # The framework reads the peer's answer to each message written on it
+    # (Helidon's HTTP connections): a split that ends the function waits.
+    answered: bool = False
 
 
 # --- events -----------------------------------------------------------------

@@ -500,7 +500,7 @@ class _Run:
                 # A field known only by its name, reached through an object from
                 # another function, is a guess on a guess.
                 sure = info.confidence if info.origin == "created" or info.confidence == "high" else "low"
-                self.infos[mapped] = ConnInfo(mapped, info.tcp, sure, info.origin, info.nodelay)
+                self.infos[mapped] = ConnInfo(mapped, info.tcp, sure, info.origin, info.nodelay, info.answered)
             return mapped
         member = _MEMBER.match(k) if not is_field(k) else None
         var = member.group(1) if member is not None else None
@@ -835,7 +835,8 @@ class _Run:
                 after[target] = after[made]
             info = self.info(made)
             self.infos[target] = ConnInfo(s.result, info.tcp, info.confidence,
-                                          "created" if info.origin == "created" else info.origin, info.nodelay)
+                                          "created" if info.origin == "created" else info.origin, info.nodelay,
+                                          info.answered)
         flow.normal = after
 
     def followed(self, callee: Function, s: Call, entry: State, frame: _Frame, keys: dict, consts: dict,
@@ -1147,5 +1148,5 @@ def _stronger(outer: ConnInfo, inner: ConnInfo | None) -> ConnInfo:
         return outer if outer.tcp is False else inner
     if CONFIDENCES.index(inner.confidence) > CONFIDENCES.index(outer.confidence):
         return ConnInfo(outer.name, outer.tcp if outer.tcp is not None else inner.tcp, inner.confidence, outer.origin,
-                        outer.nodelay or inner.nodelay)
+                        outer.nodelay or inner.nodelay, outer.answered or inner.answered)
     return outer

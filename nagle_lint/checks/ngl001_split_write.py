@@ -134,10 +134,11 @@ def _loops_around(project, point):
 def split_confidence(s, read: bool, at_exit: bool, repeated: bool, answered: bool = False) -> str:
     """How sure a split is one message the peer waits for.  `answered`: the
     file reads the connection elsewhere, by the same member (`peer->sd`): a
-    receive handler waits there for the answer to the whole message."""
+    receive handler waits there for the answer to the whole message; or the
+    framework reads the answer on it (`ConnInfo.answered`)."""
     if repeated:
         return "low"  # one send repeated by a loop: most often one message per pass
-    if not at_exit or answered:
+    if not at_exit or answered or s.info.answered:
         return s.info.confidence
     # A handler that reads, answers in pieces and returns: its event loop is
     # the back edge. Sure it is called again only when registered as a callback.

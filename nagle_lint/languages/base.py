@@ -1035,7 +1035,7 @@ def _see_enclosing(low: Lowering, outer: Lowering) -> None:
         low.env[name] = value
         if isinstance(value, Handle) and value.key in outer.conns:
             info = outer.conns[value.key]
-            low.conns[value.key] = ConnInfo(info.name, info.tcp, info.confidence, "unknown")
+            low.conns[value.key] = ConnInfo(info.name, info.tcp, info.confidence, "unknown", answered=info.answered)
 
 
 class Lowering:
@@ -1072,7 +1072,7 @@ class Lowering:
             for key, (val, info) in self.fe.fields_seen(unit, cls).items():
                 self.env[key] = val
                 if isinstance(val, Handle) and val.key not in self.conns and info is not None:
-                    self.conns[val.key] = ConnInfo(info.name, info.tcp, info.confidence, "field")
+                    self.conns[val.key] = ConnInfo(info.name, info.tcp, info.confidence, "field", answered=info.answered)
 
     def steady(self) -> frozenset:
         """The parameters the function never rebinds (see `Function.steady`), worked out once."""
@@ -1478,7 +1478,7 @@ class Lowering:
             self.conns[key] = self._found(key, evidence, by_name)
         elif evidence == "medium" and self.conns[key].confidence == "low" and self.conns[key].origin != "either":
             old = self.conns[key]
-            self.conns[key] = ConnInfo(old.name, old.tcp, "medium", old.origin)
+            self.conns[key] = ConnInfo(old.name, old.tcp, "medium", old.origin, answered=old.answered)
         return Handle(key)
 
     def _found(self, key: str, evidence: str, by_name: bool) -> ConnInfo:

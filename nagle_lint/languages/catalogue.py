@@ -224,6 +224,11 @@ class Catalogue:
                      objects write: "flush" (writes wait until a flush,
                      and TCP_NODELAY is on: Netty 4) or "send" (each
                      write is a send, Nagle on: Netty 3).
+      answering      of `frameworks`, those whose connections carry the
+                     peer's answer to each message written on them (an
+                     HTTP/1.1 server reads the next request on the same
+                     connection, a client the response): a split that ends
+                     the function still waits for that answer.
       supertypes     the interfaces and abstract classes that streams,
                      sockets and channels have: a name declared as one
                      may hold a connection.
@@ -353,6 +358,7 @@ class Catalogue:
     stream_types: MappingProxyType = field(default_factory=lambda: _frozen({}))
     framework_types: frozenset[str] = frozenset()
     frameworks: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    answering: frozenset[str] = frozenset()
     supertypes: frozenset[str] = frozenset()
     library_types: frozenset[str] = frozenset()
     mock_libraries: frozenset[str] = frozenset()

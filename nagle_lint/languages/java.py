@@ -121,7 +121,8 @@ class JavaFrontend(Frontend):
         framework = self._framework(low) if typ in cat.framework_types else None
         if framework is not None:
             flushed = framework == "flush"
-            low.conns[key] = ConnInfo(key, None, "medium", origin, nodelay=flushed)
+            answered = self.scan.answering(low.unit.src.data)
+            low.conns[key] = ConnInfo(key, None, "medium", origin, nodelay=flushed, answered=answered)
             low.env[key] = Handle(key, buffered=flushed)
         elif typ in cat.socket_types:
             low.conns[key] = ConnInfo(key, True, "high", origin)

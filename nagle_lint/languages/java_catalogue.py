@@ -60,6 +60,10 @@ JAVA = Catalogue(
     # clients' DataWriter writes each write(..) or writeNow(..) to the socket as it comes.
     framework_types={"ChannelHandlerContext", "Channel", "ChannelOutboundInvoker", "DataWriter"},
     frameworks={"io.netty": "flush", "org.jboss.netty": "send", "io.helidon": "send"},
+    # Helidon's connections are HTTP's (HTTP/1.1, HTTP/2): its server reads the next request on
+    # the connection a response was written on, its client the response to the request.  A
+    # Netty channel may carry any protocol, answered or not.
+    answering={"io.helidon"},
     callbacks={"channelRead", "channelRead0", "messageReceived"},
     wrappers={
         # new X(stream): does X buffer by itself (None: as buffered as what it wraps)?

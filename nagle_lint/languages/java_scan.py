@@ -202,6 +202,11 @@ class JavaScanner(Scanner):
         (see `Catalogue.frameworks`)."""
         return next((how for w, how in self.frameworks if data.find(w) >= 0), None)
 
+    def answering(self, data: bytes) -> bool:
+        """Whether the framework the file uses reads the peer's answer to each
+        message written on its connections (see `Catalogue.answering`)."""
+        return any(data.find(w.encode()) >= 0 for w in self.catalogue.answering)
+
     @cached_property
     def frameworks(self) -> tuple[tuple[bytes, str], ...]:
         return tuple((w.encode(), how) for w, how in self.catalogue.frameworks.items())
