@@ -26,3 +26,14 @@ def test_two_states_join_as_any_number_do(one, two):
     assert set(quick) == set(one) | set(two)
     assert all(len(states) <= MAX_STATES_PER_CONN for states in quick.values())
     assert _join_all([one, one]) is one and _join_all([None, None]) is None
+
+
+def test_states_a_member_holds_as_numbers_and_as_names_are_bounded_in_one_order():
+    """More states than the bound, where one member holds a number on some paths and a
+    constant's name on others (`c->state = 1`, `c->state = ST_DONE`): the states kept
+    are chosen in an order of their own, which compares the two kinds of value."""
+    values = [*range(MAX_STATES_PER_CONN), "ST_DONE", "ST_WAIT", True]
+    many = {EMPTY._replace(units=(POINTS[i % 3],), holds=(("c->state", v),)) for i, v in enumerate(values)}
+    joined = _join_all([{"fd": frozenset(many)}, {"fd": frozenset({EMPTY})}])
+    assert len(joined["fd"]) == MAX_STATES_PER_CONN
+    assert joined == _join_all([{"fd": frozenset(sorted(many, key=repr))}, {"fd": frozenset({EMPTY})}])

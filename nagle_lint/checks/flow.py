@@ -1099,10 +1099,11 @@ def _callee_key(fn: Function, k: str) -> str:
 
 
 def _order(cs: ConnState):
-    # Each field, with () for None (a Point is a non-empty tuple), so that any two compare.
+    # Each field, with () for None (a Point is a non-empty tuple), so that any two compare;
+    # a held state by its repr (a member holds a number on one path, a constant's name on another).
     units, held, more, corked, dirty, nodelay, carried, holds = cs
-    return (-len(units), held is None,
-            (units, held or (), more or (), corked or (), dirty or (), nodelay or (), carried, holds))
+    return (-len(units), held is None, (units, held or (), more or (), corked or (), dirty or (), nodelay or (),
+                                        carried, tuple((name, repr(state)) for name, state in holds)))
 
 
 def _bounded(states: set) -> frozenset:
