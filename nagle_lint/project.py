@@ -579,17 +579,18 @@ class Project:
         through: dict[str, set[str]] = {}
         setters = self._nodelay_setters
         for fn in self._bodied:
-            options = self._nodelay_turned_on(fn, setters)
+            options = self._nodelay_to_hand_on(fn, setters)
             for call in self.facts(fn).calls if options else ():
                 for conn, line, option in options:
                     if conn in call.args and line < call.site.line:  # the option's file too, where a helper's
                         self._hand_on(fn, call, conn, option, (found, through), tuple(dict.fromkeys((fn.path, option[1]))))
         return found, through
 
-    def _nodelay_turned_on(self, fn: Function, setters: dict) -> list[tuple[str, int, tuple]]:
+    def _nodelay_to_hand_on(self, fn: Function, setters: dict) -> list[tuple[str, int, tuple]]:
         """(connection, line, option: see `handed_nodelay`) of each TCP_NODELAY `fn` turns on for
         a connection of its own or given to it: itself, or by calling a function that turns it
-        on for the connection it is given (a helper setting a socket's options)."""
+        on for the connection it is given (a helper setting a socket's options).  Not the flow's
+        `_nodelay_turned_on`: that one is a file's setters given the option itself, for its run."""
         found = [(ev.conn, ev.site.line, (ev.site, fn.path, ev.setting))
                  for ev in (walk(fn.body) if self.facts(fn).has(SetOption) else ())
                  if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value
