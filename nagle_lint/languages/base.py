@@ -1072,7 +1072,8 @@ class Lowering:
             for key, (val, info) in self.fe.fields_seen(unit, cls).items():
                 self.env[key] = val
                 if isinstance(val, Handle) and val.key not in self.conns and info is not None:
-                    self.conns[val.key] = ConnInfo(info.name, info.tcp, info.confidence, "field", answered=info.answered)
+                    self.conns[val.key] = ConnInfo(info.name, info.tcp, info.confidence, "field", nodelay=info.nodelay,
+                                                   answered=info.answered)
 
     def steady(self) -> frozenset:
         """The parameters the function never rebinds (see `Function.steady`), worked out once."""
