@@ -1154,6 +1154,8 @@ class Lowering:
             when = HOLDS, EXISTS + gone[0], int(gone[1])
         if gone is not None and not gone[1]:
             then = absent + then
+        if self.makes_room(cond, body):
+            then += (Pause(self.site(cond)),)
         if len(branches) == 1:
             if gone is not None and gone[1]:
                 self.emit(If((then, absent), True, self.site(node), when=when))
@@ -1168,6 +1170,16 @@ class Lowering:
         if gone is not None and gone[1]:
             other = absent + other
         self.emit(If((then, other), True, self.site(node), when=when))
+
+    def makes_room(self, cond, body) -> bool:
+        """Whether the branch runs where a buffer refused what it was given and tries
+        again (`if (!out.encode(msg)) { flush(); out.encode(msg); }`): what it sends
+        before the retry is the buffer, full, in full-size segments acknowledged at once."""
+        tested = self.fe.result_test(cond)
+        if tested is None or tested[1]:
+            return False
+        call = compact(tested[0])
+        return any(n.type in self.fe.call_types and compact(n) == call for n in descendants(body))
 
     def result_when(self, cond, emitted: list) -> tuple | None:
         """`If.when` for a condition testing only the result of the call it
