@@ -1068,11 +1068,13 @@ def _module_like(low, receiver: str) -> bool:
 _FROM_IMPORT = re.compile(rb"from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*(?:\\\r?\n[^\n#;]*)*)")
 # `import a.b, c as d`, first on its line
 _IMPORT = re.compile(rb"import[ \t]+([^\n#;]*)")
+_IMPORT_COMMENT = re.compile(r"#[^\n]*")
 
 
 def _imported(clause: str) -> list[tuple[str, str]]:
     """(name, alias) of each name an import statement's clause lists."""
     pairs = []
+    clause = _IMPORT_COMMENT.sub("", clause)  # `from m import (  # why` lists no name `#`
     for part in clause.replace("\\", " ").strip("() \t\r\n").split(","):
         words = part.split()
         if words:
