@@ -20,8 +20,9 @@ POLLERS = re.compile(rb"\b(?:epoll_ctl|FD_SET|kevent|EV_SET)\b|struct\s+pollfd")
 # either way round (`0 >= write(...)`, `-1 == n`).
 FAILURE_TEST = re.compile(r"<=?0\b|==-1\b|!=|<[A-Za-z_(]|==SOCKET_ERROR|(?<![\w.])(?:0>=?|-1==|SOCKET_ERROR==)")
 # A descriptor's "none" value, assigned when it is closed or failed to open (a project's
-# own name for INVALID_SOCKET too: `BT_INVALID_SOCKET`).
-SENTINEL = re.compile(r"(?:\([\w\s]+\))?\(?(?:-1|(?:[A-Z]+_)?INVALID_SOCKET|NULL)\)?$")
+# own name for INVALID_SOCKET too: `BT_INVALID_SOCKET`, `ERROR_FD`, `INVALID_HANDLE_VALUE`).
+SENTINEL = re.compile(r"(?:\([\w\s]+\))?\(?(?:-1|NULL|(?:[A-Z]+_)?(?:INVALID|ERROR|BAD)_(?:SOCKET|FD|HANDLE)"
+                      r"(?:_VALUE)?)\)?$")
 # The call whose first argument starts where the search ends (`read_bytes(peer->sd`, `recv((int)c->fd`).
 _FIRST_ARGUMENT_OF = re.compile(rb"(?<![\w.>])([A-Za-z_]\w*)\s*\(\s*(?:\([\w\s*]+\)\s*)?&?\s*\Z")
 POLLED_KEY = re.compile(r"\.data\.(?:fd|u32|u64)$|\]\.fd$|\]\.ident$")

@@ -42,7 +42,7 @@ C = Catalogue(
                     "SOCK_SEQPACKET"},
     not_tcp={"open", "openat", "creat", "tmpfile", "memfd_create", "eventfd", "timerfd_create", "signalfd",
              "epoll_create", "epoll_create1", "inotify_init", "inotify_init1", "open_memstream", "fmemopen", "popen",
-             "mkstemp"},
+             "mkstemp", "CreateFile", "CreateFileA", "CreateFileW"},  # CreateFile: Windows' file or named pipe
     not_tcp_endings={"fopen", "freopen"},  # curlx_fopen, g_fopen, xfopen
     consoles={"STDOUT_FILENO", "STDERR_FILENO"},
     pair_makers={"pipe": 0, "pipe2": 0, "socketpair": 3},

@@ -1,8 +1,8 @@
 /* What a descriptor is made as decides whether Nagle applies (fixture-confidence: low). Each
    function splits a message and then reads: IPv4 and IPv6 stream sockets, however their family
    is spelled, are TCP; local, netlink, packet, raw and sequenced-packet sockets are not, nor are
-   files, pipes, memory streams, processes, event, timer and signal descriptors, whatever is
-   written to them. */
+   files, pipes (Windows' named pipes too), memory streams, processes, event, timer and signal
+   descriptors, whatever is written to them. */
 #include <fcntl.h>
 #include <gnutls/gnutls.h>
 #include <stdio.h>
@@ -206,6 +206,33 @@ int watcher(const void *one, const void *two, char *reply)
 int watcher1(const void *one, const void *two, char *reply)
 {
     int d = inotify_init1(0); // catalogue: not_tcp.inotify_init1
+
+    write(d, one, 8);
+    write(d, two, 8);
+    return read(d, reply, 8);
+}
+
+int named_pipe(const char *path, const void *one, const void *two, char *reply)
+{
+    HANDLE d = CreateFile(path, GENERIC_READ | GENERIC_WRITE, 0, NULL, OPEN_EXISTING, 0, NULL); // catalogue: not_tcp.CreateFile
+
+    write(d, one, 8);
+    write(d, two, 8);
+    return read(d, reply, 8);
+}
+
+int windows_file(const char *path, const void *one, const void *two, char *reply)
+{
+    HANDLE d = CreateFileA(path, GENERIC_READ | GENERIC_WRITE, 0, NULL, OPEN_EXISTING, 0, NULL); // catalogue: not_tcp.CreateFileA
+
+    write(d, one, 8);
+    write(d, two, 8);
+    return read(d, reply, 8);
+}
+
+int windows_file_wide(const char *path, const void *one, const void *two, char *reply)
+{
+    HANDLE d = CreateFileW(path, GENERIC_READ | GENERIC_WRITE, 0, NULL, OPEN_EXISTING, 0, NULL); // catalogue: not_tcp.CreateFileW
 
     write(d, one, 8);
     write(d, two, 8);
