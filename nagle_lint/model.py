@@ -45,6 +45,10 @@ class ConnInfo:
     # The framework reads the peer's answer to each message written on it
     # (Helidon's HTTP connections): a split that ends the function waits.
     answered: bool = False
+    # The framework gives it to the object's methods and writes what they send
+    # on it once the method returns, all together (Twisted's transports): no
+    # caller of a method can split those writes or read between them.
+    held: bool = False
 
 
 # --- events -----------------------------------------------------------------
@@ -387,6 +391,11 @@ class Function:
         stalls there, nor leaves until the flush."""
         info = self.conns.get(send.conn)
         return send.buffered and info is not None and info.nodelay
+
+    def held(self, event) -> bool:
+        """Whether the event (a send, an option set) is on a held connection (see `ConnInfo.held`)."""
+        info = self.conns.get(event.conn)
+        return info is not None and info.held
 
 
 @dataclass(slots=True)

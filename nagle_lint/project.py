@@ -129,7 +129,26 @@ class _SendByDesign(Send):
     that starts a finding only for the rules of `rules.ON_NODELAY_BY_DESIGN`."""
 
 
+class _Held:
+    """Part of the kinds `_Facts` gives the sends on a held connection
+    (`ConnInfo.held`), and the options set there to a value written there:
+    its callers see them, but no finding of theirs can start from one (the
+    writes leave together, the option is judged where it is set)."""
+
+
+class _SendHeld(_Held, Send):
+    pass
+
+
+class _OptionHeld(_Held, SetOption):
+    pass
+
+
 def _kind(fn: Function, ev) -> type:
+    if isinstance(ev, Send) and fn.held(ev):
+        return _SendHeld
+    if isinstance(ev, SetOption) and ev.value is not None and not ev.option_param and fn.held(ev):
+        return _OptionHeld
     return _SendByDesign if isinstance(ev, Send) and fn.by_design(ev) else type(ev)
 
 
@@ -168,10 +187,11 @@ class _Facts:
                                      | {_kind(fn, ev) for ev in events if ev.conn not in hidden})
         self._used: set[str] | None = None
 
-    def has(self, events, outward: bool = False, by_design: bool = True) -> bool:
-        """`by_design`: whether sends on a framework's TCP_NODELAY connections count as sends."""
+    def has(self, events, outward: bool = False, by_design: bool = True, held: bool = True) -> bool:
+        """`by_design`: whether sends on a framework's TCP_NODELAY connections count as sends;
+        `held`: whether events on a held connection (see `_Held`) count."""
         return any(issubclass(kind, events) and (by_design or kind is not _SendByDesign)
-                   for kind in (self.outward if outward else self.kinds))
+                   and (held or not issubclass(kind, _Held)) for kind in (self.outward if outward else self.kinds))
 
     @property
     def used(self) -> set[str]:
@@ -696,9 +716,10 @@ class Project:
     def _with_effects(self, events=EVENTS, starts: bool = False) -> set[int]:
         """ids of the functions with one of `events` that their callers see
         (see `_Facts.outward`), directly or through callees; `starts`: only
-        the events a finding of a rule run on the function's file can start from."""
+        the events a finding of a rule run on the function's file can start from in a caller."""
         found = [id(fn) for fn in self._bodied
-                 if self.facts(fn).has(events, outward=True, by_design=not starts or self._by_design_in(fn.path))]
+                 if self.facts(fn).has(events, outward=True, by_design=not starts or self._by_design_in(fn.path),
+                                       held=not starts)]
         callers = self._callers
         reached = set(found)
         while found:  # up the calls, from the functions with events
@@ -958,8 +979,8 @@ class Project:
     @cached_property
     def sending(self) -> set[int]:
         """ids of the functions that send or set an option, directly or
-        through callees (as their callers see it): where every finding
-        starts; see `may_find`."""
+        through callees (as their callers see it, a held connection's events
+        left out: see `_Held`): where every finding starts; see `may_find`."""
         return self._with_effects((Send, SetOption), starts=True)
 
     def may_find(self, fn: Function) -> bool:

@@ -372,3 +372,75 @@ def test_sends_on_a_framework_s_nodelay_connections_start_findings_only_where_a_
     prepared, _ = runner.lower_all(files, settings, 1, Result([]))
     assert {path.rsplit("/", 1)[-1] for path in prepared} == lowered
     assert runner.run([str(tmp_path)], settings, jobs=1).findings == []
+
+
+# A protocol of each framework, turning TCP_NODELAY on and writing on the transport the framework gives it.
+TWISTED_GREETER = b"""from twisted.internet.protocol import Protocol
+
+
+class Greeter(Protocol):
+    def connectionMade(self):
+        self.transport.setTcpNoDelay(True)
+        self.transport.write(b"hello ")
+        self.transport.write(b"world")
+
+    def dataReceived(self, data):
+        self.transport.write(data)
+"""
+ASYNCIO_GREETER = b"""import asyncio
+
+
+class Greeter(asyncio.Protocol):
+    def connection_made(self, transport):
+        self.transport = transport
+        self.transport.write(b"hello ")
+
+    def data_received(self, data):
+        self.transport.write(data)
+"""
+# A Twisted protocol whose helper turns the option on to the value its caller gives: judged there.
+TWISTED_GREETER_HELPER = b"""from twisted.internet.protocol import Protocol
+
+
+class Greeter(Protocol):
+    def connectionMade(self):
+        self._nodelay(True)
+
+    def _nodelay(self, on):
+        self.transport.setTcpNoDelay(on)
+"""
+# Code of another file making one and calling its methods, as a test does.
+GREETER_USER = b"""from greeter import Greeter
+
+
+def exercise(transport):
+    greeter = Greeter()
+    greeter.makeConnection(transport)
+    greeter.connectionMade()
+    greeter.dataReceived(b"hi")
+    greeter.transport.write(b"more")
+    return transport.read()
+"""
+
+
+@pytest.mark.parametrize("source, effects", [(TWISTED_GREETER, set()),
+                                             (TWISTED_GREETER_HELPER, {"Greeter", "Greeter._nodelay"}),
+                                             (ASYNCIO_GREETER, {"Greeter", "Greeter.data_received"})],
+                         ids=["twisted", "twisted-value-given", "asyncio"])
+def test_a_protocol_s_events_on_a_transport_its_framework_holds_are_no_effects(source, effects):
+    """Twisted writes what a protocol's methods write on its transport once they return, all
+    together, and an option set there is judged where it is set: a caller making the protocol
+    or calling its methods starts no finding from them, so no later round looks for one
+    (where the option's value comes from the caller, it is judged there; asyncio's transports
+    write at once: making its protocol is an effect)."""
+    from nagle_lint.lint import raw_findings
+    from nagle_lint.prepared import Prepared
+
+    protocol = frontend("python").lower("greeter.py", source)
+    assert Project([protocol]).wanted().effects == effects
+    if not effects:  # what that rests on: lowered all the same, the caller finds nothing
+        caller = frontend("python").lower("use.py", GREETER_USER, frozenset({"Greeter"}), own=False)
+        assert "exercise" in _bodied(caller)
+        project, rules = Project([protocol, caller]), {"NGL001", "NGL002", "NGL003", "NGL004", "NGL005"}
+        assert raw_findings([Prepared("use.py", caller, {}, 0)], project, rules) == []
+        assert {f.rule for f in raw_findings([Prepared("greeter.py", protocol, {}, 0)], project, rules)} == {"NGL002"}

@@ -1073,7 +1073,7 @@ class Lowering:
                 self.env[key] = val
                 if isinstance(val, Handle) and val.key not in self.conns and info is not None:
                     self.conns[val.key] = ConnInfo(info.name, info.tcp, info.confidence, "field", nodelay=info.nodelay,
-                                                   answered=info.answered)
+                                                   answered=info.answered, held=info.held)
 
     def steady(self) -> frozenset:
         """The parameters the function never rebinds (see `Function.steady`), worked out once."""

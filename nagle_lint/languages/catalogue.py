@@ -97,7 +97,8 @@ class FrameworkProtocol:
     one.  The framework gives its methods the connection in the field `field`
     and calls `reads` with data it read.  `buffered`: writes on the field wait
     in the framework's buffer until the method returns to the framework, which
-    writes them together; `nodelay`: the framework turns Nagle off itself."""
+    writes them together (the connection is `held`, see `model.ConnInfo`);
+    `nodelay`: the framework turns Nagle off itself."""
 
     name: str
     marks: frozenset[str]

@@ -121,7 +121,7 @@ class PythonFrontend(Frontend):
                 low.recv(Handle("self.request"), node.child_by_field_name("name"))  # the request it answers
         elif (proto := self._protocol_of(low, body)) is not None:
             key = proto.field
-            low.conns.setdefault(key, _info(key, None, "medium", "field", nodelay=proto.nodelay))
+            low.conns.setdefault(key, _info(key, None, "medium", "field", nodelay=proto.nodelay, held=proto.buffered))
             low.env[key] = Handle(key, buffered=proto.buffered)
             if text(node.child_by_field_name("name")) in proto.reads:
                 low.recv(Handle(key), node.child_by_field_name("name"))
@@ -1026,10 +1026,10 @@ def _eval_all(low, args, kwargs):
     low.evaluate(kwargs.values())
 
 
-def _info(name, tcp, confidence, origin, nodelay=False):
+def _info(name, tcp, confidence, origin, nodelay=False, held=False):
     from ..model import ConnInfo
 
-    return ConnInfo(name, tcp, confidence, origin, nodelay)
+    return ConnInfo(name, tcp, confidence, origin, nodelay, held=held)
 
 
 @per_file
