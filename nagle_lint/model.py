@@ -434,6 +434,10 @@ class FileModel:
     # through that member in another file (`t->ops->send(...)`, see `THROUGH_MEMBER`)
     # may call each.
     op_tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Member -> the members holding the TLS sessions the file makes over the socket it holds
+    # (`SSL_set_fd(fd->ssl_sock, fd->sock)`: `sock` -> (`ssl_sock`,)): a session writes on that
+    # socket, so what is set on the socket (TCP_NODELAY) holds for the session's writes too.
+    sessions: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 # The callee of a method called on what a function returned (`t = make(); t.send(x)` calls

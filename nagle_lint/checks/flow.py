@@ -175,6 +175,10 @@ def class_of(qualname: str) -> str:
 _MEMBER = re.compile(r"([A-Za-z_]\w*)(->|\.)(.+)$")
 
 
+# A member's key split before its last member (`zh->fd->` and `sock` of `zh->fd->sock`).
+_LAST_MEMBER = re.compile(r"(.+(?:->|\.))([A-Za-z_]\w*)$")
+
+
 def member_of(key: str) -> str | None:
     """The variable whose member a key is (`c` of `c->fd` or `conn.sock`), or None."""
     member = _MEMBER.match(key)
@@ -241,12 +245,22 @@ def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], tuple[Point,
         for conn, site, setting in _nodelay_turned_on(fn, setters):
             if is_field(conn) or member_of(conn) in fn.params:
                 found.setdefault((class_of(fn.qualname), conn), (Point(site, (), model.path), setting))
+    _over_sessions(found, model.sessions)
     for cls in model.bases:  # a subclass's methods start with what its base classes' methods set
         for base in lineage(model.bases, cls)[1:]:
             for (c, key), where in list(found.items()):
                 if c == base:
                     found.setdefault((cls, key), where)
     return found
+
+
+def _over_sessions(found: dict, sessions: dict[str, tuple[str, ...]]) -> None:
+    """The TLS sessions made over the sockets `found` holds TCP_NODELAY for have it too: their
+    records leave on that socket (see `FileModel.sessions`)."""
+    for (c, key), where in list(found.items()):
+        member = _LAST_MEMBER.match(key)
+        for session in sessions.get(member.group(2), ()) if member else ():
+            found.setdefault((c, member.group(1) + session), where)
 
 
 def _options_passed(call: Call, callee: Function) -> dict[str, str]:
@@ -280,19 +294,27 @@ def _flags_passed(call: Call, callee: Function, frame: _Frame, at: Point) -> dic
 def _nodelay_turned_on(fn: Function, setters: dict[str, Function]):
     """(connection key, site, whether a user setting chooses it) of each TCP_NODELAY
     `fn` turns on: itself, or by calling a setter of the file that takes the
-    option (`set_tcp_option(c->fd, TCP_NODELAY, 1)`, see `SetOption.option_param`)."""
+    option (`set_tcp_option(c->fd, TCP_NODELAY, 1)`, see `SetOption.option_param`)
+    or that turns it on for the connection it is given (`set_nodelay(zh, zh->fd->sock)`)."""
     for ev in walk(fn.body):
         if isinstance(ev, SetOption) and ev.option == "nodelay" and ev.value:
             yield ev.conn, ev.site, ev.setting
-        elif isinstance(ev, Call) and "nodelay" in ev.options and ev.callee in setters:
-            setter = setters[ev.callee]
-            for opt in walk(setter.body):
-                if not isinstance(opt, SetOption) or opt.option_param is None:
-                    continue
-                value = opt.value if opt.value is not None else passed(ev, setter, opt.value_param, ev.consts)
-                conn = passed(ev, setter, opt.conn, ev.args)
-                if passed(ev, setter, opt.option_param, ev.options) == "nodelay" and value and conn:
-                    yield conn, ev.site, ev.setting
+        elif isinstance(ev, Call) and ev.callee in setters:
+            yield from _nodelay_by_setter(ev, setters[ev.callee])
+
+
+def _nodelay_by_setter(call: Call, setter: Function):
+    """What `_nodelay_turned_on` finds in one call of a setter of the file."""
+    for opt in walk(setter.body):
+        if not isinstance(opt, SetOption):
+            continue
+        value = opt.value if opt.value is not None else passed(call, setter, opt.value_param, call.consts)
+        option = opt.option if opt.option_param is None else passed(call, setter, opt.option_param, call.options)
+        conn = passed(call, setter, opt.conn, call.args)
+        if option == "nodelay" and value and conn:
+            # A setter taking the option is set where the call names it; a helper's own option is
+            # judged where it is written, as where the helper is no setter of a member.
+            yield conn, call.site if opt.option_param is not None else opt.site, call.setting or opt.setting
 
 
 class _Shared:

@@ -430,7 +430,7 @@ class Frontend:
             } if whole else None)
         return (FileModel(path, self.name, functions, errors, dict(self.idioms), self.read_paths(data, functions),
                           unit.bases, *self.hierarchy(data), self.catalogue.test_source(in_project), self.enums(data),
-                          self.op_tables(data)),
+                          self.op_tables(data), self.sessions(data)),
                 Choice(frozenset(chosen.stubs), frozenset(chosen.left_out_calls), lowered, chosen.quiet,
                        chosen.quiet_options, chosen.makers))
 
@@ -672,6 +672,10 @@ class Frontend:
 
     def op_tables(self, data: bytes) -> dict[str, tuple[str, ...]]:
         """See `FileModel.op_tables`."""
+        return {}
+
+    def sessions(self, data: bytes) -> dict[str, tuple[str, ...]]:
+        """See `FileModel.sessions`."""
         return {}
 
     def flag_words(self, low: "Lowering", arg_nodes) -> tuple:
@@ -1809,10 +1813,15 @@ def result_used(node) -> bool:
     return parent is not None and parent.type not in ("expression_statement", "block", "compound_statement")
 
 
+# The names a key is made of but its members' (`c` and `i` of `c->fds[i]`, not `fds`): a local
+# variable named like a member (`int sock = fd->sock;`) is no part of the member.
+_NAMES_NOT_MEMBERS = re.compile(r"(?<!->)(?<!\.)\b[A-Za-z_][A-Za-z_0-9]*")
+
+
 def _mentions(key: str, names: set[str]) -> bool:
     if key in names:
         return True
-    words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", key))
+    words = set(_NAMES_NOT_MEMBERS.findall(key))
     return bool(words & names) and not key.startswith(("self.", "this."))
 
 

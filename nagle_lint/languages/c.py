@@ -149,6 +149,15 @@ class CFrontend(Frontend):
     def op_tables(self, data: bytes) -> dict[str, tuple[str, ...]]:
         return {member: tuple(sorted(held)) for member, held in top_level_op_tables(self.scan, data).items()}
 
+    def sessions(self, data: bytes) -> dict[str, tuple[str, ...]]:
+        found: dict[str, set[str]] = {}
+        for binder in sorted(self.catalogue.binders):
+            for args in _calls_of(data, binder.encode()):
+                pair = _session_over(args)
+                if pair is not None:
+                    found.setdefault(pair[1], set()).add(pair[0])
+        return {member: tuple(sorted(held)) for member, held in found.items()}
+
     def read_paths(self, data: bytes, functions) -> frozenset[str]:
         paths = {k for fn in functions for k in fn.conns if "->" in k or "." in k}
         found = set()
@@ -904,6 +913,30 @@ _ASSIGNED = re.compile(rb"([A-Za-z_][\w.\->\[\]]*)$")
 _FILLED = re.compile(rb"&?\s*([A-Za-z_][\w.\->\[\] \t]*)")
 
 
+_OPENS_CALL = re.compile(rb"\s*\(")
+# A member and the object it belongs to (`fd` and `zh->fd` of `zh->fd->sock`), blanks removed.
+_SAME_BASE_MEMBER = re.compile(rb"&?([A-Za-z_][\w.\->\[\]]*?)(?:->|\.)([A-Za-z_]\w*)")
+
+
+def _calls_of(data: bytes, name: bytes):
+    """The arguments of each call of the function `name` in the file's bytes."""
+    at = data.find(name)
+    while at >= 0:
+        opened = _OPENS_CALL.match(data, at + len(name))
+        if opened and not (at and data[at - 1] in WORD_BYTES):
+            yield _arguments(data, opened.end())
+        at = data.find(name, at + len(name))
+
+
+def _session_over(args) -> tuple[str, str] | None:
+    """(session member, socket member) of a binder's call that makes a TLS session held in a
+    member over the socket held in another member of the same object (`SSL_set_fd(c->ssl, c->fd)`)."""
+    if len(args) < 2:
+        return None
+    session, socket = (_SAME_BASE_MEMBER.fullmatch(b"".join(a.split())) for a in args[:2])
+    if session and socket and session.group(1) == socket.group(1):
+        return session.group(2).decode(), socket.group(2).decode()
+    return None
 _NO_ADDRESS = re.compile(rb"\s*(?:\(\s*[\w\s]+\*\s*\)\s*)?(?:NULL|0|nullptr)\s*$")
 
 
