@@ -359,10 +359,20 @@ class PythonFrontend(Frontend):
             return low.outside_call(f"{target.cls}.{meth}", args, node, receiver=receiver, named=kwargs)
         if cat.wrappers.get(meth, True) is False:  # ssl's wrap_socket(sock): the same connection
             return self._same_connection(low, node, meth, args, kwargs)
+        if meth[:1].isupper() and _module_like(low, receiver) and receiver in _module_aliases(low.unit):
+            return self._module_class(low, node, receiver, meth, args, kwargs)
         if self._on_kept(low, target, receiver, meth):  # `self.dest.write_frame(x)`: see `KEPT`
             return low.outside_call(f"{low.cls}{KEPT}{receiver}{KEPT}{meth}", args, node, receiver=receiver,
                                     named=kwargs)
         return self._on_connection(low, node, obj, meth, args, kwargs)
+
+    def _module_class(self, low, node, receiver: str, cls: str, args, kwargs):
+        """`mod.Cls(...)`: what `Cls(...)` imported from the module is, a class by convention (a
+        sans-I/O protocol's `socks5.Connection()`, whose send() returns bytes, is no connection)."""
+        known = self._catalogue_call(low, node, _module_aliases(low.unit)[receiver], cls, args, kwargs)
+        if known is not _UNKNOWN:
+            return known
+        return low.construct(cls, args, node, _method_of(low.unit, cls, "__init__") or f"{cls}.__init__", named=kwargs)
 
     def _on_kept(self, low, target, receiver: str, meth: str) -> bool:
         """Whether a method called on `receiver` (of no value known here: `target`) is no

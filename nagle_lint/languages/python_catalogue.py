@@ -93,11 +93,10 @@ PYTHON = Catalogue(
     kind_arguments={"socket": (0, 1), "fromfd": (1, 2)},  # fromfd(fd, family, type)
     plain_tcp_words={"AF_INET", "AF_INET6", "SOCK_STREAM"},
     no_nagle_words={"AF_UNIX", "AF_BLUETOOTH", "AF_NETLINK", "AF_PACKET", "AF_CAN", "SOCK_DGRAM", "SOCK_RAW"},
-    # As written plain, or as a module's (`multiprocessing.Pipe`, `mock.MagicMock`): files and
-    # pipes, socket pairs, test doubles, signals (whose send() calls their receivers; a class such as
-    # blinker.Signal makes an object of its own anyway).
-    not_tcp={"open", "Pipe", "socketpair", "Mock", "MagicMock", "AsyncMock", "create_autospec",
-             "signal"},
+    # As written plain, or as a module's (`multiprocessing.Pipe`, `mock.create_autospec`): files and
+    # pipes, socket pairs, test doubles made by a function, signals (whose send() calls their receivers).
+    # A class (`mock.MagicMock`, `blinker.Signal`) makes an object of its own anyway.
+    not_tcp={"open", "Pipe", "socketpair", "create_autospec", "signal"},
     wrappers={"makefile": None, "wrap_socket": False},  # makefile: buffered when its mode writes
     socket_types={"socket.socket", "socket", "ssl.SSLSocket", "SSLSocket"},
     # setsockopt(level, name, value), or a setter named for its option (Twisted's
