@@ -150,10 +150,16 @@ class Pause:
 @record
 class Failed:
     """The branch taken because a send on `conn` failed (`if (send(...) < 0)`):
-    the connection is broken, and what was sent before waits for nothing."""
+    the connection is broken, and what was sent before waits for nothing.
+    `call`: the branch is taken because a call given `conn` failed
+    (`if (net_write(c, ...) < 0)`, `n = net_write(c, ...); if (n < 1)`): the
+    connections it worked on, `conn` and its members (`c->fd`), are broken
+    or gave no answer, and what the function does then (a goodbye before it
+    closes) is no part of its messages."""
 
     conn: str
     site: Site
+    call: bool = False
 
 
 @record
@@ -309,6 +315,10 @@ class Loop:
     # Each pass sends one piece of the same data (a loop over a collection of
     # buffers: what one gathering write sends at once), not a message of its own.
     pieces: bool = False
+    # The connections whose data, just read, the loop goes through (`for (i = 0; i < n; i++)`
+    # after `n = read(fd, buf, ...)`): each pass handles what the peer sent, so what
+    # different passes send answers different requests, as in a loop that reads.
+    answers: frozenset[str] = frozenset()
 
 
 @record

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from ..model import (
-    binding, lineage, passed, record, unpacks, walk,
+    binding, blocks, lineage, passed, record, unpacks, walk,
     CALL_RESULT, DEFINED, EXISTS, HOLDS,
     Bind, Break, Call, ConnInfo, Continue, Failed, FileModel, Flush, Function, Hold, If, Loop,
     Pause, Push, Recv, Return, Send, SetOption, Site, Try,
@@ -183,6 +183,29 @@ def member_of(key: str) -> str | None:
     """The variable whose member a key is (`c` of `c->fd` or `conn.sock`), or None."""
     member = _MEMBER.match(key)
     return member.group(1) if member else None
+
+
+def _member_key(outer: str, rest: str) -> str:
+    """The key of member `rest` (`->fd`) of the connection `outer` names (`&c` passed: `c.fd`)."""
+    if outer.startswith("&") and rest.startswith("->"):
+        return outer[1:] + "." + rest[2:]
+    return outer + rest
+
+
+def _param_part(fn: Function, key: str, index: dict):
+    """What of `fn`'s own a key names: a parameter (its index), a member of one ((index, the
+    member's rest)), a field (the key), or nothing (None)."""
+    if key in index:
+        return index[key]
+    if is_field(key):
+        return key
+    member = _MEMBER.match(key)
+    if member is None:
+        return None
+    var = member.group(1)
+    if var not in index and fn.aliases:
+        var = dict(fn.aliases).get(var, var)  # a local pointer given a parameter: the parameter
+    return (index[var], member.group(2) + member.group(3)) if var in index else None
 
 
 def is_field(key: str) -> bool:
@@ -422,22 +445,24 @@ class _Run:
         return found
 
     def _reads_of(self, fn: Function, active: frozenset, depth: int) -> set:
+        """See `reads`: a parameter by its index, a member of one as (index, the member's
+        rest: `->fd`), a field by its key."""
         index = {p: i for i, p in enumerate(fn.params) if p is not None}
         found = set()
         for e in self._events(fn, _READS_AND_CALLS):
             if isinstance(e, Recv):
-                if e.conn in index:
-                    found.add(index[e.conn])
-                elif is_field(e.conn):
-                    found.add(e.conn)
+                found.add(_param_part(fn, e.conn, index))
             elif isinstance(e, Call):
                 reads = self.reads(fn, e, active | {id(fn)}, depth + 1)
                 given = binding(e, self.project.resolve(fn, e.callee, len(e.args), e.types)) if reads else ()
                 for r in reads:
                     if isinstance(r, str):
                         found.add(r)
-                    elif given[r] is not None and e.args[given[r]] in index:
-                        found.add(index[e.args[given[r]]])
+                    else:
+                        i, rest = r if isinstance(r, tuple) else (r, "")
+                        if given[i] is not None and e.args[given[i]] is not None:
+                            found.add(_param_part(fn, _member_key(e.args[given[i]], rest), index))
+        found.discard(None)
         return found
 
     def _events(self, fn: Function, kinds: tuple) -> tuple:
@@ -486,8 +511,10 @@ class _Run:
                 else:
                     found.add(self.key(frame, call.receiver) + r[r.index("."):] if "." in r
                               else self.key(frame, call.receiver))
-            elif given[r] is not None and call.args[given[r]] is not None:
-                found.add(self.key(frame, call.args[given[r]]))
+            else:
+                i, rest = r if isinstance(r, tuple) else (r, "")
+                if given[i] is not None and call.args[given[i]] is not None:
+                    found.add(_member_key(self.key(frame, call.args[given[i]]), rest))
         return found
 
     def quiet(self, fn: Function, active: frozenset, depth: int = 0) -> bool:
@@ -499,7 +526,12 @@ class _Run:
         return found
 
     def _quiet(self, fn: Function, active: frozenset, depth: int) -> bool:
-        for e in self._events(fn, _EFFECTS_AND_CALLS):
+        # What it does once a call given the connection failed (a goodbye before it
+        # closes) is no message: a reader that says goodbye on a broken connection reads.
+        known = self.shared.events
+        if (id(fn), None) not in known:
+            known[id(fn), None] = tuple(e for e in _on_normal_paths(fn.body) if isinstance(e, _EFFECTS_AND_CALLS))
+        for e in known[id(fn), None]:
             if not isinstance(e, Call) or e.otherwise:
                 return False
             callee = self.project.resolve(fn, e.callee, len(e.args), e.types)
@@ -614,6 +646,8 @@ class _Run:
             flow.normal = _afresh(st)
         elif isinstance(s, Hold):
             flow.normal = _holding(st, self.key(frame, s.key), s)
+        elif isinstance(s, Failed) and s.call:
+            flow.normal = _broken(st, self.key(frame, s.conn))
         else:
             flow.normal = self.event(s, st, frame)
 
@@ -672,7 +706,7 @@ class _Run:
         once = not body_first and not s.infinite and any(self.reads(frame.fn, e, frame.active) for e in body_calls)
         # Sends of different passes of a loop that reads the connection are
         # different messages (a relay, a conversation), not one split message.
-        talks = set()
+        talks = {self.key(frame, k) for k in s.answers}
         for conn in recvs:
             talks.add(self.key(frame, conn))
         for e in calls:
@@ -874,8 +908,14 @@ class _Run:
         # known is either), for a caller testing the result.
         split = (_join_all([st for st, t in ends if t is not False]), _join_all([st for st, t in ends if t is not True]))
         # The callee's local variables end with the call (its own
-        # analysis checks them at its end), but for the one it returns.
-        ended = self.local_keys(callee) - inner.returned if callee.locals else frozenset()
+        # analysis checks them at its end), but for the one it returns; so
+        # do the parameters the call gives a constant (`retry(c, -1)`):
+        # none of the caller's connections, what the callee makes of them
+        # is its own (another call's is another connection).
+        ended = self.local_keys(callee) if callee.locals else frozenset()
+        if consts.keys() - keys.keys():
+            ended |= {_callee_key(callee, p) for p in consts.keys() - keys.keys()}
+        ended -= inner.returned
         after, split = _without(_join_all([st for st, _ in ends]), ended), tuple(_without(p, ended) for p in split)
         return after, frozenset(inner.returned), split if split[0] != split[1] else None
 
@@ -991,6 +1031,37 @@ def _more_passed(ev: Send, frame: _Frame, p: Point) -> tuple[Send, Point]:
     if more is False or not own:
         return replace(ev, more_if=None), p
     return ev, p
+
+
+def _broken(state: State, key: str) -> State:
+    """The state where a call given connection `key` failed (see `Failed.call`): nothing sent
+    before on it, or on a member of it, waits for an answer any more."""
+    base = key[1:] if key.startswith("&") else key
+    members = (base + "->", base + ".")
+    out = dict(state)
+    for k, v in state.items():
+        if k == key or k.startswith(members):
+            out[k] = frozenset(EMPTY._replace(nodelay=cs.nodelay, holds=cs.holds) for cs in v)
+    return out
+
+
+def _on_normal_paths(stmts):
+    """Every statement, depth first, in source order, but those of a branch taken because a
+    call failed (see `Failed.call`)."""
+    for s in stmts:
+        yield s
+        for block in blocks(s):
+            if not (isinstance(s, If) and _after_failed_call(block)):
+                yield from _on_normal_paths(block)
+
+
+def _after_failed_call(block: tuple) -> bool:
+    for s in block:
+        if not isinstance(s, Failed):
+            return False
+        if s.call:
+            return True
+    return False
 
 
 def _holds(big: State, small: State) -> bool:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..findings import Finding
-from ..model import (ONE, SMALL, Break, Call, Continue, Failed, FileModel, If, Loop, Pause, Push, Recv, Return, Send,
-                     Try, blocks, walk)
+from ..model import (HOLDS, ONE, SMALL, Break, Call, Continue, Failed, FileModel, Hold, If, Loop, Pause, Push, Recv, Return,
+                     Send, Try, blocks, walk)
 from ..site import CONFIDENCES
 from .common import idiom
 from .flow import Analysis
@@ -60,22 +60,49 @@ def _small_sends(fn, loop: Loop, analysis: Analysis):
 def _sent_again(loop: Loop, send: Send) -> bool:
     """Whether a pass of `loop` can come round again after `send` went out,
     on a path where it did not fail (the branch of `if (write(...) < 0)`
-    that retries is taken because it failed: nothing was sent)."""
-    ends, _, again = _passes(loop.head + loop.body, {False}, send)
+    that retries is taken because it failed: nothing was sent), nor moved
+    a state machine on from the state the send is made in."""
+    ends, _, again = _passes(loop.head + loop.body, {False}, send, _stage(loop, send))
     return True in ends | again
 
 
-def _passes(stmts, states: set, send: Send):
-    """The path flags (True: `send` went out and did not fail) where `stmts`
-    fall through, break and continue, from those at their start."""
+def _stage(loop: Loop, send: Send) -> tuple | None:
+    """(variable, state) where `send` is made only while a state machine's variable holds that
+    state (`if (c->stage == STAGE_INIT) { send(...); c->stage = STAGE_HANDSHAKE; }`) and nothing
+    in the loop gives it that state again nor steps it: once moved on, no pass sends it again."""
+    guard = _guard(loop.head + loop.body, send, None)
+    if guard is None:
+        return None
+    var, state = guard
+    for e in walk(loop.head + loop.body):
+        if isinstance(e, Hold) and e.key == var and (e.value is None or e.value == state):
+            return None
+    return guard
+
+
+def _guard(stmts, send: Send, outer: tuple | None) -> tuple | None:
+    """The innermost (variable, state) of a state test whose first branch holds `send`."""
+    for s in stmts:
+        if s is send:
+            return outer
+        for i, block in enumerate(blocks(s)):
+            tested = s.when[1:] if isinstance(s, If) and i == 0 and s.when and s.when[0] == HOLDS else outer
+            found = _guard(block, send, tested)
+            if found is not None or any(e is send for e in walk(block)):
+                return found
+    return None
+
+
+def _passes(stmts, states: set, send: Send, stage: tuple | None = None):
+    """The path flags (True: `send` went out and did not fail, nor moved `stage`'s
+    variable on) where `stmts` fall through, break and continue, from those at their start."""
     breaks, again = set(), set()
     for s in stmts:
         if not states:
             break
-        if isinstance(s, Send) and s.site == send.site:
-            states = {True}
-        elif isinstance(s, Failed) and s.conn == send.conn:
-            states = {False}
+        flags = _flags_after(s, send, stage)
+        if flags is not None:
+            states = flags
         elif isinstance(s, Return):
             states = set()
         elif isinstance(s, Break):
@@ -85,24 +112,35 @@ def _passes(stmts, states: set, send: Send):
         elif isinstance(s, If):
             out = set() if s.exhaustive else set(states)
             for branch in s.branches:
-                ends, b, c = _passes(branch, states, send)
+                ends, b, c = _passes(branch, states, send, stage)
                 out |= ends | b if s.switch else ends
                 breaks |= set() if s.switch else b
                 again |= c
             states = out
         elif isinstance(s, Loop):  # an inner loop: its own break and continue; once or twice round
-            ends, b, c = _passes(s.head + s.body, states, send)
-            more, b2, c2 = _passes(s.head + s.body, ends | c, send)
+            ends, b, c = _passes(s.head + s.body, states, send, stage)
+            more, b2, c2 = _passes(s.head + s.body, ends | c, send, stage)
             states = states | ends | b | c | more | b2 | c2
         elif isinstance(s, Try):
             out = set(states)
             for part in blocks(s):
-                ends, b, c = _passes(part, out, send)
+                ends, b, c = _passes(part, out, send, stage)
                 out |= ends
                 breaks |= b
                 again |= c
             states = out
     return states, breaks, again
+
+
+def _flags_after(s, send: Send, stage: tuple | None) -> set | None:
+    """The path flags after an event that sets them (see `_passes`), else None."""
+    if isinstance(s, Send) and s.site == send.site:
+        return {True}
+    if isinstance(s, Failed) and s.conn == send.conn:
+        return {False}
+    if isinstance(s, Hold) and stage is not None and s.key == stage[0]:
+        return {False}  # moved on (see `_stage`)
+    return None
 
 
 def _best(a, b):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..findings import Finding, Step
 from ..fixes import DROP_MORE, UNCORK, Proposal
-from ..model import FileModel
+from ..model import Call, FileModel, Function, Recv, SetOption, passed, walk
 from .common import named, step
 from .flow import Analysis
 
@@ -21,10 +21,15 @@ MESSAGE_MORE = (
 
 
 def check(model: FileModel, analysis: Analysis):
+    released = None
     for h in analysis.held:
         anchor = h.cork or h.more
         if anchor is None:
             continue
+        if h.cork is None and not h.at_read:
+            released = _released_before_reading(model) if released is None else released
+            if h.conn in released:
+                continue  # left for the file's next read of it, which lets it out first
         here = anchor.path
         when = f"when the reply is read at {named(h.at, here)}" if h.at_read else "when the function returns"
         if h.cork is not None:
@@ -46,3 +51,28 @@ def check(model: FileModel, analysis: Analysis):
             message=message, related=tuple(steps), flow=(Step(anchor.site, "held from here"), *steps), fix=fix,
             proposal=proposal,
         )
+
+
+def _released_before_reading(model: FileModel) -> set[str]:
+    """The connections some function of the file turns TCP_CORK off on (itself, or through a
+    function of the file given it) before it reads them (lwan's TLS handshake: the receive
+    callback calls `flush_pending_output(fd)` before `recv`): MSG_MORE data left when another
+    function returns leaves before the peer's answer is awaited."""
+    functions = {fn.qualname: fn for fn in model.functions}
+    found = set()
+    for fn in model.functions:
+        uncorked = set()
+        for e in walk(fn.body):
+            if isinstance(e, SetOption) and e.option == "cork" and e.value is False:
+                uncorked.add(e.conn)
+            elif isinstance(e, Call) and e.callee in functions:
+                uncorked |= _uncorks(e, functions[e.callee])
+            elif isinstance(e, Recv) and e.conn in uncorked:
+                found.add(e.conn)
+    return found
+
+
+def _uncorks(call: Call, callee: Function) -> set[str]:
+    """The connections a call gives `callee` that it turns TCP_CORK off on."""
+    return {arg for e in walk(callee.body) if isinstance(e, SetOption) and e.option == "cork" and e.value is False
+            for arg in (passed(call, callee, e.conn, call.args),) if arg is not None}

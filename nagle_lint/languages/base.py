@@ -41,6 +41,9 @@ class Handle:
     autoflush: bool = False
     library: str | None = None  # the library object (see `catalogue.Library`) whose methods it answers
     made_by: str | None = None  # the function whose result it is (`t = make()`: see `model.MADE_BY`)
+    # The connection keys that call was given: a test of the result for failure
+    # (`n = net_write(c, ...); if (n < 1)`) tells it failed on them (see `Failed.call`).
+    given: tuple[str, ...] = ()
 
 
 @record
@@ -68,6 +71,15 @@ class Sent:
     """The result of a send on connection `conn` (`n = send(fd, ...)`): a
     count, not a connection; testing it for failure (`if (n < 0)`) is
     testing the send."""
+
+    conn: str
+
+
+@record
+class Received:
+    """The result of a read on connection `conn` (`n = read(fd, buf, ...)`):
+    how much the peer sent, not a connection; a loop bounded by it goes
+    through what was read (see `Loop.answers`)."""
 
     conn: str
 
@@ -1210,12 +1222,18 @@ class Lowering:
 
     def failed_sends(self, cond, events) -> tuple:
         """`Failed` for each connection whose send a condition tests for failure: a send
-        among the condition's `events`, or one whose result a name in it holds."""
+        among the condition's `events`, or one whose result a name in it holds; and for
+        each connection given a call it tests so (see `Failed.call`)."""
         if cond is None or not self.fe.tests_failure(cond):
             return ()
+        values = [self.env.get(name) for name in _NAMES.findall(compact(cond))]
         failed = {ev.conn for ev in walk(events) if isinstance(ev, Send)}
-        failed |= {v.conn for v in map(self.env.get, _NAMES.findall(compact(cond))) if isinstance(v, Sent)}
-        return tuple(Failed(c, self.site(cond)) for c in sorted(failed))
+        failed |= {v.conn for v in values if isinstance(v, Sent)}
+        given = {k for ev in walk(events) if isinstance(ev, Call) for k in _given(ev)}
+        given |= {k for v in values if isinstance(v, Handle) for k in v.given}
+        site = self.site(cond)
+        return tuple(Failed(c, site) for c in sorted(failed)) + tuple(Failed(c, site, call=True)
+                                                                      for c in sorted(given - failed))
 
     def loop(self, node, head_nodes=(), body=None, *, infinite=False, body_first=False,
              before=(), targets=(), update=(), reads=(), element_size: str | None = None, retries=None,
@@ -1232,6 +1250,9 @@ class Lowering:
             self.expr(n)
         self._assigned.append(set())
         head = self._loop_head(node, head_nodes, targets, reads, element_size)
+        answers = frozenset(v.conn for v in map(self.env.get, (name for n in head_nodes if n is not None
+                                                               for name in _NAMES.findall(compact(n))))
+                            if isinstance(v, Received))
         body_stmts = self.block_of(body) + self.stmts_of_exprs(update)
         varies = self._varying(update, head + body_stmts)
         polled = frozenset(k for k in varies if self.fe.polled(self.unit, k))
@@ -1243,7 +1264,7 @@ class Lowering:
             else:
                 body_stmts = head + (If((failed + body_stmts, (Break(site),)), True, site),)
             head, infinite, body_first = (), True, False
-        self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies, polled, pieces))
+        self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies, polled, pieces, answers))
 
     def _loop_head(self, node, head_nodes, targets, reads, element_size) -> tuple:
         """What runs before every pass: the targets rebound, the head, the reads."""
@@ -1486,7 +1507,7 @@ class Lowering:
         if isinstance(val, Fresh):
             key = self.fe_key(node) or "conn"
             return self.new_conn(key, node, val.tcp, val.confidence, val.library)
-        if val is NOT_CONN or isinstance(val, (Const, Pair, Sent)):
+        if val is NOT_CONN or isinstance(val, (Const, Pair, Sent, Received)):
             return None
         key = self.fe_key(node)
         if key is None:
@@ -1712,7 +1733,7 @@ class Lowering:
         else:
             self.emit(call)
         self.conns.setdefault(key, ConnInfo(key, None, "low", "unknown"))
-        return Handle(key, made_by=call.callee)
+        return Handle(key, made_by=call.callee, given=_given(call))
 
     def construct(self, cls: str, arg_nodes, node, init: str, named=None) -> Obj:
         """`Client(...)`/`new Client(...)`: an object, whose constructor runs
@@ -1743,6 +1764,11 @@ class Lowering:
 
 
 # The names and field paths in an expression's text without blanks (`n`, `c->fd`, `self.sock`).
+def _given(call: Call) -> tuple[str, ...]:
+    """The connection keys a call is given: its arguments' and its receiver's."""
+    return tuple(k for k in (*call.args, call.receiver) if k is not None)
+
+
 _NAMES = re.compile(r"[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)*")
 
 

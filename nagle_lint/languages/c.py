@@ -6,7 +6,7 @@ import re
 from functools import cached_property, lru_cache
 from itertools import chain
 
-from .base import (NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Sent, Frontend, Handle, Lowering, Watched,
+from .base import (NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Received, Sent, Frontend, Handle, Lowering, Watched,
                    compact, compared, _unwrapped, descendants, int_literal, per_file, seconds, text)
 from .c_catalogue import C
 from .catalogue import FULL_SIZE
@@ -18,7 +18,7 @@ from .scan import WORD_BYTES, stems
 POLLERS = re.compile(rb"\b(?:epoll_ctl|FD_SET|kevent|EV_SET)\b|struct\s+pollfd")
 # A send's result compared as a failure: below zero, -1, not the length asked, below it;
 # either way round (`0 >= write(...)`, `-1 == n`).
-FAILURE_TEST = re.compile(r"<=?0\b|==-1\b|!=|<[A-Za-z_(]|==SOCKET_ERROR|(?<![\w.])(?:0>=?|-1==|SOCKET_ERROR==)")
+FAILURE_TEST = re.compile(r"<=?0\b|<1\b|==-1\b|!=|<[A-Za-z_(]|==SOCKET_ERROR|(?<![\w.])(?:0>=?|1>|-1==|SOCKET_ERROR==)")
 # A descriptor's "none" value, assigned when it is closed or failed to open (a project's
 # own name for INVALID_SOCKET too: `BT_INVALID_SOCKET`, `ERROR_FD`, `INVALID_HANDLE_VALUE`).
 SENTINEL = re.compile(r"(?:\([\w\s]+\))?\(?(?:-1|NULL|(?:[A-Z]+_)?(?:INVALID|ERROR|BAD)_(?:SOCKET|FD|HANDLE)"
@@ -660,9 +660,10 @@ class CFrontend(Frontend):
 
     def _read(self, low: Lowering, node, name: str, args):
         h = self._descriptor(low, name, args)
-        if h is not None:
-            low.recv(h, node, self._count(low, name, args))
-        return None
+        if h is None:
+            return None
+        low.recv(h, node, self._count(low, name, args))
+        return Received(h.key)
 
     def _untold_read(self, low: Lowering, node, name: str, args):
         """A read of a size not told: a gathering read, or a TLS handshake (an exchange with
