@@ -354,6 +354,12 @@ class PythonFrontend(Frontend):
         library = self._library_of(low, receiver, meth)
         if library is not None:
             return self._library_call(low, node, library, obj, meth, args, kwargs)
+        return self._on_value(low, node, obj, meth, args, kwargs)
+
+    def _on_value(self, low, node, obj, meth: str, args, kwargs):
+        """`receiver.meth(...)` on a value no catalogue names: an object of a class, a wrapper
+        of the same connection, a class of a module, a kept field's, or a connection's own."""
+        receiver, cat = compact(obj), self.catalogue
         target = low.env.get(receiver)
         if isinstance(target, Obj):  # a method of a class that may be defined in a linted file
             return low.outside_call(f"{target.cls}.{meth}", args, node, receiver=receiver, named=kwargs)
