@@ -938,6 +938,8 @@ def _session_over(args) -> tuple[str, str] | None:
     if session and socket and session.group(1) == socket.group(1):
         return session.group(2).decode(), socket.group(2).decode()
     return None
+
+
 _NO_ADDRESS = re.compile(rb"\s*(?:\(\s*[\w\s]+\*\s*\)\s*)?(?:NULL|0|nullptr)\s*$")
 
 
