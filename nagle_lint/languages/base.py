@@ -1372,6 +1372,12 @@ class Lowering:
             self.evaluate(node.named_children)
         return None if value is NO_VALUE else value
 
+    def exit_process(self, node):
+        """`exit(1)`: the process ends, as a raise ends the path (no caller goes
+        on); its connections close, and closing sends what they held."""
+        self.emit(Return(self.site(node), raised=True))
+        return NOT_CONN
+
     def pause(self, node, seconds: float | None):
         """A sleep: long enough (or of a length not told) for the peer's
         delayed ACK, everything sent before it has been acknowledged."""

@@ -493,6 +493,10 @@ class CFrontend(Frontend):
         unit = self.catalogue.sleeps[name]
         return low.pause(node, seconds(args[0], unit) if args and unit else None)
 
+    def _exit(self, low: Lowering, node, name: str, args):
+        low.evaluate(args)
+        return low.exit_process(node)
+
     def _watch(self, low: Lowering, node, name: str, args):
         """`FD_SET(fd, &readfds)`: the set names the descriptor for a readiness wait."""
         fd_at, set_at = self.catalogue.watch_adders[name]
@@ -720,7 +724,7 @@ class CFrontend(Frontend):
             low.close(h, node)
 
     # The handler of each kind of call (see `_Known.kinds`).
-    CALLS = {"sleep": _sleep, "readiness_wait": _readiness_wait, "watch_adder": _watch,
+    CALLS = {"exit": _exit, "sleep": _sleep, "readiness_wait": _readiness_wait, "watch_adder": _watch,
              "tcp_maker": _make_socket, "accept": _accept, "not_tcp": _not_tcp,
              "pair_maker": _make_pair, "wrapper": _wrap, "buffer_setter": _set_buffer, "binder": _bind,
              "send": _send, "file_send": _send_file, "gather_send": _gather, "read": _read,
@@ -749,7 +753,7 @@ class _Known:
         self._named = {**dict.fromkeys(cat.named_sends, "send"), **dict.fromkeys(cat.named_reads, "read")}
         # Call name -> its kind (see `CFrontend.CALLS`); where a name is of
         # several, the first kind below.
-        kinds = (("sleep", cat.sleeps), ("readiness_wait", cat.readiness_waits), ("watch_adder", cat.watch_adders),
+        kinds = (("exit", cat.exits), ("sleep", cat.sleeps), ("readiness_wait", cat.readiness_waits), ("watch_adder", cat.watch_adders),
                  ("tcp_maker", cat.tcp_makers), ("accept", cat.accepts),
                  ("not_tcp", cat.not_tcp), ("pair_maker", cat.pair_makers), ("wrapper", cat.wrappers),
                  ("buffer_setter", cat.buffer_setters), ("binder", cat.binders), ("send", cat.sends),

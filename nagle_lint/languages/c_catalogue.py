@@ -56,6 +56,7 @@ C = Catalogue(
     more_flags={"MSG_MORE"},
     joinable_sends={"write", "send"},
     # seconds per unit of the argument (None: a length not told)
+    exits={"exit", "_exit", "_Exit", "quick_exit", "abort"},
     sleeps={"sleep": 1.0, "usleep": 1e-6, "nanosleep": None, "Sleep": 1e-3},
     # select(nfds, readfds, writefds, exceptfds, timeout): a wait for the peer on the descriptors
     # FD_SET put in its read set; a timeout is a pointer (NULL waits for ever)

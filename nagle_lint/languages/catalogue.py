@@ -272,6 +272,10 @@ class Catalogue:
                      `ByteBuffer`): a write of such an array sends them at
                      once, and a loop writing each of a collection of them
                      sends the pieces of one message.
+    Ends:
+      exits          calls that end the process (`exit`, `sys.exit`): its
+                     connections close, which sends what they held, and
+                     nothing after the call runs.
     Time:
       sleeps         sleeping calls -> seconds per unit of their argument
                      (1.0: seconds); a sleep long enough lets every ACK in.
@@ -380,6 +384,7 @@ class Catalogue:
     line_writes: frozenset[str] = frozenset()
     drain_tests: frozenset[str] = frozenset()
     gather_types: frozenset[str] = frozenset()
+    exits: frozenset[str] = frozenset()
     sleeps: MappingProxyType = field(default_factory=lambda: _frozen({}))
     readiness_waits: MappingProxyType = field(default_factory=lambda: _frozen({}))
     watch_adders: MappingProxyType = field(default_factory=lambda: _frozen({}))

@@ -469,6 +469,12 @@ class JavaFrontend(Frontend):
         low.evaluate(c.args)
         return low.pause(c.node, seconds(c.args[0] if c.args else None, unit))
 
+    def _exit(self, low, c):
+        if f"{c.receiver}.{c.name}" not in self.catalogue.exits:
+            return _NOT_THIS
+        low.evaluate(c.args)
+        return low.exit_process(c.node)
+
     def _project_method(self, low, c):
         """A method of a class that may be defined in a linted file, on that object."""
         if c.obj is None or not (c.obj.type == "identifier" or _this_field(c.obj)):
@@ -582,7 +588,7 @@ class JavaFrontend(Frontend):
                 and typ not in self.catalogue.socket_types and typ not in self.catalogue.stream_types
         return node.type.endswith("literal") or node.type in ("true", "false", "null_literal")
 
-    INVOCATIONS = (_option, _own_method, _stand_in, _sleep, _project_method, _stream_helper, _static_method,
+    INVOCATIONS = (_option, _own_method, _stand_in, _sleep, _exit, _project_method, _stream_helper, _static_method,
                    _static_maker, _factory_maker)
 
     def _connection(self, low, c):

@@ -115,6 +115,7 @@ JAVA = Catalogue(
     option_setters={"setTcpNoDelay", "setOption", "option", "childOption"},
     # Netty 3 names a bootstrap's options by strings (`setOption("child.tcpNoDelay", true)`).
     options={"TCP_NODELAY": "nodelay", "setTcpNoDelay": "nodelay", "tcpNoDelay": "nodelay"},
+    exits={"System.exit"},
     # Thread.sleep counts milliseconds; TimeUnit.X.sleep(n) the units of X.
     sleeps={"Thread.sleep": 1e-3, "TimeUnit.MINUTES.sleep": 60.0, "TimeUnit.SECONDS.sleep": 1.0,
             "TimeUnit.MILLISECONDS.sleep": 1e-3, "TimeUnit.MICROSECONDS.sleep": 1e-6,

@@ -424,6 +424,7 @@ class PythonFrontend(Frontend):
         table = {"asyncio.open_connection": lambda low, node, _, args, kwargs: self._open_stream(low, node, args, kwargs),
                  "functools.partial": self._partial}
         table.update((name, self._sleep) for name in self.catalogue.sleeps)
+        table.update((name, self._exit) for name in self.catalogue.exits)
         table.update((name, self._readiness_wait) for name in self.catalogue.readiness_waits)
         table.update((name, self._made_by_library) for name in self.library_makers)
         table.update((name, self._descriptor_call) for name in self.catalogue.descriptor_calls)
@@ -457,6 +458,10 @@ class PythonFrontend(Frontend):
     def _sleep(self, low, node, dotted, args, kwargs):
         _eval_all(low, args, kwargs)
         return low.pause(node, seconds(args[0], self.catalogue.sleeps[dotted]) if args else None)
+
+    def _exit(self, low, node, dotted, args, kwargs):
+        _eval_all(low, args, kwargs)
+        return low.exit_process(node)
 
     def _readiness_wait(self, low, node, dotted, args, kwargs):
         """`select.select([sock], [], [], timeout)`: it waits for the peer's
@@ -656,6 +661,10 @@ class PythonFrontend(Frontend):
         if name in cat.sleeps and name not in low.unit.function_names:  # from time import sleep
             _eval_all(low, args, kwargs)
             return low.pause(node, seconds(args[0], cat.sleeps[name]) if args else None)
+        if name in cat.exits and f"{module}.{name}" in cat.exits | {f"None.{name}"} \
+                and name not in low.unit.function_names:  # the builtin exit(), from sys import exit
+            _eval_all(low, args, kwargs)
+            return low.exit_process(node)
         if f"{module}.{name}" in cat.readiness_waits:  # from select import select
             return self._readiness_wait(low, node, f"{module}.{name}", args, kwargs)
         return _UNKNOWN

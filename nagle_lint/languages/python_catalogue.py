@@ -104,6 +104,7 @@ PYTHON = Catalogue(
     option_setters={"setsockopt", "setTcpNoDelay"},
     options={"TCP_NODELAY": "nodelay", "TCP_CORK": "cork", "TCP_NOPUSH": "cork"},
     more_flags={"MSG_MORE"},
+    exits={"sys.exit", "os._exit", "os.abort", "exit", "quit"},
     sleeps={"time.sleep": 1.0, "asyncio.sleep": 1.0, "sleep": 1.0},
     readiness_waits={"select.select": (0, 3)},  # select(rlist, wlist, xlist, timeout)
     evidence_words=("socket", "asyncio", "RequestHandler", "data_received", "start_server"),
