@@ -159,8 +159,9 @@ class Catalogue:
                      held any longer.
       socket_only    calls only a socket (or its stream) has: whatever they
                      are made on is one (in Python, at least medium-sure).
-      addressed      calls given the peer's address (C's fifth argument)
-                     with each datagram; a connected TCP socket needs none.
+      addressed      calls given the peer's address (C's fifth argument,
+                     every Python `sendto`) with each datagram; a connected
+                     TCP socket needs none.
       connection_argument  call -> the index of its connection among its
                      arguments, where that is not the first
                      (`fputs(text, stream)`).

@@ -80,6 +80,9 @@ PYTHON = Catalogue(
     # os.write/os.read on a socket's descriptor (sock.fileno()): a send, a read.
     descriptor_calls={"os.write": "send", "os.read": "recv"},
     descriptors={"fileno"},
+    # sendto(data[, flags], address): each datagram names where it goes; a connected TCP socket
+    # takes no address.
+    addressed={"sendto"},
     socket_only={"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"},
     # socket.socket(), socket.create_connection(), ... or the same names imported from the module
     tcp_makers={"socket", "create_connection", "create_server", "fromfd"},
