@@ -304,7 +304,7 @@ class CFrontend(Frontend):
             v = low.conn_for(value)  # `int fd = c->sock;`: a copy of a member the file makes TCP
         if name and value is not None:
             low.copies[name] = value
-            given = _unwrapped_value(value)
+            given = self._holder_of(low, _unwrapped_value(value))
             if target.type == "pointer_declarator" and given is not None and given.type == "identifier" \
                     and text(given) in low.params:
                 low.aliases[name] = text(given)
@@ -434,11 +434,35 @@ class CFrontend(Frontend):
         name = text(func)
         if name in low.unit.function_names and name != low.qualname:
             return low.local_call(name, args, node)
+        held = self._container_argument(low, name)
+        if held is not None and held < len(args):
+            # The structure a member belongs to: the same object as the member's pointer, as a cast
+            # gives it (a connection's descriptor among its members is the argument's).
+            return low.expr(args[held])
         known = self.known
         kind = known.kinds.get(name) or ("not_tcp" if name.endswith(known.not_tcp_endings) else None)
         if kind is None:
             return self._outside(low, node, name, args)
         return self.CALLS[kind](self, low, node, name, args)
+
+    def _holder_of(self, low: Lowering, node):
+        """A value out of the calls that give the structure holding it (`container_of(c, T, m)`:
+        `c`, see `_container_argument`)."""
+        while node is not None and node.type == "call_expression":
+            func = node.child_by_field_name("function")
+            args = low.args(node.child_by_field_name("arguments"))
+            held = self._container_argument(low, text(func)) if func.type == "identifier" else None
+            if held is None or held >= len(args):
+                break
+            node = _unwrapped_value(args[held])
+        return node
+
+    def _container_argument(self, low: Lowering, name: str) -> int | None:
+        """Where a call giving a member's structure (see `Catalogue.containers`) takes the
+        member's pointer, else None."""
+        known = self.known
+        found = _containers(low.unit.src.data, known.containers, known.container_endings)
+        return found.get(name, 0 if name.endswith(known.container_endings) else None)
 
     def _member_targets(self, low: Lowering, func) -> tuple[str, ...]:
         """The functions of this file a call through a member (`t->ops->send(...)`) may reach:
@@ -751,6 +775,8 @@ class _Known:
         self.tcp_made = re.compile(b"|".join([rb"\b(?:" + "|".join(sorted(cat.accepts, key=len, reverse=True)).encode()
                                               + rb")\s*\("] + [re.escape(t.encode()) for t in sorted(self.tcp_types)]))
         self._named = {**dict.fromkeys(cat.named_sends, "send"), **dict.fromkeys(cat.named_reads, "read")}
+        self.containers = tuple(sorted(cat.containers.items()))
+        self.container_endings = tuple(cat.container_endings)
         # Call name -> its kind (see `CFrontend.CALLS`); where a name is of
         # several, the first kind below.
         kinds = (("exit", cat.exits), ("sleep", cat.sleeps), ("readiness_wait", cat.readiness_waits), ("watch_adder", cat.watch_adders),
@@ -813,6 +839,25 @@ def _more_words(data: bytes, more_flags: frozenset[str]) -> frozenset[str]:
     flag = b"|".join(re.escape(f.encode()) for f in sorted(more_flags))
     defined = re.finditer(rb"#[ \t]*define[ \t]+(\w+)[ \t]+[^\n]*?\b(?:" + flag + rb")\b", data)
     return more_flags | {m.group(1).decode("latin-1") for m in defined}
+
+
+# A function-like macro whose body starts by calling another with one of its parameters first:
+# `#define frconn_of_conn(conn) esp_container_of(conn, RtosConnType, connData)`.
+_MACRO_CALL = re.compile(rb"#[ \t]*define[ \t]+(\w+)\(([\w \t,]*)\)[ \t]+\(?[ \t]*(\w+)[ \t]*\([ \t]*\(?[ \t]*(\w+)")
+
+
+@lru_cache(maxsize=4)
+def _containers(data: bytes, containers: tuple[tuple[str, int], ...], endings: tuple[str, ...]) -> dict[str, int]:
+    """`containers` (name -> the index of the member's pointer) and the macros the file defines
+    to one of them or to a name ending like one, by the index of the parameter they pass on."""
+    found = dict(containers)
+    if b"define" in data:
+        for m in _MACRO_CALL.finditer(data):
+            callee, first = m.group(3).decode("latin-1"), m.group(4).decode("latin-1")
+            params = [p.strip().decode("latin-1") for p in m.group(2).split(b",")]
+            if (callee in found or callee.endswith(endings)) and first in params:
+                found[m.group(1).decode("latin-1")] = params.index(first)
+    return found
 
 
 def _set_name(node) -> str | None:

@@ -48,6 +48,10 @@ C = Catalogue(
     pair_makers={"pipe": 0, "pipe2": 0, "socketpair": 3},
     wrappers={"fdopen": None},  # buffered when its mode writes
     buffer_setters={"setvbuf": "_IONBF"},
+    # the structure holding a member, from a pointer to the member: a list's, Windows'; and Linux's
+    # and the BSDs' `container_of`, with the copies projects name for it
+    containers={"list_entry": 0, "CONTAINING_RECORD": 0},
+    container_endings={"container_of"},
     binders={"SSL_set_fd", "gnutls_transport_set_int"},
     socket_types={"gnutls_session_t"},
     stream_types={"FILE": True},

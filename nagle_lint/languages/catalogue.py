@@ -244,6 +244,14 @@ class Catalogue:
                      connection (their second): C's `SSL_set_fd`.
       buffer_setters call -> the word of its arguments that makes a stream
                      unbuffered (`setvbuf`'s `_IONBF`).
+      containers     call -> the index of its argument that points at a
+                     member of a structure, whose holder it gives (C's
+                     `container_of(ptr, type, member)`): the same object
+                     seen whole, as a cast gives it, so a connection among
+                     its members is the argument's.
+      container_endings  the endings of names of such calls: a project's
+                     own copy is named for the one it copies
+                     (`esp_container_of`, `kcontainer_of`).
     Options:
       option_setters the calls that set a socket option.
       options        option name -> what it does: "nodelay" or "cork".
@@ -371,6 +379,8 @@ class Catalogue:
     fake_prefixes: tuple[str, ...] = ()
     binders: frozenset[str] = frozenset()
     buffer_setters: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    containers: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    container_endings: frozenset[str] = frozenset()
     option_setters: frozenset[str] = frozenset()
     options: MappingProxyType = field(default_factory=lambda: _frozen({}))
     more_flags: frozenset[str] = frozenset()
