@@ -260,6 +260,7 @@ class Project:
         self._events: dict[str, dict] = {}
         self._definers: dict[tuple[str, str], set[str]] = {}
         self._live: dict[int, tuple] = {}
+        self._ending: dict[int, bool] = {}
 
     def _index_types(self, m: FileModel) -> None:
         """The file's classes' supertypes, and its methods declared without a body."""
@@ -935,7 +936,29 @@ class Project:
     def _pruned_call(self, fn: Function, s: Call):
         targets = self.targets(fn, s.callee, len(s.args), s.types)
         keeps = any(t.field_params for t in targets) and s.receiver is not None  # a constructor keeping a connection
-        return s if any(self.has_effects(t) for t in targets) or keeps or self.by_name(fn, s) else None
+        ends = bool(targets) and all(self.never_returns(t) for t in targets)  # `fatal("...")`: it logs and exits
+        return s if any(self.has_effects(t) for t in targets) or keeps or ends or self.by_name(fn, s) else None
+
+    def never_returns(self, fn: Function) -> bool:
+        """Whether no call of the function returns: on each of its paths it ends
+        the process or raises, itself or through a function that never returns."""
+        known = self._ending.get(id(fn))
+        if known is None:
+            self._ending[id(fn)] = False  # a call of itself on the way returns, as far as it can tell
+            known = self._ending[id(fn)] = self._ends(fn, fn.body) and not any(
+                isinstance(s, Return) and not s.raised for s in walk(fn.body))
+        return known
+
+    def _ends(self, fn: Function, stmts) -> bool:
+        """Whether the block never goes on after its end: its last statement raises,
+        ends the process or calls a function that never returns, on every path."""
+        last = stmts[-1] if stmts else None
+        if isinstance(last, Return):
+            return last.raised
+        if isinstance(last, Call) and not last.judged_only:
+            targets = self.targets(fn, last.callee, len(last.args), last.types)
+            return bool(targets) and all(self.never_returns(t) for t in targets)
+        return isinstance(last, If) and last.exhaustive and all(self._ends(fn, b) for b in last.branches)
 
     def by_name(self, caller: Function, call: Call) -> tuple:
         """The events of a call that names no function of the linted files,

@@ -842,6 +842,8 @@ class _Run:
     def call_into(self, callee: Function, s: Call, flow: _Flow, frame: _Frame) -> None:
         if not self.project.has_effects(callee) or id(callee) in frame.active \
                 or len(frame.stack) >= MAX_CALL_DEPTH or self.visits > MAX_VISITS:
+            if self.project.never_returns(callee):  # `fatal("...")`: no path goes on after it
+                flow.normal = None
             return  # an unknown call changes nothing we know
         keys, consts = {}, {}
         options = _options_passed(s, callee)

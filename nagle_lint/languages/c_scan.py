@@ -62,6 +62,12 @@ class CScanner(Scanner):
     def _stream_types(self) -> tuple[bytes, ...]:
         return tuple(w.encode() for w in sorted(self.catalogue.plain_tcp_words) if w.startswith("SOCK_"))
 
+    @staticmethod
+    def last_statement(tail: bytes) -> bytes:
+        """As a scanner's, without the preprocessor's lines before it (`#endif`)."""
+        statement = Scanner.last_statement(tail)
+        return b"\n".join(line for line in statement.split(b"\n") if not line.lstrip().startswith(b"#"))
+
     def makes_tcp(self, data: bytes) -> bool:
         """Whether the file makes TCP connections: it names a stream socket's type."""
         return any(t in data for t in self._stream_types)

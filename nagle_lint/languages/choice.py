@@ -220,7 +220,9 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
         relevant |= {q for name in needed & constructors.keys() for q in constructors[name]}
     reaching = texts.calling(with_events, bare=True)
     inits = {q for q in classes if short_name(q) == scan.constructor}
-    relevant = _closure(texts, relevant, reaching | quiet, with_events, classes, bases, inits, constructors)
+    # A function that never returns ends its callers' paths: lowered where they call it.
+    ending = scan.ending(texts)
+    relevant = _closure(texts, relevant, reaching | quiet | ending, with_events, classes, bases, inits, constructors)
     left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
     quiet -= relevant
     # A constructor left out that making its class runs has events as much

@@ -209,6 +209,12 @@ class PythonScanner(Scanner):
     constructor = "__init__"
     made_runs_constructors = True
 
+    @staticmethod
+    def last_statement(tail: bytes) -> bytes:
+        """The last line of a function's text."""
+        body = tail.rstrip()
+        return body[body.rfind(b"\n") + 1:]
+
     # -- derived from the catalogue ------------------------------------------
     # Each pattern is searched on its own: a regex that starts with a literal
     # is found fast, an alternation is tried at every position.

@@ -320,6 +320,10 @@ def n_is_root(qualname: str) -> bool:
     return qualname.startswith("<")
 
 
+# A statement that is a call: group 1 the name called.
+_A_CALL = re.compile(rb"\s*([A-Za-z_][\w.]*)\s*\(.*\)\s*", re.DOTALL)
+
+
 class FunctionTexts:
     """Where each function's text lies in the file, to tell which functions a
     pattern matches in (one pass over the file, not one per function), and the
@@ -358,6 +362,24 @@ class FunctionTexts:
         for q, called in self.calls.items():
             for member in (called - self._bare[q]) & assigned.keys():
                 called |= assigned[member]
+
+    def ending(self, last_statement, exits) -> set[str]:
+        """The functions whose last statement (`last_statement` of the text's end) is a
+        call of one of `exits`, or of one of the file's such functions: they never
+        return, and their callers' paths end with the call.  (Only the last statement
+        tells: every path that does not return before it runs it.)"""
+        last = {}
+        for q, a, b in self.inner:
+            found = _A_CALL.fullmatch(last_statement(self.data[max(a, b - 240):b]))
+            if found is not None:
+                last[q] = found.group(1).decode()
+        ending = {q for q, name in last.items() if name in exits}
+        while True:
+            names = {q.rsplit(".", 1)[-1] for q in ending}
+            more = {q for q, name in last.items() if q not in ending and name in names}
+            if not more:
+                return ending
+            ending |= more
 
     @cached_property
     def _callers(self) -> dict[str, set[str]]:
@@ -484,6 +506,22 @@ class Scanner:
     # run, its own and its base classes', wherever the class has events (see
     # choice.py): a constructor may read the reply itself, through a helper.
     made_runs_constructors = False
+
+    def ending(self, texts: "FunctionTexts") -> set[str]:
+        """The functions of the file that never return (see `FunctionTexts.ending`)."""
+        return texts.ending(self.last_statement, self.catalogue.exits) if self.catalogue.exits else set()
+
+    @staticmethod
+    def last_statement(tail: bytes) -> bytes:
+        """The last statement of a function's text, given its end: that before the closing
+        brace, from the end of the one before it."""
+        body = tail.rstrip()
+        if not body.endswith(b"}"):
+            return b""
+        body = body[:-1].rstrip()
+        if not body.endswith(b";"):
+            return b""
+        return body[max(body.rfind(b";", 0, -1), body.rfind(b"{"), body.rfind(b"}")) + 1:-1]
 
     @cached_property
     def evidence_words(self) -> tuple[bytes, ...]:
