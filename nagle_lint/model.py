@@ -378,6 +378,9 @@ class Function:
     # (field key, parameter) for each field it sets to a parameter (a constructor
     # keeping the connection it is given): on an object, that field is the argument.
     field_params: tuple = ()
+    # (field key, local key) for each field it sets to a connection it holds in a local
+    # (`s = socket(...); ...; self.sock = s`): an option set on the local is the field's.
+    field_locals: tuple = ()
     # defaults[i]: the truth of parameter i's default when it is a constant
     # (`noreply=False`), else None.
     defaults: tuple[bool | None, ...] = ()

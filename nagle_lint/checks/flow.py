@@ -261,11 +261,14 @@ def _fields_with_nodelay(model: FileModel) -> dict[tuple[str, str], tuple[Point,
     """(class, field key) -> (where a method of that class turns TCP_NODELAY on,
     whether a user setting chooses it): the other methods start with it on.
     A member of a parameter (`c->fd` of `connect(struct conn *c)`) is the
-    field of a struct: the file's functions that name it so start with it on."""
+    field of a struct: the file's functions that name it so start with it on. An option set
+    on a local the method keeps in a field (`self.sock = s`) is set on the field."""
     found: dict[tuple[str, str], tuple[Point, bool]] = {}
     setters = {fn.qualname: fn for fn in model.functions}
     for fn in model.functions:
+        kept = dict((local, field) for field, local in fn.field_locals)
         for conn, site, setting in _nodelay_turned_on(fn, setters):
+            conn = kept.get(conn, conn)  # set on a local the method keeps in a field (`self.sock = s`)
             if is_field(conn) or member_of(conn) in fn.params:
                 found.setdefault((class_of(fn.qualname), conn), (Point(site, (), model.path), setting))
     _over_sessions(found, model.sessions)

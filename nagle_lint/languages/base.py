@@ -1033,6 +1033,8 @@ class Unit:
                         locals=frozenset(k for k in low.conns if _base_name(k) in local),
                         field_params=tuple(sorted((field, source) for source, field in low._fields_of.items()
                                                   if source in low.params)),
+                        field_locals=tuple(sorted((field, source) for source, field in low._fields_of.items()
+                                                  if source not in low.params)),
                         defaults=defaults, steady=low.steady() if low.passes_params else frozenset(),
                         param_types=low.param_types,
                         returns=next(iter(low.returned)) if len(low.returned) == 1 else None, aliases=aliases)
