@@ -1052,11 +1052,11 @@ def _broken(state: State, key: str) -> State:
 
 def _on_normal_paths(stmts):
     """Every statement, depth first, in source order, but those of a branch taken because a
-    call failed (see `Failed.call`)."""
+    call failed (see `Failed.call`): an if's, or a handler's of the failure."""
     for s in stmts:
         yield s
         for block in blocks(s):
-            if not (isinstance(s, If) and _after_failed_call(block)):
+            if not (isinstance(s, (If, Try)) and _after_failed_call(block)):
                 yield from _on_normal_paths(block)
 
 

@@ -668,6 +668,10 @@ class Frontend:
         `send(...) < 0`); where sends raise on failure, none does."""
         return False
 
+    def names_in(self, cond) -> list[str]:
+        """The names and field paths a condition tests (`n`, `c->fd`, `self.sock`)."""
+        return _NAMES.findall(compact(cond))
+
     def fields_seen(self, unit: "Unit", cls: str) -> dict:
         """Field key -> (value, ConnInfo) of the fields the methods of `cls`
         see: its own and its base classes' of the file (Java: and those of the
@@ -1228,18 +1232,14 @@ class Lowering:
         each connection given a call it tests so (see `Failed.call`)."""
         if cond is None or not self.fe.tests_failure(cond):
             return ()
-        values = [self.env.get(name) for name in _NAMES.findall(compact(cond))]
-        failed = {ev.conn for ev in walk(events) if isinstance(ev, Send)}
-        failed |= {v.conn for v in values if isinstance(v, Sent)}
-        given = {k for ev in walk(events) if isinstance(ev, Call) for k in _given(ev)}
-        given |= {k for v in values if isinstance(v, Handle) for k in v.given}
-        site = self.site(cond)
-        return tuple(Failed(c, site) for c in sorted(failed)) + tuple(Failed(c, site, call=True)
-                                                                      for c in sorted(given - failed))
+        values = [self.env.get(name) for name in self.fe.names_in(cond)]
+        return _failures(events, self.site(cond), {v.conn for v in values if isinstance(v, Sent)},
+                         {k for v in values if isinstance(v, Handle) for k in v.given}
+                         | {v.conn for v in values if isinstance(v, Received)})
 
     def loop(self, node, head_nodes=(), body=None, *, infinite=False, body_first=False,
              before=(), targets=(), update=(), reads=(), element_size: str | None = None, retries=None,
-             pieces: bool = False) -> None:
+             pieces: bool = False, over=()) -> None:
         """`before` runs once (a for-loop's initialiser or iterable); `head`
         before every pass; `targets` are rebound on every pass; `update` at
         the end of every pass; `reads`: handles read at every pass (a loop
@@ -1247,13 +1247,17 @@ class Lowering:
         target takes each pass, where the code says (a character of a string);
         `retries`: the condition of a while or do-while loop (`while (send(...)
         < 0 && errno == EINTR)`), which may test a send for failure: the loop
-        then comes round only when it failed; `pieces`: see `Loop.pieces`."""
+        then comes round only when it failed; `pieces`: see `Loop.pieces`; `over`: what
+        a for-loop goes through, evaluated already (see `Loop.answers`)."""
         for n in before:
             self.expr(n)
         self._assigned.append(set())
         head = self._loop_head(node, head_nodes, targets, reads, element_size)
-        answers = frozenset(v.conn for v in map(self.env.get, (name for n in head_nodes if n is not None
-                                                               for name in _NAMES.findall(compact(n))))
+        # What was read, or a method's result on it (`data.splitlines()`).
+        answers = frozenset(v.conn for v in map(self.env.get, (name for n in (*head_nodes, *before, *over)
+                                                               if n is not None
+                                                               for path in _NAMES.findall(compact(n))
+                                                               for name in (path, path.split(".")[0])))
                             if isinstance(v, Received))
         body_stmts = self.block_of(body) + self.stmts_of_exprs(update)
         varies = self._varying(update, head + body_stmts)
@@ -1312,9 +1316,10 @@ class Lowering:
         branches = tuple(branches)
         self.emit(If(branches, exhaustive, self.site(node), switch=True))
 
-    def try_(self, node, body, handlers, orelse, final, resources=(), closes=None) -> None:
+    def try_(self, node, body, handlers, orelse, final, resources=(), closes=None, broken=()) -> None:
         """`closes()`, when given, returns the handles closed when the body ends
-        (try-with-resources)."""
+        (try-with-resources); `broken`: for each handler, whether it catches the
+        failure of a read or a write (see `Catalogue.connection_failures`)."""
         for r in resources:
             self.stmt(r)
         first, b = self.leading(body)
@@ -1324,6 +1329,9 @@ class Lowering:
                 self.close(h, node)
             b = b + tuple(self._out.pop())
         hs = tuple(self.block_of(h) for h in handlers)
+        if any(broken):  # see `Catalogue.connection_failures`
+            failed = _failures(b, self.site(node), set(), set())
+            hs = tuple(failed + h if catches else h for h, catches in zip(hs, broken))
         e = self.block_of(orelse) if orelse is not None else ()
         f = self.block_of(final) if final is not None else ()
         self.emit(Try(b, hs, e, f, self.site(node), exposed=not first))
@@ -1771,12 +1779,29 @@ class Lowering:
         return None
 
 
-# The names and field paths in an expression's text without blanks (`n`, `c->fd`, `self.sock`).
+def _failures(events, site: Site, sent: set, given: set) -> tuple:
+    """`Failed` for each connection that `events` send on (or that a failure test names
+    the result of a send on, `sent`), and, as a call's (see `Failed.call`), for each
+    connection a call among them is given or they read (a read that failed, or found
+    the peer gone), or `given`."""
+    failed, given = set(sent), set(given)
+    for ev in walk(events):
+        if isinstance(ev, Send):
+            failed.add(ev.conn)
+        elif isinstance(ev, Call):
+            given.update(_given(ev))
+        elif isinstance(ev, Recv):
+            given.add(ev.conn)
+    return tuple(Failed(c, site) for c in sorted(failed)) + tuple(Failed(c, site, call=True)
+                                                                  for c in sorted(given - failed))
+
+
 def _given(call: Call) -> tuple[str, ...]:
     """The connection keys a call is given: its arguments' and its receiver's."""
     return tuple(k for k in (*call.args, call.receiver) if k is not None)
 
 
+# The names and field paths in an expression's text without blanks (`n`, `c->fd`, `self.sock`).
 _NAMES = re.compile(r"[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)*")
 
 

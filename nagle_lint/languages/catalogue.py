@@ -282,6 +282,11 @@ class Catalogue:
                      once, and a loop writing each of a collection of them
                      sends the pieces of one message.
     Ends:
+      connection_failures  the exceptions a failed read or write raises
+                     (Java's `IOException`, Python's `OSError`): a handler
+                     catching one runs because the connection its try's
+                     sends, reads and calls were given broke, as C's branch
+                     of `if (net_write(c, ...) < 1)` does (see `Failed.call`).
       exits          calls that end the process (`exit`, `sys.exit`): its
                      connections close, which sends what they held, and
                      nothing after the call runs.
@@ -395,6 +400,7 @@ class Catalogue:
     line_writes: frozenset[str] = frozenset()
     drain_tests: frozenset[str] = frozenset()
     gather_types: frozenset[str] = frozenset()
+    connection_failures: frozenset[str] = frozenset()
     exits: frozenset[str] = frozenset()
     sleeps: MappingProxyType = field(default_factory=lambda: _frozen({}))
     readiness_waits: MappingProxyType = field(default_factory=lambda: _frozen({}))

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Returned, compact, compared, descendants,
+from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Received, Returned, compact, compared, descendants,
                    int_literal, per_file, seconds, text)
 from .java_catalogue import CONVERSIONS, JAVA, STREAM_PAIR, JavaTypes, is_type
 from .java_scan import class_facts, enum_names
@@ -20,6 +20,8 @@ def _base_type(t: str) -> str:
 
 
 _GENERICS = re.compile(r"<.*>")
+# A count compared as a failure (`n < 0`, `n <= 0`, `n < 1`, `n == -1`), either way round.
+_FAILURE_TEST = re.compile(r"<=?0\b|<1\b|==-1\b|(?<![\w.])(?:0>=?|1>|-1==)")
 # The type of a literal argument, by its node's type (numbers by their suffix: see `arg_type`).
 _LITERAL_TYPES = {"string_literal": "String", "text_block": "String", "character_literal": "char",
                   "true": "boolean", "false": "boolean"}
@@ -260,15 +262,21 @@ class JavaFrontend(Frontend):
     # (operator, constant) -> whether the connection exists where the comparison holds
     EXISTS = {("!=", "null"): True, ("==", "null"): False}
 
+    def tests_failure(self, cond) -> bool:
+        """A read's count compared as a failure or the end of the stream: below zero, -1, below one."""
+        return _FAILURE_TEST.search(compact(cond)) is not None
+
     def existence_test(self, cond, low=None):
         """`socket != null`, `socket == null`."""
         return compared(cond, self.EXISTS)
 
     def _try(self, low, node):
-        handlers, final, opened = [], None, []
+        handlers, broken, final, opened = [], [], None, []
         for c in node.named_children:
             if c.type == "catch_clause":
                 handlers.append(c.child_by_field_name("body"))
+                caught = next((p for p in c.named_children if p.type == "catch_formal_parameter"), None)
+                broken.append(caught is not None and self._catches_failure(caught))
             elif c.type == "finally_clause":
                 final = next((b for b in c.named_children if b.type == "block"), None)
         res = node.child_by_field_name("resources")
@@ -285,7 +293,13 @@ class JavaFrontend(Frontend):
             else:
                 low.expr(r)
         low.try_(node, node.child_by_field_name("body"), handlers, None, final,
-                 closes=(lambda: list(reversed(opened))) if opened else None)
+                 closes=(lambda: list(reversed(opened))) if opened else None, broken=tuple(broken))
+
+    def _catches_failure(self, caught) -> bool:
+        """Whether a catch's types name a failure of a read or a write (`IOException`)."""
+        types = next((t for t in caught.named_children if t.type == "catch_type"), None)
+        return types is not None and any(_base_type(text(t)) in self.catalogue.connection_failures
+                                         for t in types.named_children)
 
     def _switch(self, low, node):
         low.expr(node.child_by_field_name("condition"))
@@ -635,6 +649,7 @@ class JavaFrontend(Frontend):
         low.evaluate(c.args)
         low.recv(h, c.node, ONE if c.name in cat.one_reads and not c.args else SMALL if c.name in cat.small_reads
                  else UNKNOWN)
+        return Received(h.key)
 
     def _flush(self, low, h, c):
         low.evaluate(c.args)

@@ -115,6 +115,8 @@ JAVA = Catalogue(
     option_setters={"setTcpNoDelay", "setOption", "option", "childOption"},
     # Netty 3 names a bootstrap's options by strings (`setOption("child.tcpNoDelay", true)`).
     options={"TCP_NODELAY": "nodelay", "setTcpNoDelay": "nodelay", "tcpNoDelay": "nodelay"},
+    # java.io's failure of a read or a write.
+    connection_failures={"IOException"},
     exits={"System.exit"},
     # Thread.sleep counts milliseconds; TimeUnit.X.sleep(n) the units of X.
     sleeps={"Thread.sleep": 1e-3, "TimeUnit.MINUTES.sleep": 60.0, "TimeUnit.SECONDS.sleep": 1.0,

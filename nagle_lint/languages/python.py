@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
-from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, Watched, compact, compared, count_size,
-                   descendants, int_literal, named_option, per_file, seconds, raw, text)
+from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, Received, Watched,
+                   _unwrapped, compact, compared, count_size, descendants, int_literal, named_option, per_file, seconds, raw, text)
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
 from .python_scan import class_end, class_statements, generators, line_led, named_fields
@@ -178,7 +178,7 @@ class PythonFrontend(Frontend):
         right = node.child_by_field_name("right")
         iterable = low.expr(right)
         low.loop(node, body=node.child_by_field_name("body"), targets=(node.child_by_field_name("left"),),
-                 reads=(iterable,) if isinstance(iterable, Handle) else (),
+                 reads=(iterable,) if isinstance(iterable, Handle) else (), over=(right,),
                  element_size=_element_size(right, iterable, low))
         self._else(low, node)
 
@@ -188,15 +188,24 @@ class PythonFrontend(Frontend):
         self._else(low, node)
 
     def _try(self, low: Lowering, node) -> None:
-        handlers, orelse, final = [], None, None
+        handlers, broken, orelse, final = [], [], None, None
         for c in node.named_children:
             if c.type in ("except_clause", "except_group_clause"):
                 handlers.append(next((b for b in c.named_children if b.type == "block"), None))
+                broken.append(self._catches_failure(c))
             elif c.type == "else_clause":
                 orelse = c.child_by_field_name("body")
             elif c.type == "finally_clause":
                 final = next((b for b in c.named_children if b.type == "block"), None)
-        low.try_(node, node.child_by_field_name("body"), handlers, orelse, final)
+        low.try_(node, node.child_by_field_name("body"), handlers, orelse, final, broken=tuple(broken))
+
+    def _catches_failure(self, clause) -> bool:
+        """Whether an except clause names a failure of a read or a write (`OSError`)."""
+        caught = next((c for c in clause.named_children if c.type != "block"), None)
+        if caught is not None and caught.type == "as_pattern":
+            caught = caught.named_children[0] if caught.named_children else None
+        names = _DOTTED.findall(text(caught)) if caught is not None else ()
+        return any(n in self.catalogue.connection_failures for n in names)
 
     def _match(self, low: Lowering, node) -> None:
         cases = [c for c in node.child_by_field_name("body").named_children if c.type == "case_clause"]
@@ -526,9 +535,7 @@ class PythonFrontend(Frontend):
         if event is None and h.made_by is not None:  # `t = make(); t.write_frame(x)`: see `MADE_BY`
             return low.outside_call(h.made_by + MADE_BY + meth, args, node, receiver=h.key, named=kwargs)
         _eval_all(low, args, kwargs)
-        if event is not None:
-            event(low, node, h, meth, args, kwargs)
-        return None
+        return event(low, node, h, meth, args, kwargs) if event is not None else None
 
     @cached_property
     def _events(self) -> dict:
@@ -567,6 +574,7 @@ class PythonFrontend(Frontend):
         at = self.catalogue.count_argument.get(meth)
         count = args[at] if at is not None and at < len(args) else None
         low.recv(h, node, count_size(int_literal(text(count))) if count is not None and count.type == "integer" else UNKNOWN)
+        return Received(h.key)
 
     def _handshake(self, low, node, h, meth, args, kwargs):
         low.recv(h, node)
@@ -695,6 +703,16 @@ class PythonFrontend(Frontend):
 
     # (operator, constant) -> whether the connection exists where the comparison holds
     EXISTS = {("is not", "None"): True, ("!=", "None"): True, ("is", "None"): False, ("==", "None"): False}
+
+    def tests_failure(self, cond) -> bool:
+        """`not data`: what a read gave is empty, the peer closed (sends raise instead)."""
+        cond = _unwrapped(cond)
+        return cond.type == "not_operator" and cond.child_by_field_name("argument") is not None \
+            and cond.child_by_field_name("argument").type in ("identifier", "attribute")
+
+    def names_in(self, cond) -> list[str]:
+        # Blanks kept: `not data` is no name `notdata`.
+        return _DOTTED.findall(text(cond))
 
     def existence_test(self, cond, low=None):
         """`sock is not None`, `sock is None`, `sock`, `not sock`."""
@@ -1151,6 +1169,9 @@ def _method_of(unit, cls: str, meth: str) -> str | None:
 
 # connect() or the constructor, turning TCP_NODELAY on.
 _NODELAY_METHOD = re.compile(rb"def[ \t]+(?:connect|__init__)[ \t]*\((?:(?!\n[ \t]*(?:def|class)[ \t])[\s\S])*?TCP_NODELAY")
+# The exception classes an except clause names (`OSError`, `socket.error`); the names
+# and field paths a condition tests (`data`, `self.sock`).
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _ALIAS = re.compile(r"\b(\w+)[ \t]+as[ \t]+(\w+)")
 
 

@@ -107,6 +107,8 @@ PYTHON = Catalogue(
     option_setters={"setsockopt", "setTcpNoDelay"},
     options={"TCP_NODELAY": "nodelay", "TCP_CORK": "cork", "TCP_NOPUSH": "cork"},
     more_flags={"MSG_MORE"},
+    # What a failed read or write on a socket raises.
+    connection_failures={"OSError"},
     exits={"sys.exit", "os._exit", "os.abort", "exit", "quit"},
     sleeps={"time.sleep": 1.0, "asyncio.sleep": 1.0, "sleep": 1.0},
     readiness_waits={"select.select": (0, 3)},  # select(rlist, wlist, xlist, timeout)
