@@ -606,7 +606,8 @@ class CFrontend(Frontend):
             return None
         h = low.conn_for(args[index], "medium" if name in cat.socket_only else "low")
         low.evaluate(args[index + 1:])
-        if h is not None and name in cat.addressed and _addressed(args):  # sent to, or read from, an address
+        if h is not None and name in cat.addressed and _addressed([raw(a) for a in args], cat.stream_flags):
+            # sent to, or read from, an address: a datagram
             info = low.conns.get(h.key)
             if info is not None and info.tcp is None:
                 low.conns[h.key] = ConnInfo(info.name, False, "high", info.origin)
@@ -616,6 +617,9 @@ class CFrontend(Frontend):
         h = self._descriptor(low, name, args)
         if h is None:
             return None
+        at = self.catalogue.count_argument.get(name)
+        if at is not None and at < len(args) and raw(args[at]).strip() == b"0":
+            return Sent(h.key)  # no data (TCP Fast Open's connect: `sendto(fd, "", 0, MSG_FASTOPEN, ...)`)
         more = self._more(low, name, args)
         low.send(h, node, self._count(low, name, args), more=more,
                  more_if=None if more else self._more_if(low, self._flags(name, args)))
@@ -992,9 +996,11 @@ def _session_over(args) -> tuple[str, str] | None:
 _NO_ADDRESS = re.compile(rb"\s*(?:\(\s*[\w\s]+\*\s*\)\s*)?(?:NULL|0|nullptr)\s*$")
 
 
-def _addressed(args) -> bool:
-    """Whether a sendto()/recvfrom() is given the peer's address (not NULL)."""
-    return len(args) > 4 and _NO_ADDRESS.match(raw(args[4])) is None
+def _addressed(args: list[bytes], stream_flags) -> bool:
+    """Whether a sendto()/recvfrom() (its arguments' text) is given the peer's address (not
+    NULL), as a datagram socket's are: not with a stream's flag (`MSG_FASTOPEN`)."""
+    return len(args) > 4 and _NO_ADDRESS.match(args[4]) is None \
+        and not any(flag.encode() in args[3] for flag in stream_flags)
 
 
 def _made_name(key: str) -> str:
@@ -1138,7 +1144,7 @@ def _made_target(data: bytes, maker_call: re.Match, known: _Known) -> tuple[re.M
         at = cat.pair_makers[maker]
         return (_FILLED.fullmatch(args[at].strip()) if at < len(args) else None), False
     if maker in cat.addressed:  # used with an address: a datagram socket
-        return (_FILLED.fullmatch(args[0].strip()) if len(args) > 4 and not _NO_ADDRESS.match(args[4]) else None), False
+        return (_FILLED.fullmatch(args[0].strip()) if _addressed(args, cat.stream_flags) else None), False
     at = maker_call.start(1)
     head = _CAST.sub(b"", data[max(0, at - 200):at].rstrip()).rstrip()
     assigned = head.endswith(b"=") and head[-2:-1] not in (b"=", b"!", b"<", b">")

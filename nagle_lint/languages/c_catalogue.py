@@ -35,6 +35,7 @@ C = Catalogue(
     socket_only={"send", "sendto", "sendmsg", "recv", "recvfrom", "recvmsg", "SSL_write", "SSL_read", "setsockopt",
                  "shutdown", "sendfile"},
     addressed={"sendto", "recvfrom"},
+    stream_flags={"MSG_FASTOPEN"},
     tcp_makers={"socket"},
     kind_arguments={"socket": (0, 1)},
     plain_tcp_words={"AF_INET", "AF_INET6", "PF_INET", "PF_INET6", "SOCK_STREAM"},

@@ -162,6 +162,9 @@ class Catalogue:
       addressed      calls given the peer's address (C's fifth argument,
                      every Python `sendto`) with each datagram; a connected
                      TCP socket needs none.
+      stream_flags   flags that make such a call one of a stream socket
+                     (TCP Fast Open's `MSG_FASTOPEN`: the first data goes out
+                     with the SYN, to the address given): no datagram then.
       connection_argument  call -> the index of its connection among its
                      arguments, where that is not the first
                      (`fputs(text, stream)`).
@@ -356,6 +359,7 @@ class Catalogue:
     handshakes: frozenset[str] = frozenset()
     socket_only: frozenset[str] = frozenset()
     addressed: frozenset[str] = frozenset()
+    stream_flags: frozenset[str] = frozenset()
     connection_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
     count_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))
     flags_argument: MappingProxyType = field(default_factory=lambda: _frozen({}))

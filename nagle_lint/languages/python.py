@@ -553,7 +553,9 @@ class PythonFrontend(Frontend):
 
     def _send(self, low, node, h, meth, args, kwargs):
         low.send(h, node, _size(args[0], low) if args else UNKNOWN, more=self._more(self._flags(meth, args, kwargs)))
-        if meth in self.catalogue.addressed and len(args) + len(kwargs) > 1:  # sent to an address: a datagram
+        if meth in self.catalogue.addressed and len(args) + len(kwargs) > 1 \
+                and not any(flag in text(a) for a in args[1:-1] for flag in self.catalogue.stream_flags):
+            # sent to an address (not with TCP Fast Open's flag): a datagram
             info = low.conns.get(h.key)
             # A parameter is what its callers pass, which may be TCP ported from UDP.
             if info is not None and info.tcp is None and info.origin != "param":

@@ -83,6 +83,7 @@ PYTHON = Catalogue(
     # sendto(data[, flags], address): each datagram names where it goes; a connected TCP socket
     # takes no address.
     addressed={"sendto"},
+    stream_flags={"MSG_FASTOPEN"},
     socket_only={"sendall", "sendmsg", "recv_into", "recvfrom_into", "setsockopt", "makefile", "shutdown"},
     # socket.socket(), socket.create_connection(), ... or the same names imported from the module
     tcp_makers={"socket", "create_connection", "create_server", "fromfd"},
