@@ -1043,11 +1043,7 @@ def _broken(state: State, key: str) -> State:
     before on it, or on a member of it, waits for an answer any more."""
     base = key[1:] if key.startswith("&") else key
     members = (base + "->", base + ".")
-    out = dict(state)
-    for k, v in state.items():
-        if k == key or k.startswith(members):
-            out[k] = frozenset(EMPTY._replace(nodelay=cs.nodelay, holds=cs.holds) for cs in v)
-    return out
+    return {**state, **_afresh({k: v for k, v in state.items() if k == key or k.startswith(members)})}
 
 
 def _on_normal_paths(stmts):

@@ -676,7 +676,7 @@ class PythonFrontend(Frontend):
         if name in cat.sleeps and name not in low.unit.function_names:  # from time import sleep
             _eval_all(low, args, kwargs)
             return low.pause(node, seconds(args[0], cat.sleeps[name]) if args else None)
-        if name in cat.exits and f"{module}.{name}" in cat.exits | {f"None.{name}"} \
+        if (f"{module}.{name}" if module else name) in cat.exits \
                 and name not in low.unit.function_names:  # the builtin exit(), from sys import exit
             _eval_all(low, args, kwargs)
             return low.exit_process(node)
