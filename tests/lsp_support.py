@@ -44,6 +44,21 @@ def require_program(name: str, install: str) -> str:
     return found
 
 
+async def warned(client, *parts: str, timeout: float = 20.0) -> str:
+    """The server's warnings once one holds every part: a warning is logged in a later turn of
+    the server's loop than the diagnostics it goes with."""
+    from lsprotocol import types
+
+    end = time.monotonic() + timeout
+    while True:
+        told = "\n".join(m.message for m in client.log_messages if m.type == types.MessageType.Warning)
+        if any(all(p in line for p in parts) for line in told.splitlines()):
+            return told
+        if time.monotonic() > end:
+            raise AssertionError(f"no warning with {parts!r} within {timeout} s; told: {told!r}")
+        await asyncio.sleep(0.02)
+
+
 async def published(client, uri: str, check=lambda diagnostics: True, timeout: float = 20.0):
     """The diagnostics last published for `uri` once `check` holds for them."""
     end = time.monotonic() + timeout
