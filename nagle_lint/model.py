@@ -244,6 +244,10 @@ class Call:
     # it matters where the class's methods are called on the object, which names the class
     # to the later rounds already; by itself it is no reason to lower that file.
     keeps: bool = False
+    # made[i]: the factory (a function of no class) whose result is passed as positional
+    # argument i (`MethodWriter(self.transport)` after `self.transport = create_transport(..)`),
+    # else None; none known: empty. The classes it returns are that argument's (see `classes`).
+    made: tuple[str | None, ...] = ()
     # A call named for an option passing nothing this code knows as a connection
     # (`conn_nodelay(c)`): kept only so that the option's wrapper is judged where
     # it is called (see `comment`); it changes nothing the dataflow follows.
@@ -393,6 +397,9 @@ class Function:
     # The class of the objects it returns (`return Transport(host)`), where it makes
     # objects of one class to return: a factory (see `MADE_BY`).
     returns: str | None = None
+    # The classes of the objects it returns where it makes objects of several classes to
+    # return (a factory choosing a plain or a TLS transport by a setting), in order.
+    returns_one_of: tuple[str, ...] = ()
     # (local, parameter) for each local pointer given a parameter where it is declared and
     # nothing else (`struct tcp_sock *self = (struct tcp_sock *)base;`): its members are the
     # parameter's, which are what the caller passed.

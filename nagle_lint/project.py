@@ -348,8 +348,10 @@ class Project:
         class) returns, as its file names the class (see `Function.returns`)."""
         factory, _, method = callee.rpartition(MADE_BY)
         made = self.resolve(caller, factory)
-        if made is None or made.returns is None or "." in made.qualname:  # a function, not a method
+        if made is None or "." in made.qualname:  # a function, not a method
             return None
+        if made.returns is None:
+            return self._one_acting(made, made.returns_one_of, method, arity, types)
         return self.resolve(made, f"{made.returns}.{method}", arity, types)
 
     def _kept(self, caller: Function, callee: str, arity: int | None, types: tuple) -> Function | None:
@@ -359,7 +361,17 @@ class Project:
         cls, held, method = callee.split(KEPT)
         language = self.models[caller.path].language if caller.path in self.models else None
         classes = self._field_classes.get((language, cls, held), ())
-        return self.resolve(caller, f"{next(iter(classes))}.{method}", arity, types) if len(classes) == 1 else None
+        if len(classes) == 1:
+            return self.resolve(caller, f"{next(iter(classes))}.{method}", arity, types)
+        return self._one_acting(caller, classes, method, arity, types)
+
+    def _one_acting(self, caller: Function, classes, method: str, arity: int | None, types: tuple) -> Function | None:
+        """Of the methods `method` of objects that may be of any of several `classes` (what a
+        factory choosing a plain or a TLS transport makes), the only one with an event of its
+        own (the plain transport's send, where the other's writes are none known here), if any."""
+        acting = [fn for fn in (self.resolve(caller, f"{c}.{method}", arity, types) for c in sorted(classes))
+                  if fn is not None and fn.body and self.facts(fn).has(EVENTS)]
+        return acting[0] if len(acting) == 1 else None
 
     @cached_property
     def _field_classes(self) -> dict[tuple[str, str, str], set[str]]:
@@ -368,7 +380,7 @@ class Project:
         found: dict[tuple[str, str, str], set[str]] = {}
         for fn in self._bodied:
             for ev in self.facts(fn).calls:
-                if not ev.classes or KEPT in ev.callee:  # a method of a kept object keeps nothing of its caller's
+                if not (ev.classes or ev.made) or KEPT in ev.callee:  # a method of a kept object keeps nothing of its caller's
                     continue
                 target = self.resolve(fn, ev.callee, len(ev.args), ev.types)
                 if target is None or not target.field_params:
@@ -376,10 +388,21 @@ class Project:
                 given = binding(ev, target)
                 for kept, param in target.field_params:
                     i = given[target.params.index(param)] if param in target.params else None
-                    if i is not None and i < len(ev.classes) and ev.classes[i] is not None:
+                    made = self._classes_given(fn, ev, i) if i is not None else ()
+                    if made:
                         language = self.models[fn.path].language
-                        found.setdefault((language, target.qualname.rpartition(".")[0], kept), set()).add(ev.classes[i])
+                        found.setdefault((language, target.qualname.rpartition(".")[0], kept), set()).update(made)
         return found
+
+    def _classes_given(self, caller: Function, call: Call, i: int) -> tuple[str, ...]:
+        """The classes of the object a call passes as argument i: the one the caller made, or
+        those the factory that made it returns (see `Call.made`)."""
+        if i < len(call.classes) and call.classes[i] is not None:
+            return (call.classes[i],)
+        factory = self.resolve(caller, call.made[i]) if i < len(call.made) and call.made[i] is not None else None
+        if factory is None or "." in factory.qualname:
+            return ()
+        return (factory.returns,) if factory.returns is not None else factory.returns_one_of
 
     @cached_property
     def _nested(self) -> dict[tuple[str, str, str], list[Function]]:
@@ -905,11 +928,15 @@ class Project:
     def _makes_senders(self, fn: Function) -> bool:
         """Whether the function is a factory (see `Function.returns`) of a class with a method
         that sends: a method called on what it returns may start a finding."""
-        if fn.returns is None or "." in fn.qualname:
+        if "." in fn.qualname:
             return False
-        made = self.resolve(fn, f"{fn.returns}.{frontend(self.models[fn.path].language).scan.constructor}")
+        return any(self._sends_from(fn, cls) for cls in ((fn.returns,) if fn.returns else fn.returns_one_of))
+
+    def _sends_from(self, fn: Function, cls: str) -> bool:
+        """Whether class `cls`, as `fn`'s file names it, has a method that sends."""
+        made = self.resolve(fn, f"{cls}.{frontend(self.models[fn.path].language).scan.constructor}")
         where = made.path if made is not None else fn.path
-        prefix = fn.returns.rsplit(".", 1)[-1] + "."
+        prefix = cls.rsplit(".", 1)[-1] + "."
         return any(id(m) in self.sending and m.qualname.startswith(prefix) for m in self.models[where].functions)
 
     def live_body(self, fn: Function) -> tuple:

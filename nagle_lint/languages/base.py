@@ -109,7 +109,7 @@ class Obj:
     constructor call still to be made once the object has a name."""
 
     cls: str
-    init: tuple | None = None  # (callee, args, consts, site, names, types, classes, keeps)
+    init: tuple | None = None  # (callee, args, consts, site, names, types, classes, keeps, made)
 
 
 _NONES = (None,) * 256  # no argument's class known (see `Call.classes`)
@@ -1041,7 +1041,8 @@ class Unit:
                                                   if source not in low.params)),
                         defaults=defaults, steady=low.steady() if low.passes_params else frozenset(),
                         param_types=low.param_types,
-                        returns=next(iter(low.returned)) if len(low.returned) == 1 else None, aliases=aliases)
+                        returns=next(iter(low.returned)) if len(low.returned) == 1 else None,
+                        returns_one_of=tuple(sorted(low.returned)) if len(low.returned) > 1 else (), aliases=aliases)
 
 
 def _hide_enclosing(low: Lowering, outer: Lowering) -> None:
@@ -1500,9 +1501,9 @@ class Lowering:
         """The object `value` named `key`: its constructor call, still to be made, made on it."""
         if value.init is None:
             return value
-        callee, args, consts, site, names, types, classes, keeps = value.init
+        callee, args, consts, site, names, types, classes, keeps, made = value.init
         self.emit(Call(callee, args, site, consts, receiver=key, names=names, types=types, classes=classes,
-                       keeps=keeps))
+                       keeps=keeps, made=made))
         return Obj(value.cls)
 
     def new_conn(self, key: str, site_node, tcp: bool | None, confidence: str, library: str | None = None) -> Handle:
@@ -1655,11 +1656,12 @@ class Lowering:
         return (not INTERACTIVE_PROTOCOLS.isdisjoint(name_words(f"{self.qualname} {stem}"))
                 or self.unit.announces_interactive)
 
-    def call_args(self, arg_nodes, guess: bool, named=None):
-        """(connection keys, constants, names, types) of a call's arguments, those
-        passed by position then `named` (name -> node); with `guess`, a
-        plain variable the callee may use as a connection gets a key too."""
-        keys, consts, classes = [], [], []
+    def call_args(self, arg_nodes, guess: bool, named=None, makers: bool = False):
+        """(connection keys, constants, names, types, classes, factories) of a call's
+        arguments, those passed by position then `named` (name -> node); with `guess`, a
+        plain variable the callee may use as a connection gets a key too; with `makers`
+        (a constructor's call, which may keep them), the factories that made them (see `Call.made`)."""
+        keys, consts, classes, factories = [], [], [], []
         unpacked = [UNPACKED if a.type in self.fe.unpacking_types else None for a in arg_nodes]
         names = tuple(unpacked) + tuple(named) if named or any(unpacked) else ()
         for i, a in enumerate([*arg_nodes, *named.values()] if named else arg_nodes):
@@ -1671,12 +1673,14 @@ class Lowering:
             # keeps that object, whose methods may send or read (see `Call.classes`).
             keys.append(v.key if isinstance(v, Handle) else self.fe_key(a) if made else None)
             classes.append(made)
+            factories.append(v.made_by if makers and isinstance(v, Handle) and i < len(arg_nodes)
+                             and _factory(v.made_by) else None)
             c = v.value if isinstance(v, Const) else None
             consts.append(bool(c) if isinstance(c, (bool, int)) else None)
             if a.type == "identifier" and text(a) in self.params:
                 self.passes_params = True
         return tuple(keys), tuple(consts), names, self.arg_types(arg_nodes), \
-            tuple(classes) if any(classes) else ()
+            tuple(classes) if any(classes) else (), tuple(factories) if any(factories) else ()
 
     def _arg_value(self, a, guess: bool):
         """An argument's value; with `guess` (or where the variable is used as one), a plain
@@ -1712,7 +1716,7 @@ class Lowering:
 
     def local_call(self, callee: str, arg_nodes, node, receiver: str | None = None, named=None) -> Returned:
         """A call to a function of this file (`named`: the arguments passed by name, name -> node)."""
-        keys, consts, names, types, classes = self.call_args(arg_nodes, guess=True, named=named)
+        keys, consts, names, types, classes, _ = self.call_args(arg_nodes, guess=True, named=named)
         options = self.options_named(arg_nodes)
         call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node, options),
                     names=names, types=types, classes=classes, options=options,
@@ -1725,7 +1729,7 @@ class Lowering:
         """A call that may reach a function of another linted file: kept when it
         passes a connection, is made on an object, or its result is named.
         `otherwise`: the events it makes where it reaches none (see `Call`)."""
-        keys, consts, names, types, classes = self.call_args(arg_nodes, guess=False, named=named)
+        keys, consts, names, types, classes, _ = self.call_args(arg_nodes, guess=False, named=named)
         options = self.options_named(arg_nodes)
         call = Call(callee, keys, self.site(node), consts, receiver, **self.option_call(callee, node, options),
                     otherwise=tuple(otherwise), names=names, types=types, classes=classes, options=options,
@@ -1755,12 +1759,12 @@ class Lowering:
         """`Client(...)`/`new Client(...)`: an object, whose constructor runs
         where it gets a name (when it may matter: a class of this file, or
         connections among its arguments)."""
-        keys, consts, names, types, classes = self.call_args(arg_nodes, guess=False, named=named)
+        keys, consts, names, types, classes, made = self.call_args(arg_nodes, guess=False, named=named, makers=True)
         if init not in self.unit.function_names and not any(keys):
             return Obj(cls)
         # Kept only for the objects passed: see `Call.keeps`.
         keeps = init not in self.unit.function_names and all(k is None or c for k, c in zip(keys, classes or _NONES))
-        return Obj(cls, (init, keys, consts, self.site(node), names, types, classes, keeps))
+        return Obj(cls, (init, keys, consts, self.site(node), names, types, classes, keeps, made))
 
     def literal_truth(self, node, v) -> bool | None:
         """The truth of a value returned, where a literal tells (`v`: `node` evaluated)."""
@@ -1794,6 +1798,12 @@ def _failures(events, site: Site, sent: set, given: set) -> tuple:
             given.add(ev.conn)
     return tuple(Failed(c, site) for c in sorted(failed)) + tuple(Failed(c, site, call=True)
                                                                   for c in sorted(given - failed))
+
+
+def _factory(callee: str | None) -> bool:
+    """Whether a call's callee names a function of no class that may make an object
+    (`create_transport`), not a method, nor a call through a member or a kept field."""
+    return callee is not None and callee.isidentifier()
 
 
 def _given(call: Call) -> tuple[str, ...]:

@@ -477,6 +477,11 @@ class PythonScanner(Scanner):
         return frozenset(found)
 
     @cached_property
+    def taken_socket_sends(self):
+        """A socket's own send taken as a value (`.sendall` with no call), not a file-like `.write`."""
+        return re.compile(rb"\.(?:" + b"|".join(escaped(self.catalogue.all_sends)) + rb")" + _TAKEN)
+
+    @cached_property
     def taken_sends(self):
         """A connection's send taken as a value (`.sendall` with no call)."""
         c = self.catalogue
@@ -544,8 +549,16 @@ class PythonScanner(Scanner):
             return scan.sends_in(data, min_confidence)
         first = self.send_calls.search(data)
         if first is None:
-            return any(method in self.send_methods for method in self._kept(data).values()) \
-                or bool(self.passed_to(data))
+            return self._keeps_send(data) or bool(self.passed_to(data))
+        # A socket's send kept in a name (`self._write = self.sock.sendall`) sends where it is
+        # called, whatever the file's `.write()` calls of other objects are.
+        return self._sends_by_call(data, first) or bool(self.taken_socket_sends.search(data)) and self._keeps_send(data)
+
+    def _keeps_send(self, data: bytes) -> bool:
+        return any(method in self.send_methods for method in self._kept(data).values())
+
+    def _sends_by_call(self, data: bytes, first) -> bool:
+        """Whether a send call of the file (the first at `first`) may be lowered as a send."""
         if self.socket_sends.search(data, first.start()):
             return True
         if any(w in data for w in self.stream_words):
