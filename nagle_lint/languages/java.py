@@ -498,6 +498,10 @@ class JavaFrontend(Frontend):
         if isinstance(target, Obj):
             return low.outside_call(f"{target.cls}.{c.name}", c.args, c.node, receiver)
         declared = _base_type(self._declared(low, c.obj))
+        made = _made_fields(low).get(receiver[5:]) if target is None and receiver.startswith("this.") else None
+        if made is not None and self.types.holds_no_connection(made):
+            # `private final Wire wire = new Wire(..)`: an object the class made, as in a constructor
+            return low.outside_call(f"{made}.{c.name}", c.args, c.node, receiver)
         if receiver.startswith("this.") and (isinstance(target, Handle) or declared not in low.unit.class_names):
             # A field holding a connection: its calls are its events.  One declared as a class
             # of another file: not followed (every such field of a big code base's classes
@@ -968,6 +972,28 @@ def _getters(low) -> dict[str, str]:
     if not classes:
         return {}
     return {method: name for method, name in _returning(classes[-1][1]).items() if name in low.fields}
+
+
+def _made_fields(low) -> dict[str, str]:
+    """The fields of the function's class declared with an object made there: name -> the class
+    made (`private final Wire wire = new Wire(host);`)."""
+    classes = _nesting(low.unit, low.cls) if low.cls else ()
+    return _initialized(classes[-1][1]) if classes else {}
+
+
+@lru_cache(maxsize=4)  # the classes of the file being lowered (a node keeps its tree alive)
+def _initialized(cls_node) -> dict[str, str]:
+    found = {}
+    body = cls_node.child_by_field_name("body")
+    for member in body.named_children if body is not None else ():
+        if member.type != "field_declaration":
+            continue
+        for d in member.children_by_field_name("declarator"):
+            value = d.child_by_field_name("value")
+            if value is not None and value.type == "object_creation_expression" \
+                    and value.child_by_field_name("class_body") is None:  # an anonymous class: nothing to follow
+                found[text(d.child_by_field_name("name"))] = _base_type(text(value.child_by_field_name("type")))
+    return found
 
 
 @lru_cache(maxsize=4)  # the classes of the file being lowered (a node keeps its tree alive)

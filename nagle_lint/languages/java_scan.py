@@ -136,6 +136,28 @@ class JavaScanner(Scanner):
     def events_in(self, data: bytes) -> "FileEvents":
         return FileEvents(self.events, data, self)
 
+    def kept_starts(self, data: bytes, spans, effects) -> set[str]:
+        """The methods calling, on a field their class makes (`wire = new Wire(host)`, in a
+        constructor or the field's declaration), a method of that class that sends
+        (`wire.sendLength(n)`, with `Wire.sendLength` among `effects`): the lowering follows
+        such a call into the class's file, and a split over two of them is the method's."""
+        sending: dict[bytes, set[bytes]] = {}  # class -> its methods that send
+        for name in effects:
+            cls, dot, method = name.rpartition(".")
+            if dot and cls.isidentifier() and method.isidentifier():
+                sending.setdefault(cls.encode(), set()).add(method.encode())
+        made: dict[bytes, set[bytes]] = {}  # name given such an object -> the methods of its class that send
+        for m in _NEW_OBJECT.finditer(data) if sending else ():
+            holder = _HOLDER.search(data, max(0, m.start() - 80), m.start()) if m.group(1) in sending else None
+            if holder is not None:
+                made.setdefault(holder.group(1), set()).update(sending[m.group(1)])
+        if not made:  # most files make no such object
+            return set()
+        calls = re.compile(rb"(?<![\w.])(?:this\s*\.\s*)?(" + b"|".join(map(re.escape, sorted(made)))
+                           + rb")\s*\.\s*(\w+)\s*\(")
+        return {q for q, a, b, cls in spans if cls is not None
+                and any(m.group(2) in made[m.group(1)] for m in calls.finditer(data, a, b))}
+
     def with_events(self, data: bytes, names) -> set[str]:
         # The bytes do not tell a definition's text: a file without any
         # event has none in any of its definitions.
@@ -268,6 +290,11 @@ _TYPE_BACK = re.compile(rb"\s*(?:\.\.\.)?\s*(?:\]\s*\[\s*)*(?:>[^;{}()=]*<\s*)?(
 _DECLARED_END = re.compile(rb"\s*[=;,):]")  # what may follow a declared name
 _NOT_TYPES = frozenset({b"return", b"throw", b"new", b"yield", b"else", b"case", b"assert", b"instanceof", b"goto"})
 _SPACE = re.compile(rb"\s+")
+# An object made and given to a name (`wire = new Wire(host)`, `this.wire = new Wire(..)`,
+# `private final Wire wire = new Wire(..)`): group 1 the class; the name ends where it starts
+# (`_HOLDER`, searched up to there).
+_NEW_OBJECT = re.compile(rb"=\s*new\s+(\w+)\s*[(<]")
+_HOLDER = re.compile(rb"(\w+)\s*\Z")
 # Read backwards from a call's name: the dot before it, then the receiver:
 # a name, or `this.` and a name, with no other dot before (`a.b.write()` is
 # made on what `a.b` holds, unknown here).  Read backwards, a name ends with
