@@ -766,6 +766,22 @@ class PythonFrontend(Frontend):
                 return Fresh(None, "medium")
         return Fresh(True, "high")
 
+    def read_paths(self, data: bytes, functions) -> frozenset[str]:
+        """Fields holding a connection (`self.sock`) that a call of the file named like a read
+        takes (`self.sock.recv(4096)`, in a method lowered or not): the class reads the peer's
+        answers there, so a method ending with a split on it leaves the peer a message to answer."""
+        found = set()
+        for path in {k for fn in functions for k in fn.conns if k.startswith("self.")}:
+            word = path.encode()
+            at = data.find(word)
+            while at >= 0 and path not in found:
+                end = at + len(word)
+                if not (data[at - 1:at].isalnum() or data[at - 1:at] in b"_.") \
+                        and self.scan.read_calls.match(data, end) is not None:
+                    found.add(path)
+                at = data.find(word, end)
+        return frozenset(found)
+
     def made_as(self, low, key: str) -> bool | None:
         """A module global (a name the function neither binds nor takes) is
         what the module makes it as, where every assignment of it at the
