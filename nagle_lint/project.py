@@ -368,10 +368,12 @@ class Project:
     def _one_acting(self, caller: Function, classes, method: str, arity: int | None, types: tuple) -> Function | None:
         """Of the methods `method` of objects that may be of any of several `classes` (what a
         factory choosing a plain or a TLS transport makes), the only one with an event of its
-        own (the plain transport's send, where the other's writes are none known here), if any."""
-        acting = [fn for fn in (self.resolve(caller, f"{c}.{method}", arity, types) for c in sorted(classes))
-                  if fn is not None and fn.body and self.facts(fn).has(EVENTS)]
-        return acting[0] if len(acting) == 1 else None
+        own (the plain transport's send, where the other's writes are none known here), if any:
+        one they all inherit, lowered alike for each, counts once (the base class's `read_frame`)."""
+        acting = {(fn.path, fn.site, fn.body): fn for fn in (self.resolve(caller, f"{c}.{method}", arity, types)
+                                                    for c in sorted(classes))
+                  if fn is not None and fn.body and self.facts(fn).has(EVENTS)}
+        return next(iter(acting.values())) if len(acting) == 1 else None
 
     @cached_property
     def _field_classes(self) -> dict[tuple[str, str, str], set[str]]:

@@ -12,7 +12,7 @@ from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering,
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
 from .python_scan import class_end, class_statements, generators, line_led, named_fields
-from ..model import KEPT, MADE_BY, ONE, SMALL, UNKNOWN, Bind, If, Pause, lineage
+from ..model import KEPT, MADE_BY, ONE, SMALL, UNKNOWN, Bind, If, Pause, Recv, lineage, walk
 
 
 
@@ -768,9 +768,11 @@ class PythonFrontend(Frontend):
 
     def read_paths(self, data: bytes, functions) -> frozenset[str]:
         """Fields holding a connection (`self.sock`) that a call of the file named like a read
-        takes (`self.sock.recv(4096)`, in a method lowered or not): the class reads the peer's
+        takes (`self.sock.recv(4096)`, in a method lowered or not), or that a lowered method
+        reads through a reader over it (`self.rfile.readline()`): the class reads the peer's
         answers there, so a method ending with a split on it leaves the peer a message to answer."""
-        found = set()
+        found = {ev.conn for fn in functions for ev in walk(fn.body)
+                 if isinstance(ev, Recv) and ev.conn.startswith("self.")}
         for path in {k for fn in functions for k in fn.conns if k.startswith("self.")}:
             word = path.encode()
             at = data.find(word)
