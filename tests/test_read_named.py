@@ -30,3 +30,17 @@ def test_the_message_names_the_read_that_follows(fixture: str):
     [finding] = [f for f in findings if f.rule == "NGL001" and f.site.line == second]
     assert f"before the read at line {read} " in finding.message
     assert (finding.flow[-1].label, finding.flow[-1].site.line) == ("the read that waits", read)
+
+
+def test_a_split_of_an_object_kept_in_another_file_s_field_names_the_read_its_caller_waits_on():
+    """A client class keeping the connection object it makes in a field (another file's class):
+    its method writing through the object and then reading through it is followed, so the
+    object's split is said with the read that follows, not as a method that just returns."""
+    from nagle_lint.runner import run
+
+    folder = ROOT / "fixtures" / "python" / "connection_object_made_project"
+    result = run([str(folder)], settings_for(""), jobs=1)
+    [finding] = [f for f in result.findings if f.rule == "NGL001"]
+    assert (finding.path.endswith("conn.py"), finding.site.line) == (True, 17)
+    assert "before the read at line 20 " in finding.message
+    assert (finding.flow[-1].label, finding.flow[-1].site.line) == ("the read that waits", 20)

@@ -393,7 +393,7 @@ class PythonFrontend(Frontend):
         """Whether a method called on `receiver` (of no value known here: `target`) is no
         connection's own, on a field the class keeps from a parameter (an object a caller gives)."""
         return target is None and bool(low.cls) and meth not in self._events and receiver.startswith("self.") \
-            and receiver[5:] in _kept_fields(low.unit)
+            and meth not in self.catalogue.wrappers and receiver[5:] in _kept_fields(low.unit)
 
     def _no_connection(self, low, obj) -> bool:
         """Whether a method called on `obj` is one of something that is no

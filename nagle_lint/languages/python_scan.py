@@ -73,6 +73,14 @@ def _kept_calls(effects: frozenset[str]) -> re.Pattern | None:
     return re.compile(rb"self\.(\w+)\.(?:%s)[ \t]*\(" % b"|".join(map(re.escape, methods))) if methods else None
 
 
+def _made_fields(data: bytes, start: int, end: int, effects: frozenset[str]) -> set[str]:
+    """The fields that the text between `start` and `end` (a class's) sets to an object of a
+    class with a method among `effects` (`self.conn = Connection(sock)`, `self.conn =
+    proto.Connection(sock)`): the class's methods call that object's."""
+    classes = {n.rpartition(".")[0].rpartition(".")[2].encode() for n in effects if "." in n}
+    return {m.group(1).decode() for m in _MADE.finditer(data, start, end) if m.group(2) in classes}
+
+
 def named_fields(data: bytes) -> set[str]:
     """The fields the file sets to a plain name anywhere (`self.dest = dest`): those that may
     keep what a parameter gives (see `kept_fields`, which tells a class's for sure)."""
@@ -83,6 +91,8 @@ _NOT_GIVEN = frozenset({b"self", b"None", b"True", b"False"})
 # `self.dest = dest` on a line of its own, indented (see `line_led`).
 _KEPT = re.compile(rb"(?m)self\.(\w+)[ \t]*=[ \t]*(\w+)[ \t]*(?:#.*)?$")
 _SIGNATURE = re.compile(rb"\bdef[ \t]+\w+[ \t]*\(([^)]*)\)")
+# `self.conn = Connection(` (or `proto.Connection(`): group 1 the field, group 2 the class.
+_MADE = re.compile(rb"self\.(\w+)[ \t]*=[ \t]*(?:\w+\.)*(\w+)[ \t]*\(")
 
 
 def _parameters(listed: bytes) -> set[bytes]:
@@ -339,7 +349,7 @@ class PythonScanner(Scanner):
             calling = {q: fields for q, a, b in methods
                        if (fields := {m.group(1).decode() for m in called.finditer(data, a, b)})}
             if calling:
-                kept = set().union(*(kept_fields(data, a, b) for _, a, b in methods))
+                kept = set().union(*(kept_fields(data, a, b) | _made_fields(data, a, b, effects) for _, a, b in methods))
                 found.update(q for q, fields in calling.items() if not fields.isdisjoint(kept))
         return found
 
