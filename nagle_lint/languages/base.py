@@ -729,6 +729,12 @@ class Frontend:
         Nagle and otherwise (a platform's own kind): no evidence of TCP."""
         return False
 
+    def stream_over(self, low: "Lowering", key: str) -> str | None:
+        """The connection a member names a buffered stream over, where the file makes it so
+        wherever it sets that member (`c->out = fdopen(c->fd, "w")`: `c->out` -> `c->fd`);
+        else None."""
+        return None
+
     def polled(self, unit: "Unit", key: str) -> bool:
         """Whether `key` names a connection handed out by an event loop
         (epoll, poll, select) that the file fills with TCP connections."""
@@ -1529,6 +1535,11 @@ class Lowering:
         key = self.fe_key(node)
         if key is None:
             return None
+        over = self.fe.stream_over(self, key) if ("->" in key or "." in key) and key not in self.conns else None
+        if over is not None:  # a member the file makes a buffered stream over another member
+            if over not in self.conns:
+                self.conns[over] = self._found(over, evidence, by_name)
+            return Handle(over, buffered=True)
         if key not in self.conns:
             self.conns[key] = self._found(key, evidence, by_name)
         elif evidence == "medium" and self.conns[key].confidence == "low" and self.conns[key].origin != "either":

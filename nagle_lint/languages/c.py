@@ -139,6 +139,14 @@ class CFrontend(Frontend):
         made = _made_in_file(low.unit)
         return bool(name) and name in made and made[name] is None
 
+    def stream_over(self, low, key: str) -> str | None:
+        made = _streams_made(low.unit)
+        member = _MEMBER_KEY.fullmatch(key) if made else None  # most files open no stream in a member
+        if member is None:
+            return None
+        over = made.get(member.group(3))
+        return f"{member.group(1)}{member.group(2)}{over}" if over is not None else None
+
     @staticmethod
     def _made_name(low, key: str) -> str | None:
         name = _made_name(key)
@@ -740,6 +748,8 @@ class CFrontend(Frontend):
             if i != index:
                 low.expr(a)
         h = low.expr(args[index])
+        if h is None and _streams_made(low.unit) and self.stream_over(low, low.fe_key(args[index]) or "") is not None:
+            h = low.conn_for(args[index])  # `c->out`, a stream the file opens over `c->fd`
         if not isinstance(h, Handle):
             return
         if name in cat.stream_writes:
@@ -1093,6 +1103,28 @@ def _stepped(data: bytes, member: bytes) -> bool:
 @per_file
 def _made_in_file(unit) -> dict[str, bool | None]:
     return _made_kinds(unit.src.data, unit.fe.known)
+
+
+@per_file
+def _streams_made(unit) -> dict[str, str]:
+    """Member -> the member of the same object every stream the file makes for it is opened over
+    (`c->out = fdopen(c->fd, "w")`: `out` -> `fd`): writes on it wait in the stream for a flush."""
+    data, found = unit.src.data, {}
+    at = data.find(b"fdopen")
+    while at >= 0:  # each call found by its name first: a pattern tried at every byte costs a tenth of a lowering
+        opened, stream = _OPENED_OVER.match(data, at), _STREAM_SET.search(data, max(0, at - 100), at)
+        if opened is not None and stream is not None and stream.group(1) == opened.group(1):  # one object's members
+            found.setdefault(stream.group(3).decode("latin-1"), set()).add(opened.group(3).decode("latin-1"))
+        at = data.find(b"fdopen", at + 6)
+    return {member: next(iter(over)) for member, over in found.items() if len(over) == 1}
+
+
+# `c->out = fdopen(c->fd, ...)`, read from `fdopen`: the member set to it (before), and the member
+# it is opened over; groups 1-3 the object, the access, the member.
+_STREAM_SET = re.compile(rb"(\w+)\s*(->|\.)\s*(\w+)\s*=\s*\Z")
+_OPENED_OVER = re.compile(rb"fdopen\s*\(\s*(\w+)\s*(->|\.)\s*(\w+)\s*,")
+# A member of a variable (`c->out`, `s.out`): the variable, the access, the member.
+_MEMBER_KEY = re.compile(r"(\w+)(->|\.)(\w+)")
 
 
 @per_file
