@@ -1672,7 +1672,7 @@ class Lowering:
         arguments, those passed by position then `named` (name -> node); with `guess`, a
         plain variable the callee may use as a connection gets a key too; with `makers`
         (a constructor's call, which may keep them), the factories that made them (see `Call.made`)."""
-        keys, consts, classes, factories = [], [], [], []
+        keys, consts, classes, values = [], [], [], []
         unpacked = [UNPACKED if a.type in self.fe.unpacking_types else None for a in arg_nodes]
         names = tuple(unpacked) + tuple(named) if named or any(unpacked) else ()
         for i, a in enumerate([*arg_nodes, *named.values()] if named else arg_nodes):
@@ -1684,14 +1684,13 @@ class Lowering:
             # keeps that object, whose methods may send or read (see `Call.classes`).
             keys.append(v.key if isinstance(v, Handle) else self.fe_key(a) if made else None)
             classes.append(made)
-            factories.append(v.made_by if makers and isinstance(v, Handle) and i < len(arg_nodes)
-                             and _factory(v.made_by) else None)
+            values.append(v)
             c = v.value if isinstance(v, Const) else None
             consts.append(bool(c) if isinstance(c, (bool, int)) else None)
             if a.type == "identifier" and text(a) in self.params:
                 self.passes_params = True
         return tuple(keys), tuple(consts), names, self.arg_types(arg_nodes), \
-            tuple(classes) if any(classes) else (), tuple(factories) if any(factories) else ()
+            tuple(classes) if any(classes) else (), _factories(values[:len(arg_nodes)]) if makers else ()
 
     def _arg_value(self, a, guess: bool):
         """An argument's value; with `guess` (or where the variable is used as one), a plain
@@ -1809,6 +1808,13 @@ def _failures(events, site: Site, sent: set, given: set) -> tuple:
             given.add(ev.conn)
     return tuple(Failed(c, site) for c in sorted(failed)) + tuple(Failed(c, site, call=True)
                                                                   for c in sorted(given - failed))
+
+
+def _factories(values) -> tuple[str | None, ...]:
+    """See `Call.made`: the factory whose result each of the values passed by position is,
+    where one is (none known: empty)."""
+    made = tuple(v.made_by if isinstance(v, Handle) and _factory(v.made_by) else None for v in values)
+    return made if any(made) else ()
 
 
 def _factory(callee: str | None) -> bool:
