@@ -1108,21 +1108,25 @@ def _made_in_file(unit) -> dict[str, bool | None]:
 @per_file
 def _streams_made(unit) -> dict[str, str]:
     """Member -> the member of the same object every stream the file makes for it is opened over
-    (`c->out = fdopen(c->fd, "w")`: `out` -> `fd`): writes on it wait in the stream for a flush."""
+    (`c->out = fdopen(c->fd, "w")`: `out` -> `fd`, for each of the catalogue's `wrappers`): writes
+    on it wait in the stream for a flush."""
     data, found = unit.src.data, {}
-    at = data.find(b"fdopen")
-    while at >= 0:  # each call found by its name first: a pattern tried at every byte costs a tenth of a lowering
-        opened, stream = _OPENED_OVER.match(data, at), _STREAM_SET.search(data, max(0, at - 100), at)
-        if opened is not None and stream is not None and stream.group(1) == opened.group(1):  # one object's members
-            found.setdefault(stream.group(3).decode("latin-1"), set()).add(opened.group(3).decode("latin-1"))
-        at = data.find(b"fdopen", at + 6)
+    for wrapper in unit.fe.catalogue.wrappers:
+        name = wrapper.encode()
+        opened_over = re.compile(re.escape(name) + _OPENED_OVER)
+        at = data.find(name)
+        while at >= 0:  # each call found by its name first: a pattern tried at every byte costs a tenth of a lowering
+            opened, stream = opened_over.match(data, at), _STREAM_SET.search(data, max(0, at - 100), at)
+            if opened is not None and stream is not None and stream.group(1) == opened.group(1):  # one object's
+                found.setdefault(stream.group(3).decode("latin-1"), set()).add(opened.group(3).decode("latin-1"))
+            at = data.find(name, at + len(name))
     return {member: next(iter(over)) for member, over in found.items() if len(over) == 1}
 
 
-# `c->out = fdopen(c->fd, ...)`, read from `fdopen`: the member set to it (before), and the member
-# it is opened over; groups 1-3 the object, the access, the member.
+# `c->out = fdopen(c->fd, ...)`, read from the wrapper's name: the member set to it (before), and,
+# after the name, the member it is opened over; groups 1-3 the object, the access, the member.
 _STREAM_SET = re.compile(rb"(\w+)\s*(->|\.)\s*(\w+)\s*=\s*\Z")
-_OPENED_OVER = re.compile(rb"fdopen\s*\(\s*(\w+)\s*(->|\.)\s*(\w+)\s*,")
+_OPENED_OVER = rb"\s*\(\s*(\w+)\s*(->|\.)\s*(\w+)\s*,"
 # A member of a variable (`c->out`, `s.out`): the variable, the access, the member.
 _MEMBER_KEY = re.compile(r"(\w+)(->|\.)(\w+)")
 
