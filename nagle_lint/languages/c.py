@@ -562,9 +562,17 @@ class CFrontend(Frontend):
         listener = low.conn_for(args[0], "medium") if args else None
         low.evaluate(args[1:])
         info = low.conns.get(listener.key) if listener else None
-        if info is not None and info.tcp is False:
+        if (info is not None and info.tcp is False) or (len(args) > 1 and self._local_peer(low, args[1])):
             return Fresh(False, "high")
         return Fresh(True if info and info.tcp else None, "high" if info and info.tcp else "medium")
+
+    def _local_peer(self, low: Lowering, address) -> bool:
+        """Whether an accept's address buffer is declared as a local peer's (`struct sockaddr_un
+        peer; accept(lfd, (struct sockaddr *)&peer, &len)`): the listener is a Unix domain one,
+        wherever it was made."""
+        named = _ADDRESS_NAME.search(compact(address))
+        declared = low.types.get(named.group(1), "") if named else ""
+        return any(word in declared for word in self.catalogue.no_nagle_addresses)
 
     def _not_tcp(self, low: Lowering, node, name: str, args):
         low.evaluate(args)
@@ -1127,6 +1135,8 @@ def _streams_made(unit) -> dict[str, str]:
 # after the name, the member it is opened over; groups 1-3 the object, the access, the member.
 _STREAM_SET = re.compile(rb"(\w+)\s*(->|\.)\s*(\w+)\s*=\s*\Z")
 _OPENED_OVER = rb"\s*\(\s*(\w+)\s*(->|\.)\s*(\w+)\s*,"
+# The buffer an address argument points to, past a cast (`(struct sockaddr *)&peer`, `sa`).
+_ADDRESS_NAME = re.compile(r"(?:\([^()]*\))?&?(\w+)$")
 # A member of a variable (`c->out`, `s.out`): the variable, the access, the member.
 _MEMBER_KEY = re.compile(r"(\w+)(->|\.)(\w+)")
 

@@ -41,6 +41,7 @@ C = Catalogue(
     plain_tcp_words={"AF_INET", "AF_INET6", "PF_INET", "PF_INET6", "SOCK_STREAM"},
     no_nagle_words={"AF_UNIX", "AF_LOCAL", "PF_UNIX", "PF_LOCAL", "AF_NETLINK", "AF_PACKET", "SOCK_DGRAM", "SOCK_RAW",
                     "SOCK_SEQPACKET"},
+    no_nagle_addresses={"sockaddr_un"},
     not_tcp={"open", "openat", "creat", "tmpfile", "memfd_create", "eventfd", "timerfd_create", "signalfd",
              "epoll_create", "epoll_create1", "inotify_init", "inotify_init1", "open_memstream", "fmemopen", "popen",
              "mkstemp", "CreateFile", "CreateFileA", "CreateFileW"},  # CreateFile: Windows' file or named pipe

@@ -205,6 +205,10 @@ class Catalogue:
                      plain TCP; any other upper-case word makes it unsure.
       no_nagle_words the words of a creation's arguments that make an
                      endpoint without Nagle (`AF_UNIX`, `SOCK_DGRAM`).
+      no_nagle_addresses  the types of a peer's address that make what an
+                     accept takes into it a connection without Nagle (C's
+                     `struct sockaddr_un`: a local peer), whatever the
+                     listener's origin.
       not_tcp        calls that create something that is never a TCP
                      connection: files, pipes, in-memory buffers, socket
                      pairs (as written, plain or dotted).
@@ -372,6 +376,7 @@ class Catalogue:
     kind_arguments: MappingProxyType = field(default_factory=lambda: _frozen({}))
     plain_tcp_words: frozenset[str] = frozenset()
     no_nagle_words: frozenset[str] = frozenset()
+    no_nagle_addresses: frozenset[str] = frozenset()
     not_tcp: frozenset[str] = frozenset()
     not_tcp_endings: frozenset[str] = frozenset()
     consoles: frozenset[str] = frozenset()
