@@ -196,10 +196,14 @@ class SetOption:
 
 @record
 class Bind:
-    """The key now names a new connection (assignment from socket()/accept())."""
+    """The key now names a new connection (assignment from socket()/accept()), or
+    none (`dropped`: `sock = None`, a sentinel until the code connects again)."""
 
     conn: str
     site: Site
+    # A sentinel, not a connection: what was sent before waits for nothing after, but the
+    # socket options the code sets on what the name holds are its own, not the connection's.
+    dropped: bool = False
 
 
 @record

@@ -3,7 +3,7 @@ line a function, connection or statement, indented by nesting."""
 
 from __future__ import annotations
 
-from nagle_lint.model import HOLDS, UNKNOWN, Break, Call, Continue, FileModel, Hold, If, Loop, Pause, Recv, Return, Send, SetOption, Try
+from nagle_lint.model import HOLDS, UNKNOWN, Bind, Break, Call, Continue, FileModel, Hold, If, Loop, Pause, Recv, Return, Send, SetOption, Try
 
 
 def dump(model: FileModel) -> str:
@@ -95,6 +95,8 @@ def _dump_event(e) -> str:
         into = f"{e.result} = " if e.result else ""
         named = "".join(f", else {_dump_event(o).rsplit(' @', 1)[0]}" for o in e.otherwise)  # see `Call.otherwise`
         return f"call {into}{e.callee}({args}){on}{named} {line}"
+    if isinstance(e, Bind) and e.dropped:
+        return f"drop {e.conn} {line}"
     if isinstance(e, Pause):
         return f"pause {line}"
     if isinstance(e, Hold):

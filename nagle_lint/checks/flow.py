@@ -985,8 +985,8 @@ class _Run:
             return cs._replace(units=(), held=None, more=None, carried=False)
         if isinstance(ev, (Push, Failed)):
             return EMPTY._replace(nodelay=cs.nodelay, holds=cs.holds)
-        if isinstance(ev, Bind):
-            return EMPTY._replace(holds=cs.holds)
+        if isinstance(ev, Bind):  # a sentinel keeps the option the code sets on what the name holds
+            return EMPTY._replace(nodelay=cs.nodelay if ev.dropped else None, holds=cs.holds)
         if isinstance(ev, SetOption):
             if ev.value is None:
                 return cs

@@ -1469,7 +1469,7 @@ class Lowering:
         does with the name afterwards (it connects again, or gives up)."""
         key = self.fe_key(node)
         if key is not None and key in self.conns:
-            self.emit(Bind(key, self.site(node)))
+            self.emit(Bind(key, self.site(node), dropped=True))
 
     def field_alias(self, target: str, source: str) -> None:
         """`self.sock = sock` with `sock` no connection known yet (a parameter):
