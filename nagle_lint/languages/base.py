@@ -85,6 +85,15 @@ class Received:
 
 
 @record
+class FromRead:
+    """A value worked out from what reads on `conns` returned (`count = data[0]`,
+    `n = int(line)`): neither a connection nor the read's own result (testing it
+    tests no read), but a loop bounded by it goes through what was read too."""
+
+    conns: frozenset[str]
+
+
+@record
 class Fresh:
     """A connection just made (socket(), accept(), new Socket()); it takes the
     name it is assigned to."""
@@ -1092,6 +1101,7 @@ class Lowering:
         self._out: list[list] = [[]]
         self._assigned: list[set[str]] = []
         self._fields_of: dict[str, str] = {}  # a local connection's key -> the first field holding it
+        self._reads_named = False  # some name holds what a read returned (see `from_read`)
         self.sizes: dict[str, str] = {}  # a name -> the size of the payload it holds, where the code says
         # A local variable -> the expression last copied into it (`nd = l->nodelay`), where the
         # frontend tells: an option set from the copy is set from what was copied.
@@ -1261,11 +1271,7 @@ class Lowering:
         self._assigned.append(set())
         head = self._loop_head(node, head_nodes, targets, reads, element_size)
         # What was read, or a method's result on it (`data.splitlines()`).
-        answers = frozenset(v.conn for v in map(self.env.get, (name for n in (*head_nodes, *before, *over)
-                                                               if n is not None
-                                                               for path in _NAMES.findall(compact(n))
-                                                               for name in (path, path.split(".")[0])))
-                            if isinstance(v, Received))
+        answers = self.read_in(*head_nodes, *before, *over)
         body_stmts = self.block_of(body) + self.stmts_of_exprs(update)
         varies = self._varying(update, head + body_stmts)
         polled = frozenset(k for k in varies if self.fe.polled(self.unit, k))
@@ -1278,6 +1284,26 @@ class Lowering:
                 body_stmts = head + (If((failed + body_stmts, (Break(site),)), True, site),)
             head, infinite, body_first = (), True, False
         self.emit(Loop(head, body_stmts, self.site(node), infinite, body_first, varies, polled, pieces, answers))
+
+    def read_in(self, *nodes) -> frozenset[str]:
+        """The connections whose reads returned a value these expressions name."""
+        conns = set()
+        for v in map(self.env.get, (name for n in nodes if n is not None
+                                    for path in _NAMES.findall(compact(n))
+                                    for name in (path, path.split(".")[0]))):
+            if isinstance(v, Received):
+                conns.add(v.conn)
+            elif isinstance(v, FromRead):
+                conns |= v.conns
+        return frozenset(conns)
+
+    def from_read(self, node) -> FromRead | None:
+        """What an expression of no known value gives, where it is worked out
+        from what was read (`data[0]`, `struct.unpack("!H", head)[0]`)."""
+        if not self._reads_named:
+            return None
+        conns = self.read_in(node)
+        return FromRead(conns) if conns else None
 
     def _loop_head(self, node, head_nodes, targets, reads, element_size) -> tuple:
         """What runs before every pass: the targets rebound, the head, the reads."""
@@ -1449,6 +1475,7 @@ class Lowering:
                 self._assigned[-1].add(_base_name(name))
             self._assigned[-1].add(name)
         self.sizes.pop(name, None)
+        self._reads_named = self._reads_named or isinstance(value, Received)
         if value is None:
             self.env.pop(name, None)
         else:
@@ -1530,7 +1557,7 @@ class Lowering:
         if isinstance(val, Fresh):
             key = self.fe_key(node) or "conn"
             return self.new_conn(key, node, val.tcp, val.confidence, val.library)
-        if val is NOT_CONN or isinstance(val, (Const, Pair, Sent, Received)):
+        if val is NOT_CONN or isinstance(val, (Const, Pair, Sent, Received, FromRead)):
             return None
         key = self.fe_key(node)
         if key is None:

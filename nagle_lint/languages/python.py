@@ -275,6 +275,8 @@ class PythonFrontend(Frontend):
         v = self._bound(low, right) if right is not None and right.type == "attribute" else None
         v = self._function_value(low, right) if v is None and right is not None and right.type == "identifier" else v
         v = low.expr(right) if v is None else v
+        if (v is None or v is NO_VALUE) and right is not None:
+            v = low.from_read(right) or v
         if right is not None:
             if v is None and right.type == "identifier" and left.type == "attribute":
                 low.field_alias(compact(left), text(right))
