@@ -1205,14 +1205,16 @@ def _made_target(data: bytes, maker_call: re.Match, known: _Known) -> tuple[re.M
 def _given_another_value(data: bytes, name: str, known: _Known) -> bool:
     """Whether the file also gives `name` a value other than a made endpoint (`ev.data.fd = cfd`,
     `c->fd = fd`): it then holds more than what the file makes, and tells nothing (`-1` and the
-    like mark a closed one, and are no other value)."""
+    like mark a closed one, and are no other value; of a chained `a = b = -1`, the value is the last)."""
     for m in re.finditer(rb"\b" + re.escape(name.encode()) + rb"\s*(?:\[[^\]\n]*\]\s*)?=(?!=)([^;]*)", data):
-        value = m.group(1).strip()
+        value = _CHAINED.split(m.group(1))[-1].strip()
         if not (known.made_value.match(_LEADING_CAST.sub(b"", value)) or SENTINEL.match(value.decode("latin-1"))):
             return True
     return False
 
 
+# The `=` of an assignment (not `==`, `!=`, `<=`, `>=`).
+_CHAINED = re.compile(rb"(?<![=!<>])=(?!=)")
 _EXITS = frozenset({"return_statement", "break_statement", "continue_statement", "goto_statement"})
 # Where the limit stands in `size < LIMIT`, `LIMIT > size`.
 _LIMIT_SIDE = {"<": "right", "<=": "right", ">": "left", ">=": "left"}
