@@ -29,7 +29,6 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import NamedTuple
 
 from ..model import (
@@ -1193,10 +1192,7 @@ def _callee_key(fn: Function, k: str) -> str:
     return f"{fn.path}:{fn.qualname}::{k}"
 
 
-@lru_cache(maxsize=8192)
 def _order(cs: ConnState):
-    # The same few thousand states are sorted again at every join that passes the bound
-    # (curl: 5,700 sorts of 205,000 states, 6,700 of them distinct), so each key is kept.
     # Each field, with () for None (a Point is a non-empty tuple), so that any two compare;
     # a held state by its repr (a member holds a number on one path, a constant's name on another).
     units, held, more, corked, dirty, nodelay, carried, holds = cs
