@@ -10,7 +10,7 @@ a checkout (with .git), or either of those under a repo/ subfolder:
     MIRRORS/efficios+babeltrace/repo/.git
 
 For each bug the tree at the buggy commit and at the fixed commit is exported (git archive | tar)
-into a temporary folder and linted with `--format json --no-cache`, once at the default
+into a temporary folder and linted with `--format json --no-cache --timeout 0`, once at the default
 confidence and once with `--min-confidence low`. An entry's `scope` says what is exported and
 linted: "repo" (default) the whole tree, "dir" only the folder of `path` (for very large
 repositories, so that cross-file facts from the rest of the project are not seen).
@@ -177,8 +177,9 @@ def export_present_blobs(gitdir: Path, commit: str, dest: Path, subdir: str | No
 
 def lint(root: Path, target: str, low: bool) -> list[dict]:
     """Findings of nagle-lint run in `root` on the relative path `target`, paths relative to it."""
+    # --timeout 0: see score_projects.py (a score must not depend on the machine's load).
     cmd = [sys.executable, "-m", "nagle_lint", "--format", "json", "--no-cache", "--exit-zero",
-           "--quiet"]
+           "--quiet", "--timeout", "0"]
     if low:
         cmd += ["--min-confidence", "low"]
     cmd.append(target)
