@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..findings import Finding
-from ..model import (HOLDS, ONE, SMALL, Break, Call, Continue, Failed, FileModel, Hold, If, Loop, Pause, Push, Recv, Return,
-                     Send, Try, blocks, walk)
+from ..model import (HOLDS, ONE, SMALL, Bind, Break, Call, Continue, Failed, FileModel, Hold, If, Loop, Pause, Push, Recv,
+                     Return, Send, Try, blocks, walk)
 from ..site import CONFIDENCES
 from .common import idiom
 from .flow import Analysis
@@ -52,6 +52,8 @@ def _small_sends(fn, loop: Loop, analysis: Analysis):
             continue
         if not _sent_again(loop, ev):
             continue  # the loop comes round again only when the send failed (an EINTR retry)
+        if _made_before(loop.head + loop.body, ev, lambda s: _makes(fn, s, ev.conn, analysis.project)):
+            continue  # each pass that sends it sends on a connection made in that pass: once per connection
         info = _best(fn.conns.get(ev.conn), analysis.info_at.get(ev.site))
         if info is not None and info.tcp is not False:
             yield ev, info
@@ -78,6 +80,38 @@ def _stage(loop: Loop, send: Send) -> tuple | None:
         if isinstance(e, Hold) and e.key == var and (e.value is None or e.value == state):
             return None
     return guard
+
+
+def _made_before(stmts, send: Send, makes) -> bool | None:
+    """Whether a statement that `makes` the send's connection comes before
+    `send` on every path through `stmts` to it (in its block or a block
+    around it); None where `stmts` do not hold it."""
+    made = False
+    for s in stmts:
+        if s is send:
+            return made
+        if makes(s):
+            made = True
+        for block in blocks(s):
+            found = _made_before(block, send, makes)
+            if found is not None:
+                return made or found
+    return None
+
+
+def _makes(fn, s, conn: str, project) -> bool:
+    """Whether `s` binds `conn` to a new connection, itself or by calling a
+    method of the same object that does (`self.connect()` setting
+    `self.sock`)."""
+    if isinstance(s, Bind):
+        return s.conn == conn and not s.dropped
+    if not isinstance(s, Call) or s.receiver is not None or project is None or conn in fn.locals:
+        return False
+    callee = project.resolve(fn, s.callee, len(s.args), s.types)
+    if callee is None:
+        return False
+    made = {b.conn for b in walk(callee.body) if isinstance(b, Bind) and not b.dropped}
+    return conn in made or any(field == conn and local in made for field, local in callee.field_locals)
 
 
 def _guard(stmts, send: Send, outer: tuple | None) -> tuple | None:
