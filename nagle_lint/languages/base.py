@@ -480,13 +480,15 @@ class Frontend:
         `Unit.errors_resolved`)."""
         resolved: dict[int, int] = {}
         too_deep: dict[str, int] = {}  # qualname -> its line
+        fields_set: dict[int, list] = {}  # index in `found` -> the fields its last lowering set
 
         def lower(i: int) -> Function:
-            was = unit.errors_resolved
+            was, start = unit.errors_resolved, len(unit.fields_set)
             try:
                 return self._lower_one(unit, *found[i], budget, too_deep)
             finally:
                 resolved[i] = resolved.get(i, 0) + unit.errors_resolved - was
+                fields_set[i] = unit.fields_set[start:]
 
         for i, (_, count) in kept.items():
             resolved[i] = count
@@ -501,12 +503,19 @@ class Frontend:
             # methods whose class's fields have changed since they were
             # lowered (the others would be lowered from the same input
             # again), and the functions nested in those.
+            # A method that names none of the fields that changed, whose connections
+            # are the same, would be lowered to the same model: it only sets its
+            # fields again, as it did.
             again: set[str] = set()
             for i, (q, n, c) in enumerate(found):
-                if q in relevant and i not in kept and (c is not None and self.fields_seen(unit, c) != fields_seen[i]
-                                                        or q.rsplit(".", 1)[0] in again):
+                if q not in relevant or i in kept:
+                    continue
+                if q.rsplit(".", 1)[0] in again or c is not None and self._sees_other_fields(unit, c, fields_seen[i], n):
                     again.add(q)
                     functions[i] = lower(i)
+                else:
+                    for cls, key, entry in fields_set.get(i, ()):
+                        unit.class_env.setdefault(cls, {})[key] = entry
         if too_deep and budget is not None:
             named = ", ".join(f"{q} (line {line})" for q, line in sorted(too_deep.items(), key=lambda i: i[1])[:3])
             more = f" and {len(too_deep) - 3} more" if len(too_deep) > 3 else ""
@@ -680,6 +689,19 @@ class Frontend:
     def names_in(self, cond) -> list[str]:
         """The names and field paths a condition tests (`n`, `c->fd`, `self.sock`)."""
         return _NAMES.findall(compact(cond))
+
+    def _sees_other_fields(self, unit: "Unit", cls: str, before: dict, node) -> bool:
+        """Whether a method of `cls` (`node`), first lowered seeing the fields
+        `before`, sees other fields now: the connections they stand for, or a
+        field whose name its text holds, have changed."""
+        now = self.fields_seen(unit, cls)
+        if now == before:
+            return False
+        if _field_conns(now) != _field_conns(before):
+            return True
+        names = {k.rsplit(".", 1)[-1] for k in now.keys() | before.keys() if now.get(k) != before.get(k)}
+        text = unit.src.data[node.start_byte:node.end_byte]
+        return any(next(whole_words(text, name.encode()), None) is not None for name in names)
 
     def fields_seen(self, unit: "Unit", cls: str) -> dict:
         """Field key -> (value, ConnInfo) of the fields the methods of `cls`
@@ -935,6 +957,7 @@ class Unit:
         self.path = path
         self.tree = tree  # where some functions were also parsed on their own, the one holding every parsed byte
         self.class_env: dict[str, dict] = {}  # class -> field key -> (value, ConnInfo)
+        self.fields_set: list[tuple] = []  # (class, field key, (value, ConnInfo)) in the order lowering set them
         self.class_types: dict[str, dict] = {}  # class -> field name -> declared type
         self.function_names: set[str] = set()
         self.scopes: dict[str, Lowering] = {}  # lowered functions, for the closures nested in them
@@ -1060,6 +1083,17 @@ class Unit:
                         returns_one_of=tuple(sorted(low.returned)) if len(low.returned) > 1 else (), aliases=aliases)
 
 
+def _field_conns(seen: dict) -> list[tuple[str, ConnInfo]]:
+    """(key, ConnInfo) of the connections the fields `seen` hold, the first
+    field holding one naming it, as a method of their class starts with them."""
+    conns: dict[str, ConnInfo] = {}
+    for val, info in seen.values():
+        if isinstance(val, Handle) and val.key not in conns and info is not None:
+            conns[val.key] = ConnInfo(info.name, info.tcp, info.confidence, "field", nodelay=info.nodelay,
+                                      answered=info.answered, held=info.held)
+    return list(conns.items())
+
+
 def _hide_enclosing(low: Lowering, outer: Lowering) -> None:
     """A parameter hides the enclosing function's variable of its name."""
     for name in low.params:
@@ -1108,11 +1142,10 @@ class Lowering:
         self.copies: dict[str, object] = {}
         self.aliases: dict[str, str] = {}  # see `Function.aliases`, where a frontend tells
         if cls is not None:
-            for key, (val, info) in self.fe.fields_seen(unit, cls).items():
-                self.env[key] = val
-                if isinstance(val, Handle) and val.key not in self.conns and info is not None:
-                    self.conns[val.key] = ConnInfo(info.name, info.tcp, info.confidence, "field", nodelay=info.nodelay,
-                                                   answered=info.answered, held=info.held)
+            seen = self.fe.fields_seen(unit, cls)
+            self.env.update((key, val) for key, (val, _) in seen.items())
+            for key, info in _field_conns(seen):
+                self.conns.setdefault(key, info)
 
     def steady(self) -> frozenset:
         """The parameters the function never rebinds (see `Function.steady`), worked out once."""
@@ -1489,6 +1522,7 @@ class Lowering:
                 value = replace(value, key=holder)
                 info = replace(info, name=holder) if holder not in self.conns else self.conns[holder]
             self.unit.class_env.setdefault(self.cls, {})[name] = (value, info)
+            self.unit.fields_set.append((self.cls, name, (value, info)))
 
     def drop(self, node) -> None:
         """`sock = None` (null, -1): on this path the name no longer holds the
