@@ -686,6 +686,12 @@ class Frontend:
         `send(...) < 0`); where sends raise on failure, none does."""
         return False
 
+    def tests_success(self, cond) -> bool:
+        """Whether a condition holding a send tests, alone, that it succeeded
+        (C: `send(...) >= 0`), so that where it does not hold the send failed;
+        where sends raise on failure, none does."""
+        return False
+
     def names_in(self, cond) -> list[str]:
         """The names and field paths a condition tests (`n`, `c->fd`, `self.sock`)."""
         return _NAMES.findall(compact(cond))
@@ -1215,6 +1221,8 @@ class Lowering:
         then = self.block_of(body)
         # `if (send(...) < 0)`, `if (n < 0)`: taken because the send failed
         then = self.failed_sends(cond, self._out[-1][mark:]) + then
+        # `if ((n = send(...)) >= 0) ... else`: the else is taken because it failed
+        failed_else = self.failed_sends(cond, self._out[-1][mark:], success=True)
         when = self.fe.param_test(self, cond) or self.result_when(cond, self._out[-1][mark:]) \
             or self.fe.value_test(self, cond)
         # `if sock is not None:`, `if (fd >= 0)`: where it fails there is no
@@ -1228,9 +1236,10 @@ class Lowering:
             then = absent + then
         if self.makes_room(cond, body):
             then += (Pause(self.site(cond)),)
+        before_other = (absent if gone is not None and gone[1] else ()) + failed_else
         if len(branches) == 1:
-            if gone is not None and gone[1]:
-                self.emit(If((then, absent), True, self.site(node), when=when))
+            if before_other:
+                self.emit(If((then, before_other), True, self.site(node), when=when))
             else:
                 self.emit(If((then,), False, self.site(node), when=when))
             return
@@ -1239,9 +1248,7 @@ class Lowering:
             self.if_chain(node, branches[1:])
         finally:
             other = tuple(self._out.pop())
-        if gone is not None and gone[1]:
-            other = absent + other
-        self.emit(If((then, other), True, self.site(node), when=when))
+        self.emit(If((then, before_other + other), True, self.site(node), when=when))
 
     def makes_room(self, cond, body) -> bool:
         """Whether the branch runs where a buffer refused what it was given and tries
@@ -1276,11 +1283,12 @@ class Lowering:
         named = key is not None and _last_name(key) == _last_name(compact(tested[0]))  # not a stream over it
         return (key, tested[1]) if known and named else None
 
-    def failed_sends(self, cond, events) -> tuple:
-        """`Failed` for each connection whose send a condition tests for failure: a send
+    def failed_sends(self, cond, events, *, success: bool = False) -> tuple:
+        """`Failed` for each connection whose send a condition tests for failure (for
+        success, with `success`: then for the branch where it does not hold): a send
         among the condition's `events`, or one whose result a name in it holds; and for
         each connection given a call it tests so (see `Failed.call`)."""
-        if cond is None or not self.fe.tests_failure(cond):
+        if cond is None or not (self.fe.tests_success(cond) if success else self.fe.tests_failure(cond)):
             return ()
         values = [self.env.get(name) for name in self.fe.names_in(cond)]
         return _failures(events, self.site(cond), {v.conn for v in values if isinstance(v, Sent)},

@@ -247,7 +247,16 @@ class CFrontend(Frontend):
                 low.stmt(c)
 
     def tests_failure(self, cond) -> bool:
-        return FAILURE_TEST.search(compact(cond)) is not None
+        return FAILURE_TEST.search(compact(cond)) is not None and not self.tests_success(cond)
+
+    # (operator, constant) of a send's result compared as a success: not below zero, not -1
+    SUCCESS = {(">=", "0"): True, (">", "0"): True, (">", "-1"): True, ("!=", "-1"): True,
+               ("!=", "SOCKET_ERROR"): True}
+
+    def tests_success(self, cond) -> bool:
+        """`send(...) >= 0`, `(n = sendto(...)) != -1`, `n > 0`: the comparison alone (with
+        `&& more` beside it, the test fails also where the send went out)."""
+        return compared(_unwrapped(cond), self.SUCCESS) is not None
 
     # (operator, constant) -> whether the descriptor is open where the comparison holds
     EXISTS = {(">=", "0"): True, (">", "0"): True, (">", "-1"): True, ("!=", "-1"): True, ("<", "0"): False,
