@@ -894,6 +894,8 @@ class _Run:
             after, flow.split = dict(after), None
             if made in after:
                 after[target] = after[made]
+                if made != target and made in self.local_keys(callee):
+                    del after[made]  # the callee's local ends with the call; the next call's is another
             info = self.info(made)
             self.infos[target] = ConnInfo(s.result, info.tcp, info.confidence,
                                           "created" if info.origin == "created" else info.origin, info.nodelay,
