@@ -1237,18 +1237,51 @@ class Lowering:
         if self.makes_room(cond, body):
             then += (Pause(self.site(cond)),)
         before_other = (absent if gone is not None and gone[1] else ()) + failed_else
+        skipped = self.short_circuit_skip(cond, mark)
         if len(branches) == 1:
             if before_other:
-                self.emit(If((then, before_other), True, self.site(node), when=when))
+                chosen = If((then, before_other), True, self.site(node), when=when)
             else:
-                self.emit(If((then,), False, self.site(node), when=when))
-            return
-        self._out.append([])
-        try:
-            self.if_chain(node, branches[1:])
-        finally:
-            other = tuple(self._out.pop())
-        self.emit(If((then, before_other + other), True, self.site(node), when=when))
+                chosen = If((then,), False, self.site(node), when=when)
+        else:
+            self._out.append([])
+            try:
+                self.if_chain(node, branches[1:])
+            finally:
+                other = tuple(self._out.pop())
+            chosen = If((then, before_other + other), True, self.site(node), when=when)
+        for s in self.skipping(skipped, chosen) if skipped is not None else (chosen,):
+            self.emit(s)
+
+    def short_circuit_skip(self, cond, mark: int) -> tuple | None:
+        """(the `If` running the right operand, whether skipping it means the condition holds)
+        when the condition is `a || b` or `a && b` and the last thing its lowering emitted is
+        `b` run on some paths only (see `short_circuit`): that `If` is taken back, for
+        `skipping`."""
+        c = _unwrapped(cond)
+        operator = c.child_by_field_name("operator")
+        if operator is None or text(operator) not in ("||", "or", "&&", "and") or len(self._out[-1]) <= mark:
+            return None
+        last = self._out[-1][-1]
+        if not (isinstance(last, If) and not last.exhaustive and len(last.branches) == 1
+                and last.site == self.site(c)):
+            return None
+        self._out[-1].pop()
+        return last, text(operator) in ("||", "or")
+
+    @staticmethod
+    def skipping(skipped: tuple, chosen: If) -> tuple:
+        """`if (!ready(fd) || read(fd, ...) != n) return -1;`: where the read is skipped the
+        condition holds, so the first branch runs, never the others (the reverse for `&&`).
+        That branch is repeated in the model only where it is a few plain statements (each
+        repeat doubles what is nested in it); else `b` may be skipped, as it was."""
+        right, holds = skipped
+        then = chosen.branches[0]
+        other = tuple(s for b in chosen.branches[1:] for s in b) if chosen.exhaustive else ()
+        taken = then if holds else other
+        if len(taken) > 4 or any(isinstance(s, (If, Loop, Try)) for s in taken):
+            return right, chosen
+        return (If((taken, right.branches[0] + (chosen,)), True, chosen.site),)
 
     def makes_room(self, cond, body) -> bool:
         """Whether the branch runs where a buffer refused what it was given and tries
