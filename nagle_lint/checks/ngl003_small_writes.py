@@ -101,8 +101,9 @@ def _made_before(stmts, send: Send, makes) -> bool | None:
 
 def _makes(fn, s, conn: str, project) -> bool:
     """Whether `s` binds `conn` to a new connection, itself or by calling a
-    method of the same object that does (`self.connect()` setting
-    `self.sock`)."""
+    method of the same object that does so before each of its normal returns
+    (`self.connect()` setting `self.sock`; not a helper that connects only
+    when it holds no connection)."""
     if isinstance(s, Bind):
         return s.conn == conn and not s.dropped
     if not isinstance(s, Call) or s.receiver is not None or project is None or conn in fn.locals:
@@ -110,8 +111,39 @@ def _makes(fn, s, conn: str, project) -> bool:
     callee = project.resolve(fn, s.callee, len(s.args), s.types)
     if callee is None:
         return False
-    made = {b.conn for b in walk(callee.body) if isinstance(b, Bind) and not b.dropped}
-    return conn in made or any(field == conn and local in made for field, local in callee.field_locals)
+    # A local the callee keeps in the field (`s = socket(...); ...; self.sock = s`) makes it too.
+    names = {conn} | {local for field, local in callee.field_locals if field == conn}
+    returns_made, falls_made = _made_on_exits(callee.body, False, lambda b: isinstance(b, Bind) and b.conn in names
+                                              and not b.dropped)
+    return returns_made and falls_made is not False
+
+
+def _made_on_exits(stmts, made: bool, makes) -> tuple[bool, bool | None]:
+    """(whether every return of `stmts` that is no raise comes after a statement
+    that `makes`, whether every path falling out of them does: None where none
+    falls out), from `made` at their start.  Where it cannot tell (a loop's or a
+    try's way out), it takes the start's."""
+    every = True
+    for s in stmts:
+        if makes(s):
+            made = True
+        elif isinstance(s, Return):
+            return every and (made or s.raised), None
+        elif isinstance(s, (Break, Continue)):
+            return every, made
+        elif isinstance(s, If):
+            outs = [] if s.exhaustive else [made]
+            for branch in s.branches:
+                returns, falls = _made_on_exits(branch, made, makes)
+                every = every and returns
+                outs += [] if falls is None else [falls]
+            if not outs:
+                return every, None
+            made = all(outs)
+        else:
+            for block in blocks(s):  # a loop's passes and a try's parts: their returns
+                every = every and _made_on_exits(block, made, makes)[0]
+    return every, made
 
 
 def _guard(stmts, send: Send, outer: tuple | None) -> tuple | None:
