@@ -633,8 +633,10 @@ class Frontend:
 
     def _short_circuit(self, low: "Lowering", node):
         """`a && b`, `a || b` (any other binary operator: no value we follow)."""
-        if node.child_by_field_name("operator").type in ("&&", "||"):
-            return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
+        operator = node.child_by_field_name("operator").type
+        if operator in ("&&", "||"):
+            return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"),
+                                     holds_when_skipped=operator == "||")
         return None
 
     def param_test(self, low: "Lowering", cond) -> tuple | None:
@@ -1142,6 +1144,7 @@ class Lowering:
         self._assigned: list[set[str]] = []
         self._fields_of: dict[str, str] = {}  # a local connection's key -> the first field holding it
         self._reads_named = False  # some name holds what a read returned (see `from_read`)
+        self._skips: dict[Site, bool] = {}  # a short circuit's site -> whether skipping its right side means it holds
         self.sizes: dict[str, str] = {}  # a name -> the size of the payload it holds, where the code says
         # A local variable -> the expression last copied into it (`nd = l->nodelay`), where the
         # frontend tells: an option set from the copy is set from what was copied.
@@ -1258,16 +1261,15 @@ class Lowering:
         when the condition is `a || b` or `a && b` and the last thing its lowering emitted is
         `b` run on some paths only (see `short_circuit`): that `If` is taken back, for
         `skipping`."""
-        c = _unwrapped(cond)
-        operator = c.child_by_field_name("operator")
-        if operator is None or text(operator) not in ("||", "or", "&&", "and") or len(self._out[-1]) <= mark:
+        if len(self._out[-1]) <= mark:
             return None
-        last = self._out[-1][-1]
-        if not (isinstance(last, If) and not last.exhaustive and len(last.branches) == 1
-                and last.site == self.site(c)):
+        last, site = self._out[-1][-1], self.site(_unwrapped(cond))
+        holds = self._skips.get(site)
+        if holds is None or not (isinstance(last, If) and not last.exhaustive and len(last.branches) == 1
+                                 and last.site == site):
             return None
         self._out[-1].pop()
-        return last, text(operator) in ("||", "or")
+        return last, holds
 
     @staticmethod
     def skipping(skipped: tuple, chosen: If) -> tuple:
@@ -1510,11 +1512,13 @@ class Lowering:
             self.emit(If(lowered, True, self.site(node)))
         return NO_VALUE
 
-    def short_circuit(self, node, left, right):
-        """`a && b`, `a or b`: `b` runs only on some paths."""
+    def short_circuit(self, node, left, right, holds_when_skipped: bool):
+        """`a && b`, `a or b`: `b` runs only on some paths; where it is
+        skipped, the whole is true (`||`, `or`: `holds_when_skipped`) or false."""
         self.expr(left)
         lowered = self.stmts_of_exprs((right,))
         if lowered:
+            self._skips[self.site(node)] = holds_when_skipped
             self.emit(If((lowered,), False, self.site(node)))
         return NO_VALUE
 

@@ -299,7 +299,8 @@ class PythonFrontend(Frontend):
         return low.alternatives(node, cond, (then, other))
 
     def _boolean_value(self, low: Lowering, node):
-        return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"))
+        return low.short_circuit(node, node.child_by_field_name("left"), node.child_by_field_name("right"),
+                                 holds_when_skipped=text(node.child_by_field_name("operator")) == "or")
 
     @cached_property
     def _passable(self) -> frozenset[str]:
