@@ -252,8 +252,11 @@ def reference_function_calls(spans, data: bytes, bare: bool = False) -> dict[str
     calls: dict[str, set[str]] = {q: set() for q, _, _ in spans}
     for q, a, b in inner:
         calls[q] |= {name for start, end, name in sites if a <= start and end <= b and keyword.get(start, -1) < a}
-    outside = {name for start, end, name in sites if start not in keyword
-               and not any(a < end and start < b for _, a, b in inner)}  # in no function's range, not even in part
+    # In no function's range, not even in part; a class statement's name only where the module's own text
+    # holds its keyword (one whose keyword starts in a function's range is read as a call, as above).
+    outside = {name for start, end, name in sites
+               if (start not in keyword or any(a <= keyword[start] < b for _, a, b in inner))
+               and not any(a < end and start < b for _, a, b in inner)}
     for q, _, _ in spans:
         if q.startswith("<"):
             calls[q] = outside
