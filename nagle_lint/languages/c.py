@@ -235,6 +235,10 @@ class CFrontend(Frontend):
         cases, exhaustive = [], False
         for case in body.named_children if body is not None else ():
             if case.type != "case_statement":
+                # tree-sitter ends a case at a preprocessor directive among its statements
+                # (`#ifdef X` ... `#endif` and what follows): they are still that case's
+                if cases:
+                    cases[-1].append(case)
                 continue
             value = case.child_by_field_name("value")
             exhaustive = exhaustive or value is None
