@@ -1150,6 +1150,7 @@ class Lowering:
         # frontend tells: an option set from the copy is set from what was copied.
         self.copies: dict[str, object] = {}
         self.aliases: dict[str, str] = {}  # see `Function.aliases`, where a frontend tells
+        self._ahead: dict[str, tuple] = {}  # a label jumped to -> what runs from there (see `jump_ahead`)
         if cls is not None:
             seen = self.fe.fields_seen(unit, cls)
             self.env.update((key, val) for key, (val, _) in seen.items())
@@ -1275,13 +1276,15 @@ class Lowering:
     def skipping(skipped: tuple, chosen: If) -> tuple:
         """`if (!ready(fd) || read(fd, ...) != n) return -1;`: where the read is skipped the
         condition holds, so the first branch runs, never the others (the reverse for `&&`).
-        That branch is repeated in the model only where it is a few plain statements (each
-        repeat doubles what is nested in it); else `b` may be skipped, as it was."""
+        That branch is repeated in the model only where it is a few plain statements, or
+        where it ends the path (`goto fail;`, `continue;`): each repeat doubles what is nested
+        in it, and one that goes on doubles what follows too; else `b` may be skipped, as it was."""
         right, holds = skipped
         then = chosen.branches[0]
         other = tuple(s for b in chosen.branches[1:] for s in b) if chosen.exhaustive else ()
         taken = then if holds else other
-        if len(taken) > 4 or any(isinstance(s, (If, Loop, Try)) for s in taken):
+        ends = bool(taken) and isinstance(taken[-1], (Return, Break, Continue))
+        if not ends and (len(taken) > 4 or any(isinstance(s, (If, Loop, Try)) for s in taken)):
             return right, chosen
         return (If((taken, right.branches[0] + (chosen,)), True, chosen.site),)
 
@@ -1470,6 +1473,27 @@ class Lowering:
                              truth=self.literal_truth(value, v), of_call=of_call))
         else:
             self.emit({"break": Break, "continue": Continue}[kind](self.site(node)))
+
+    def jump_ahead(self, label: str, node, rest, end=Return) -> None:
+        """A jump to `label` further down the function (`goto fail;`) or the
+        loop's body: the code from there to the end of it runs, then the
+        function ends (`end` Return) or the loop goes round (Continue).  `rest()`
+        lowers that code, once per label, with the names as they stand here,
+        which it leaves as they were: the code after the jump does not run
+        after it."""
+        tail = self._ahead.get(label)
+        if tail is None:
+            self._ahead[label] = ()  # a jump to it from its own code goes nowhere new
+            names, sizes, copies = dict(self.env), dict(self.sizes), dict(self.copies)
+            try:
+                tail = self.aside(rest)
+            finally:
+                self.env, self.sizes, self.copies = names, sizes, copies
+            if not (tail and isinstance(tail[-1], (Return, Break, Continue))):
+                tail += (end(self.site(node)),)
+            self._ahead[label] = tail
+        for s in tail:
+            self.emit(s)
 
     # -- expressions -------------------------------------------------------
 

@@ -11,7 +11,7 @@ from .base import (NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Received, 
 from .c_catalogue import C
 from .catalogue import FULL_SIZE
 from .c_scan import IF_ZERO, top_level_op_tables
-from ..model import DEFINED, HOLDS, MORE_FLAG, ONE, SMALL, THROUGH_MEMBER, UNKNOWN, ConnInfo, Hold, If
+from ..model import DEFINED, HOLDS, MORE_FLAG, ONE, SMALL, THROUGH_MEMBER, UNKNOWN, ConnInfo, Continue, Hold, If, Return
 from .scan import WORD_BYTES, stems
 
 # An event loop that the file fills with TCP connections hands them back as these.
@@ -250,6 +250,35 @@ class CFrontend(Frontend):
             if c.type != "statement_identifier":
                 low.stmt(c)
 
+    def _goto(self, low: Lowering, node) -> None:
+        """`goto fail;` to a label further down the function's block (the error path), or
+        further down the body of the loop it is in (`goto next;`): the code from that label
+        on runs instead of what follows, then the function returns or the loop goes round.
+        A jump back (a retry), or into another block, is left out: the lowering goes on as
+        if it fell through."""
+        label = node.child_by_field_name("label")
+        if label is None:
+            return
+        name, in_loop, block = text(label), False, node.parent
+        while block is not None:
+            outer = block.parent
+            whole = outer is not None and outer.type == "function_definition"
+            if block.type == "compound_statement" and (whole or (not in_loop and outer is not None
+                                                                 and outer.type in _LOOPS)):
+                stmts = block.named_children
+                for i, stmt in enumerate(stmts):
+                    if stmt.type == "labeled_statement" and stmt.start_byte > node.start_byte \
+                            and text(stmt.child_by_field_name("label")) == name:
+                        def rest(start=i):
+                            for later in stmts[start:]:
+                                low.stmt(later)
+                        low.jump_ahead(name, node, rest, Return if whole else Continue)
+                        return
+            if whole:
+                return
+            in_loop = in_loop or block.type in _LOOPS
+            block = outer
+
     def tests_failure(self, cond) -> bool:
         return FAILURE_TEST.search(compact(cond)) is not None and not self.tests_success(cond)
 
@@ -346,7 +375,8 @@ class CFrontend(Frontend):
         **dict.fromkeys(("break_statement", "continue_statement"), Frontend._break),
         "labeled_statement": _labeled,
         **dict.fromkeys(("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"), _preproc),
-        **dict.fromkeys(("comment", "goto_statement", "preproc_def", "preproc_include", "preproc_call",
+        "goto_statement": _goto,
+        **dict.fromkeys(("comment", "preproc_def", "preproc_include", "preproc_call",
                          "preproc_function_def", "type_definition", "struct_specifier"), Frontend._nothing),
     }
 
@@ -1228,6 +1258,7 @@ def _given_another_value(data: bytes, name: str, known: _Known) -> bool:
 
 # The `=` of an assignment (not `==`, `!=`, `<=`, `>=`).
 _CHAINED = re.compile(rb"(?<![=!<>])=(?!=)")
+_LOOPS = frozenset({"for_statement", "while_statement", "do_statement"})
 _EXITS = frozenset({"return_statement", "break_statement", "continue_statement", "goto_statement"})
 # Where the limit stands in `size < LIMIT`, `LIMIT > size`.
 _LIMIT_SIDE = {"<": "right", "<=": "right", ">": "left", ">=": "left"}
