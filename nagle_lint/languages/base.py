@@ -1151,6 +1151,7 @@ class Lowering:
         self.copies: dict[str, object] = {}
         self.aliases: dict[str, str] = {}  # see `Function.aliases`, where a frontend tells
         self._ahead: dict[str, tuple] = {}  # a label jumped to -> what runs from there (see `jump_ahead`)
+        self._in_label_code = False  # lowering what runs from a label jumped to (see `jump_ahead`)
         if cls is not None:
             seen = self.fe.fields_seen(unit, cls)
             self.env.update((key, val) for key, (val, _) in seen.items())
@@ -1480,15 +1481,20 @@ class Lowering:
         function ends (`end` Return) or the loop goes round (Continue).  `rest()`
         lowers that code, once per label, with the names as they stand here,
         which it leaves as they were: the code after the jump does not run
-        after it."""
+        after it.  A jump inside that code goes on as if it fell through:
+        followed, each label's code would hold the next one's twice (a ladder
+        of `goto cleanupN;` doubles at each rung)."""
+        if self._in_label_code:
+            return
         tail = self._ahead.get(label)
         if tail is None:
-            self._ahead[label] = ()  # a jump to it from its own code goes nowhere new
+            self._in_label_code = True
             names, sizes, copies = dict(self.env), dict(self.sizes), dict(self.copies)
             try:
                 tail = self.aside(rest)
             finally:
                 self.env, self.sizes, self.copies = names, sizes, copies
+                self._in_label_code = False
             if not (tail and isinstance(tail[-1], (Return, Break, Continue))):
                 tail += (end(self.site(node)),)
             self._ahead[label] = tail
