@@ -293,7 +293,10 @@ class If:
     the condition tests only the result of the call just made
     (`if (!poll_ok(fd)) return;`), `when` is (CALL_RESULT, truth): the
     first branch goes on from where the callee returned a value of that
-    truth, the others from where it returned one of the other.  Where it
+    truth, the others from where it returned one of the other; where it
+    compares that result with a constant (`if (auth(fd) != OK)`), `when` is
+    (CALL_RESULT, operator, constant), the first branch going on from where
+    the callee returned a value that meets the comparison.  Where it
     compares a variable with a state (`if (p->phase == 4)`), `when` is
     (HOLDS, variable, state), and `Hold`s say what the variable is given."""
 
@@ -347,6 +350,7 @@ class Return:
     value: str | None = None  # the connection key returned (a factory), if any
     raised: bool = False  # an exception raised: an error path, not the function's end (no caller goes on)
     truth: bool | None = None  # the truth of the value returned, where a literal tells (`return FALSE;`)
+    constant: str | None = None  # the constant returned, as the code spells it (`FAIL`, `-1`), where it returns one
     of_call: bool = False  # the value returned is the result of the call just made (`return abort(c);`)
 
 

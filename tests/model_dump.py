@@ -30,6 +30,7 @@ def _dump_block(stmts, depth: int, out: list[str]) -> None:
 def _dump_branches(s, depth: int, out: list[str]) -> None:
     pad = "  " * depth
     when = f" when {s.when[1]} == {s.when[2]}" if s.when and s.when[0] == HOLDS \
+        else f" when {' '.join(map(str, s.when))}" if s.when and len(s.when) == 3 \
         else f" when {s.when[0]} is {s.when[1]}" if s.when else ""  # see `If.when`
     out.append(f"{pad}{'switch' if s.switch else 'if'}{'' if s.exhaustive else ' (may skip)'}{when} @{s.site.line}")
     for i, branch in enumerate(s.branches):

@@ -26,6 +26,7 @@ The analysis records observations; the rule modules decide what is a finding.
 
 from __future__ import annotations
 
+import operator
 import re
 import time
 from dataclasses import dataclass, field, replace
@@ -148,8 +149,8 @@ class _Flow:
     normal: State | None
     breaks: list[State] = field(default_factory=list)
     continues: list[State] = field(default_factory=list)
-    returns: list[tuple[State, bool | None]] = field(default_factory=list)  # with the truth of the value returned
-    split: tuple | None = None  # (state, state): where the call just made returned a truthy, a falsy value
+    returns: list[tuple[State, tuple]] = field(default_factory=list)  # with the value returned (see `_meets`)
+    split: tuple | None = None  # ((state, value returned), ...): where the call just made returned what
 
 
 @record
@@ -660,9 +661,9 @@ class _Run:
         if s.raised:  # a raise ends this path: the caller does not go on after the call
             pass
         elif s.of_call and split is not None:  # `return abort(c);`: what abort returned, from where
-            flow.returns += [(part, truth) for part, truth in zip(split, (True, False)) if part is not None]
+            flow.returns += [(part, value) for part, value in split if part is not None]
         else:
-            flow.returns.append((flow.normal, s.truth))
+            flow.returns.append((flow.normal, (s.truth, s.constant)))
         flow.normal = None
 
     def if_(self, s: If, flow: _Flow, frame: _Frame, split: tuple | None) -> None:
@@ -676,7 +677,9 @@ class _Run:
             else:  # (a constant is never None)
                 branches = branches[1:]
         elif s.when is not None and s.when[0] == CALL_RESULT and split is not None:
-            first, others = split if s.when[1] else split[::-1]
+            meets = [(st, _meets(s.when, value)) for st, value in split]
+            first = _join_all([st for st, m in meets if m is not False])
+            others = _join_all([st for st, m in meets if m is not True])
             starts, skipped = [first] + [others] * (len(branches) - 1), others
         elif s.when is not None and s.when[0] == HOLDS and flow.normal is not None \
                 and self.carried(frame.fn, s.when[1]):
@@ -778,10 +781,10 @@ class _Run:
             # afresh, as after a read (no finding can come of what was sent
             # before).
             for name, states in groups.items():
-                if name == "returns":  # each truth of the value returned on its own
-                    parts = ((self.through_final(s, [st for st, t in states if t is truth], frame), truth)
-                             for truth in (True, False, None))
-                    states[:] = [(after, truth) for after, truth in parts if after is not None]
+                if name == "returns":  # each value returned on its own
+                    parts = ((self.through_final(s, [st for st, v in states if v == value], frame), value)
+                             for value in dict.fromkeys(v for _, v in states))
+                    states[:] = [(after, value) for after, value in parts if after is not None]
                 else:
                     after = self.through_final(s, states, frame)
                     states[:] = [after] if after is not None else []
@@ -905,15 +908,16 @@ class _Run:
     def followed(self, callee: Function, s: Call, entry: State, frame: _Frame, keys: dict, consts: dict,
                  receiver: str | None, options: dict, flags: dict) -> tuple:
         """(the state after the call, the callee's keys of the connections
-        it returns, (where it returned a truthy value, where a falsy one) or
-        None where both are the same)."""
+        it returns, ((state, value returned), ...) for each value it returns, or
+        None where all are the same)."""
         inner = _Frame(callee, keys, frame.stack + ((frame.fn.path, s.site),), frame.active | {id(callee)},
                        consts, receiver, options=options, flags=flags)
         out = self.block(self.project.live_body(callee), entry, inner)
-        ends = [(out.normal, None), *out.returns]
-        # Where it returned a truthy value, and a falsy one (a value not
-        # known is either), for a caller testing the result.
-        split = (_join_all([st for st, t in ends if t is not False]), _join_all([st for st, t in ends if t is not True]))
+        ends = [(out.normal, _UNTOLD_VALUE), *out.returns]
+        # Where it returned each value, for a caller testing the result.
+        values: dict[tuple, list] = {}
+        for st, value in ends:
+            values.setdefault(value, []).append(st)
         # The callee's local variables end with the call (its own
         # analysis checks them at its end), but for the one it returns; so
         # do the parameters the call gives a constant (`retry(c, -1)`):
@@ -923,8 +927,9 @@ class _Run:
         if consts.keys() - keys.keys():
             ended |= {_callee_key(callee, p) for p in consts.keys() - keys.keys()}
         ended -= inner.returned
-        after, split = _without(_join_all([st for st, _ in ends]), ended), tuple(_without(p, ended) for p in split)
-        return after, frozenset(inner.returned), split if split[0] != split[1] else None
+        after = _without(_join_all([st for st, _ in ends]), ended)
+        split = tuple((_without(_join_all(sts), ended), value) for value, sts in values.items())
+        return after, frozenset(inner.returned), split if any(st != split[0][0] for st, _ in split) else None
 
     def keep_fields(self, callee: Function, s: Call, frame: _Frame) -> None:
         """`Client(sock)` keeping `sock` as `self.sock`: the object's field is
@@ -1023,6 +1028,32 @@ class _Run:
 
 
 _UNTOLD = (None, None, None)
+
+# A value returned, as `(truth, constant)` (see `Return`): the end of a function's body returns
+# one nothing tells of.
+_UNTOLD_VALUE = (None, None)
+_COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+                ">": operator.gt, ">=": operator.ge}
+
+
+def _meets(when: tuple, value: tuple) -> bool | None:
+    """Whether a value returned meets the test `If.when` makes of the call's result, where
+    that is told: its truth, or its comparison with a constant.  Numbers compare as numbers;
+    two names are the same value only where they are the same name."""
+    truth, constant = value
+    if len(when) == 2:
+        return None if truth is None else truth == when[1]
+    _, op, tested = when
+    if constant is None:
+        return None
+    if _NUMBER.fullmatch(constant) and _NUMBER.fullmatch(tested):
+        return _COMPARISONS[op](int(constant), int(tested))
+    if op in ("==", "!=") and not _NUMBER.fullmatch(constant) and not _NUMBER.fullmatch(tested):
+        return (constant == tested) == (op == "==")
+    return None
+
+
+_NUMBER = re.compile(r"-?\d+")
 
 
 def _more_passed(ev: Send, frame: _Frame, p: Point) -> tuple[Send, Point]:

@@ -239,6 +239,18 @@ def compact(node) -> str:
     return "".join(text(node).split())
 
 
+# A constant a result is returned as or compared with: a whole number, or a name in capitals (a
+# macro, an enumerator: `OK`, `NGX_ERROR`).
+_CONSTANT = re.compile(r"-?\d+|[A-Z][A-Z0-9_]*")
+_FLIPPED = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
+def constant_text(node) -> str | None:
+    """The constant `node` is (see `_CONSTANT`), as the code spells it, or None."""
+    spelled = compact(_unwrapped(node)) if node is not None else ""
+    return spelled if _CONSTANT.fullmatch(spelled) else None
+
+
 def descendants(node, into=None):
     """`node` and the named nodes below it, depth first; where `into(n)` is
     false, nothing below `n`."""
@@ -676,6 +688,21 @@ class Frontend:
             else:
                 break
         return (cond, truth) if cond is not None and cond.type in self.call_types else None
+
+    def result_compared(self, cond) -> tuple | None:
+        """(the call, operator, constant) when the condition compares only a call's
+        result with a constant (`auth(fd) != OK`, `-1 == handshake(fd)`); else None."""
+        cond = _unwrapped(cond)
+        if cond.type not in ("binary_expression", "comparison_operator") or cond.named_child_count != 2:
+            return None
+        left, right = (_unwrapped(c) for c in cond.named_children)
+        op = " ".join(text(c) for c in cond.children if not c.is_named)
+        if op not in _FLIPPED:
+            return None
+        if left.type not in self.call_types:
+            left, right, op = right, left, _FLIPPED[op]
+        constant = constant_text(right)
+        return (left, op, constant) if left.type in self.call_types and constant is not None else None
 
     def existence_test(self, cond, low: "Lowering | None" = None) -> tuple | None:
         """(the node of a connection, whether the condition holds where it
@@ -1303,10 +1330,15 @@ class Lowering:
         """`If.when` for a condition testing only the result of the call it
         makes, kept as the last statement before the `If`."""
         tested = self.fe.result_test(cond)
+        if tested is not None:
+            call, when = tested[0], (CALL_RESULT, tested[1])
+        else:
+            compared = self.fe.result_compared(cond)
+            if compared is None:
+                return None
+            call, when = compared[0], (CALL_RESULT, *compared[1:])
         last = emitted[-1] if emitted else None
-        if tested is None or not isinstance(last, Call) or last.site != self.site(tested[0]):
-            return None
-        return CALL_RESULT, tested[1]
+        return when if isinstance(last, Call) and last.site == self.site(call) else None
 
     def existence(self, cond) -> tuple[str, bool] | None:
         """(connection key, whether the condition holds where it exists) when
@@ -1471,7 +1503,7 @@ class Lowering:
             out = self._out[-1]
             of_call = isinstance(v, Returned) and v.emitted and bool(out) and out[-1] is v.call
             self.emit(Return(self.site(node), v.key if isinstance(v, Handle) else None,
-                             truth=self.literal_truth(value, v), of_call=of_call))
+                             truth=self.literal_truth(value, v), of_call=of_call, constant=constant_text(value)))
         else:
             self.emit({"break": Break, "continue": Continue}[kind](self.site(node)))
 
