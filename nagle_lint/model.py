@@ -72,6 +72,9 @@ class Send:
     `more`: the MSG_MORE flag (the kernel holds it for the next send).
     `partial`: the caller looks at how much was sent (`n = write(...)`): in a
     loop, the same call sends the rest of the same data, not a new piece.
+    `rest`: its data or its count is worked out from what an earlier send on
+    the connection returned (`send(fd, buf + n, len - n, 0)` after
+    `n = send(fd, buf, len, 0)`): what that send left, not a new piece.
     `more_if`: (parameter, flag, own) where the flags come from the caller:
     MSG_MORE is set exactly where the call passes, for that parameter, flags
     naming `flag` (MORE_FLAG: MSG_MORE itself; None: any true value), either
@@ -92,6 +95,7 @@ class Send:
     more: bool = False
     partial: bool = False
     more_if: tuple[str, str | None, bool] | None = None
+    rest: bool = False
 
 
 # `Send.more_if`'s flag for MSG_MORE itself (or a name a file defines to it), and what

@@ -78,7 +78,7 @@ def _dump_event(e) -> str:
     line = f"@{e.site.line}"
     if isinstance(e, Send):
         flags = [f for f, on in (("buffered", e.buffered), ("gather", e.gather), ("more", e.more),
-                                 ("partial", e.partial)) if on]
+                                 ("partial", e.partial), ("rest", e.rest)) if on]
         if e.more_if is not None:  # see `Send.more_if`
             param, flag, own = e.more_if
             flags.append(f"more-if={param}{'&' + flag if flag else ''}{' own' if own else ''}")

@@ -974,8 +974,8 @@ class _Run:
         if isinstance(ev, Send):
             if ev.buffered:
                 return cs if cs.dirty else cs._replace(dirty=p)
-            if ev.partial and cs.units and cs.units[-1] == p:
-                return cs  # a retry loop sending the rest of the same data
+            if ev.partial and cs.units and cs.units[-1] == p or ev.rest and cs.units:
+                return cs  # the rest of the same data: a retry loop, or what a send left
             if cs.carried:
                 cs = cs._replace(units=(), carried=False)
             if ev.more_if is not None:  # MSG_MORE or not, as the code decides when more follows

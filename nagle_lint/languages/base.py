@@ -1753,7 +1753,17 @@ class Lowering:
         data and comes back for the rest (also when its result is used);
         `more_if`: see `Send.more_if`."""
         self.emit(Send(handle.key, self.site(node), size, handle.buffered, gather, more,
-                       partial or result_used(node), more_if))
+                       partial or result_used(node), more_if, self.sends_rest(handle, node)))
+
+    def sends_rest(self, handle: Handle, node) -> bool:
+        """Whether a send's arguments name what an earlier send on the same
+        connection returned (see `Send.rest`), or a local copied from an
+        expression that does (`char *p = buf + n;`)."""
+        args = node.child_by_field_name("arguments") or node
+        names = [text(n) for n in descendants(args) if n.type == "identifier"]
+        names += [text(n) for name in names if name in self.copies
+                  for n in descendants(self.copies[name]) if n.type == "identifier"]
+        return any(isinstance(v := self.env.get(name), Sent) and v.conn == handle.key for name in names)
 
     def flush(self, handle: Handle, node) -> None:
         self.emit(Flush(handle.key, self.site(node)))

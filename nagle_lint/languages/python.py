@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
-from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, Received, Watched,
+from .base import (NO_VALUE, NOT_CONN, Const, Fresh, Frontend, Handle, Lowering, Obj, Pair, Received, Sent, Watched,
                    _unwrapped, compact, compared, count_size, descendants, int_literal, named_option, per_file, seconds, raw, text)
 from .catalogue import FULL_SIZE
 from .python_catalogue import PYTHON
@@ -563,6 +563,7 @@ class PythonFrontend(Frontend):
             # A parameter is what its callers pass, which may be TCP ported from UDP.
             if info is not None and info.tcp is None and info.origin != "param":
                 low.conns[h.key] = replace(info, tcp=False, confidence="high")
+        return Sent(h.key)  # a count: `sent = sock.send(data)` names what a later send's rest is of
 
     def _gather_send(self, low, node, h, meth, args, kwargs):
         low.send(h, node, UNKNOWN, gather=True, more=self._more(self._flags(meth, args, kwargs)))
