@@ -580,6 +580,11 @@ class Project:
         if arity is not None and callee not in caller.params:
             if self._overload(caller, callee, arity, types) is _OVERLOADS:
                 return self._overloads(caller, callee, arity, types)
+        return self.builds(caller, callee)
+
+    def builds(self, caller: Function, callee: str) -> list[Function]:
+        """The definitions of `callee` in the caller's file where it has several, one per
+        build (`#ifdef`/`#else`, a definition under `if`), in the order of the file; else none."""
         if callee in caller.params or self._local.get(caller.path, {}).get(callee, caller) is not None:
             return []
         return [fn for fn in self.models[caller.path].functions if fn.qualname == callee]

@@ -832,13 +832,19 @@ class _Run:
             return
         builds = self.project.alternatives(frame.fn, s.callee, len(s.args), s.types)
         if builds:  # defined once per build (#ifdef/#else), or overloads: the call runs one of them
+            # A program is built one way: each path runs the same definition at every call,
+            # told apart as a variable the path holds (not so overloads, or a table's functions).
+            built = f"{builds[0].path}:#built {s.callee}" if builds == self.project.builds(frame.fn, s.callee) else None
             # One running already is not what its own call runs again (an overload passing to another).
             builds = [fn for fn in builds if id(fn) not in frame.active] or builds
-            entry, outs = flow.normal, []
-            for fn in builds:
-                flow.normal = entry
-                self.call_into(fn, s, flow, frame)
+            rest, outs = flow.normal, []
+            for i, fn in enumerate(builds):
+                flow.normal, rest = _tested(rest, built, i) if built is not None else (rest, rest)
+                if flow.normal is not None:
+                    self.call_into(fn, s, flow, frame)
                 outs.append(flow.normal)
+                if rest is None:
+                    break
             flow.normal, flow.split = _join_all(outs), None
         else:  # a wrapper known by its name: its events, on a connection known to be TCP
             for e in self.project.by_name(frame.fn, s):
