@@ -936,6 +936,8 @@ class _Run:
             ended |= {_callee_key(callee, p) for p in consts.keys() - keys.keys()}
         ended -= inner.returned
         after = _without(_join_all([st for st, _ in ends], self.order), ended)
+        if len(values) == 1:  # it returns one value (or none known): that join is the whole one
+            return after, frozenset(inner.returned), None
         split = tuple((_without(_join_all(sts, self.order), ended), value) for value, sts in values.items())
         return after, frozenset(inner.returned), split if any(st != split[0][0] for st, _ in split) else None
 
@@ -1128,7 +1130,7 @@ def _fresh_states(state: State) -> frozenset:
     """The states of a connection nothing was sent on yet: one for each thing the paths here
     may have given the variables (see `ConnState.holds`)."""
     path = state.get(PATH)
-    return frozenset(EMPTY._replace(holds=cs.holds) for cs in path) if path else _EMPTY_SET
+    return frozenset(ConnState(holds=cs.holds) for cs in path) if path else _EMPTY_SET
 
 
 def _holding(state: State, var: str, s: Hold, order: _Order) -> State:
@@ -1154,9 +1156,16 @@ def _tested(state: State, var: str, value: int | str) -> tuple[State | None, Sta
         return next((v for k, v in cs.holds if k == var), None)
     first, others = {}, {}
     for k, v in state.items():
-        one = {cs if holds(cs) == value else cs._replace(holds=tuple(sorted(cs.holds + ((var, value),))))
-               for cs in v if holds(cs) in (None, value)}
-        two = {cs for cs in v if holds(cs) != value}
+        one, two = set(), set()
+        for cs in v:
+            told = holds(cs)
+            if told is None:
+                one.add(cs._replace(holds=tuple(sorted(cs.holds + ((var, value),)))))
+                two.add(cs)
+            elif told == value:
+                one.add(cs)
+            else:
+                two.add(cs)
         if one:
             first[k] = frozenset(one)
         if two:
@@ -1270,16 +1279,22 @@ def _join_all(states, order: _Order) -> State | None:
     first = live[0]
     if all(s is first for s in live):
         return first
+    # A connection a state lacks stands for its fresh states: made once a join, not once a key.
     if len(live) == 2:  # most joins: the two ways around an `if`
         other, out = live[1], {}
-        for k in first.keys() | other.keys():
-            one = first[k] if k in first else _fresh_states(first)
-            two = other[k] if k in other else _fresh_states(other)
+        keys = first.keys() | other.keys()
+        fresh_first = _fresh_states(first) if len(first) < len(keys) else None
+        fresh_other = _fresh_states(other) if len(other) < len(keys) else None
+        for k in keys:
+            one = first.get(k, fresh_first)
+            two = other.get(k, fresh_other)
             out[k] = one if one is two or one == two else _bounded(one | two, order)
         return out
     out = {}
-    for k in set().union(*live):
-        sets = [s[k] if k in s else _fresh_states(s) for s in live]
+    keys = set().union(*live)
+    fresh = [_fresh_states(s) if len(s) < len(keys) else None for s in live]
+    for k in keys:
+        sets = [s.get(k, f) for s, f in zip(live, fresh)]
         one = sets[0]
         out[k] = one if all(x is one or x == one for x in sets) else _bounded(set().union(*sets), order)
     return out
