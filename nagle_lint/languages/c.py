@@ -1258,6 +1258,7 @@ def _given_another_value(data: bytes, name: str, known: _Known) -> bool:
 
 # The `=` of an assignment (not `==`, `!=`, `<=`, `>=`).
 _CHAINED = re.compile(rb"(?<![=!<>])=(?!=)")
+# The statements whose body goes round: a `goto` forward inside one goes round too (see `_goto`).
 _LOOPS = frozenset({"for_statement", "while_statement", "do_statement"})
 _EXITS = frozenset({"return_statement", "break_statement", "continue_statement", "goto_statement"})
 # Where the limit stands in `size < LIMIT`, `LIMIT > size`.
