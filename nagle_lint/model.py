@@ -354,7 +354,7 @@ class Return:
     value: str | None = None  # the connection key returned (a factory), if any
     raised: bool = False  # an exception raised: an error path, not the function's end (no caller goes on)
     truth: bool | None = None  # the truth of the value returned, where a literal tells (`return FALSE;`)
-    constant: str | None = None  # the constant returned, as the code spells it (`FAIL`, `-1`), where it returns one
+    constant: int | str | None = None  # the constant returned (`-1`, or a name as the code spells it: `FAIL`), where one is
     of_call: bool = False  # the value returned is the result of the call just made (`return abort(c);`)
 
 

@@ -984,7 +984,7 @@ class _Run:
         if isinstance(ev, Send):
             if ev.buffered:
                 return cs if cs.dirty else cs._replace(dirty=p)
-            if ev.partial and cs.units and cs.units[-1] == p or ev.rest and cs.units:
+            if cs.units and (ev.rest or ev.partial and cs.units[-1] == p):
                 return cs  # the rest of the same data: a retry loop, or what a send left
             if cs.carried:
                 cs = cs._replace(units=(), carried=False)
@@ -1054,16 +1054,11 @@ def _meets(when: tuple, value: tuple) -> bool | None:
     if len(when) == 2:
         return None if truth is None else truth == when[1]
     _, op, tested = when
-    if constant is None:
-        return None
-    if _NUMBER.fullmatch(constant) and _NUMBER.fullmatch(tested):
-        return _COMPARISONS[op](int(constant), int(tested))
-    if op in ("==", "!=") and not _NUMBER.fullmatch(constant) and not _NUMBER.fullmatch(tested):
+    if isinstance(constant, int) and isinstance(tested, int):
+        return _COMPARISONS[op](constant, tested)
+    if op in ("==", "!=") and isinstance(constant, str) and isinstance(tested, str):
         return (constant == tested) == (op == "==")
     return None
-
-
-_NUMBER = re.compile(r"-?\d+")
 
 
 def _more_passed(ev: Send, frame: _Frame, p: Point) -> tuple[Send, Point]:

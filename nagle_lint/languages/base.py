@@ -227,12 +227,20 @@ def compared(cond, operators: dict) -> tuple | None:
     """(the operand, the truth `operators` gives) of a comparison of a name
     or member with a constant: `operators` maps (operator, constant) to the
     truth where the connection exists."""
+    parts = _comparison(cond)
+    if parts is None:
+        return None
+    left, op, right = parts
+    present = operators.get((op, compact(right)))
+    return (left, present) if present is not None else None
+
+
+def _comparison(cond) -> tuple | None:
+    """(left, operator, right) of a comparison of two operands, or None."""
     if cond.type not in ("binary_expression", "comparison_operator") or cond.named_child_count != 2:
         return None
     left, right = cond.named_children
-    op = " ".join(text(c) for c in cond.children if not c.is_named)
-    present = operators.get((op, compact(right)))
-    return (left, present) if present is not None else None
+    return left, " ".join(text(c) for c in cond.children if not c.is_named), right
 
 
 def compact(node) -> str:
@@ -241,14 +249,15 @@ def compact(node) -> str:
 
 # A constant a result is returned as or compared with: a whole number, or a name in capitals (a
 # macro, an enumerator: `OK`, `NGX_ERROR`).
-_CONSTANT = re.compile(r"-?\d+|[A-Z][A-Z0-9_]*")
+_CONSTANT = re.compile(r"(-?\d+)|[A-Z][A-Z0-9_]*")
 _FLIPPED = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
 
 
-def constant_text(node) -> str | None:
-    """The constant `node` is (see `_CONSTANT`), as the code spells it, or None."""
+def constant_of(node) -> int | str | None:
+    """The constant `node` is (see `_CONSTANT`): a number, or the name as the code spells it."""
     spelled = compact(_unwrapped(node)) if node is not None else ""
-    return spelled if _CONSTANT.fullmatch(spelled) else None
+    m = _CONSTANT.fullmatch(spelled)
+    return None if m is None else int(spelled) if m.group(1) else spelled
 
 
 def descendants(node, into=None):
@@ -692,16 +701,13 @@ class Frontend:
     def result_compared(self, cond) -> tuple | None:
         """(the call, operator, constant) when the condition compares only a call's
         result with a constant (`auth(fd) != OK`, `-1 == handshake(fd)`); else None."""
-        cond = _unwrapped(cond)
-        if cond.type not in ("binary_expression", "comparison_operator") or cond.named_child_count != 2:
+        parts = _comparison(_unwrapped(cond))
+        if parts is None or parts[1] not in _FLIPPED:
             return None
-        left, right = (_unwrapped(c) for c in cond.named_children)
-        op = " ".join(text(c) for c in cond.children if not c.is_named)
-        if op not in _FLIPPED:
-            return None
+        left, op, right = _unwrapped(parts[0]), parts[1], _unwrapped(parts[2])
         if left.type not in self.call_types:
             left, right, op = right, left, _FLIPPED[op]
-        constant = constant_text(right)
+        constant = constant_of(right)
         return (left, op, constant) if left.type in self.call_types and constant is not None else None
 
     def existence_test(self, cond, low: "Lowering | None" = None) -> tuple | None:
@@ -1503,7 +1509,7 @@ class Lowering:
             out = self._out[-1]
             of_call = isinstance(v, Returned) and v.emitted and bool(out) and out[-1] is v.call
             self.emit(Return(self.site(node), v.key if isinstance(v, Handle) else None,
-                             truth=self.literal_truth(value, v), of_call=of_call, constant=constant_text(value)))
+                             truth=self.literal_truth(value, v), of_call=of_call, constant=constant_of(value)))
         else:
             self.emit({"break": Break, "continue": Continue}[kind](self.site(node)))
 
