@@ -1240,9 +1240,12 @@ def _callee_key(fn: Function, k: str) -> str:
 def _order(cs: ConnState):
     # Each field, with () for None (a Point is a non-empty tuple), so that any two compare;
     # a held state by its repr (a member holds a number on one path, a constant's name on another).
+    # One flat tuple, ordered as the nested one it spells out (each part before the held states
+    # has a fixed length, each held state is a pair): the states sorted past the bound mostly
+    # differ only in those, and a comparison of nested tuples walks the equal fields once a level.
     units, held, more, corked, dirty, nodelay, carried, holds = cs
-    return (-len(units), held is None, (units, held or (), more or (), corked or (), dirty or (), nodelay or (),
-                                        carried, tuple((name, repr(state)) for name, state in holds)))
+    return (-len(units), held is None, units, held or (), more or (), corked or (), dirty or (), nodelay or (),
+            carried, *(part for name, state in holds for part in (name, repr(state))))
 
 
 class _Order(dict):
