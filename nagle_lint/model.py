@@ -416,6 +416,10 @@ class Function:
     # nothing else (`struct tcp_sock *self = (struct tcp_sock *)base;`): its members are the
     # parameter's, which are what the caller passed.
     aliases: tuple[tuple[str, str], ...] = ()
+    # Defined under a condition where a language runs definitions as statements (Python's
+    # `if sys.platform == "win32": def f(..)`): another definition of its name in the file may
+    # be the one a run makes, so the two are alternatives (see `Project.builds`).
+    conditional: bool = False
 
     def by_design(self, send: Send) -> bool:
         """Whether the send is made on a connection a framework makes with

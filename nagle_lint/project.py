@@ -281,7 +281,7 @@ class Project:
         for fn in m.functions:
             q = fn.qualname
             fn.path = path
-            local[q] = None if alternatives and q in local else fn
+            local[q] = None if q in local and (alternatives or fn.conditional) else fn
             if not n_is_root(q):
                 glob.setdefault((language, q), []).append(fn)
                 if "." in q:

@@ -758,6 +758,11 @@ class Frontend:
         a language may tell more from the file, `unit`)."""
         return qualname.rsplit(".", 1)[-1] in self.catalogue.callbacks
 
+    def defined_under_condition(self, node) -> bool:
+        """Whether the definition `node` runs only where a condition holds (see
+        `Function.conditional`); a language whose definitions are no statements has none."""
+        return False
+
     def op_tables(self, data: bytes) -> dict[str, tuple[str, ...]]:
         """See `FileModel.op_tables`."""
         return {}
@@ -1084,7 +1089,8 @@ class Unit:
     def stub(self, qualname: str, node) -> Function:
         """A function not worth lowering: there, so that calls to it resolve to
         it (and not to a namesake elsewhere), but without a body."""
-        return Function(qualname, self.src.site(node), (), (), {}, self.fe.is_callback(qualname, self))
+        return Function(qualname, self.src.site(node), (), (), {}, self.fe.is_callback(qualname, self),
+                        conditional=self.fe.defined_under_condition(node))
 
     def lower_function(self, qualname: str, node, cls: str | None) -> Function:
         low = Lowering(self, qualname, cls)
@@ -1121,7 +1127,8 @@ class Unit:
                         defaults=defaults, steady=low.steady() if low.passes_params else frozenset(),
                         param_types=low.param_types,
                         returns=next(iter(low.returned)) if len(low.returned) == 1 else None,
-                        returns_one_of=tuple(sorted(low.returned)) if len(low.returned) > 1 else (), aliases=aliases)
+                        returns_one_of=tuple(sorted(low.returned)) if len(low.returned) > 1 else (), aliases=aliases,
+                        conditional=self.fe.defined_under_condition(node))
 
 
 def _field_conns(seen: dict) -> list[tuple[str, ConnInfo]]:

@@ -132,6 +132,14 @@ class PythonFrontend(Frontend):
                      if all(f"def {m}" in body for m in p.marks)
                      and (p.module is None or p.module.encode() in low.unit.src.data)), None)
 
+    def defined_under_condition(self, node) -> bool:
+        scope = node.parent
+        while scope is not None and scope.type not in _SCOPE_ENDS:
+            if scope.type in _CONDITIONS:
+                return True
+            scope = scope.parent
+        return False
+
     def is_callback(self, qualname: str, unit=None) -> bool:
         return super().is_callback(qualname, unit) or unit is not None and self._answers_a_request(unit, qualname)
 
@@ -1064,6 +1072,10 @@ def _truth_of_literal(source: str) -> bool | None:
     return None if number is None else number != 0
 
 
+# A definition under one of these runs where a condition holds (an `if` arm, a `try` or its
+# handler, a `case`); the search for one stops at the function or module it is defined in.
+_CONDITIONS = frozenset({"if_statement", "try_statement", "match_statement"})
+_SCOPE_ENDS = frozenset({"function_definition", "module"})
 _SCOPES = ("function_definition", "class_definition", "lambda")  # a name bound there is another scope's
 
 # The statements that bind a name, and the field holding what they bind.
