@@ -7,11 +7,12 @@ from functools import cached_property, lru_cache
 from itertools import chain
 
 from .base import (NO_VALUE, raw, NOT_CONN, Const, count_size, Fresh, Received, Sent, Frontend, Handle, Lowering, Watched,
-                   compact, compared, _unwrapped, descendants, int_literal, per_file, seconds, text)
+                   compact, compared, _unwrapped, descendants, int_literal, per_file, result_used, seconds, text)
 from .c_catalogue import C
 from .catalogue import FULL_SIZE
 from .c_scan import IF_ZERO, top_level_op_tables
-from ..model import DEFINED, HOLDS, MORE_FLAG, ONE, SMALL, THROUGH_MEMBER, UNKNOWN, ConnInfo, Continue, Hold, If, Return
+from ..model import (DEFINED, HOLDS, MORE_FLAG, ONE, SMALL, THROUGH_MEMBER, UNKNOWN, Break, ConnInfo, Continue, Hold, If,
+                     Loop, Return)
 from .scan import WORD_BYTES, stems
 
 # An event loop that the file fills with TCP connections hands them back as these.
@@ -216,6 +217,11 @@ class CFrontend(Frontend):
 
     def _do(self, low: Lowering, node) -> None:
         cond = node.child_by_field_name("condition")
+        if compact(cond) in ("(0)", "(false)"):
+            # `do { ... } while (0)` (a macro's statement): one pass, which a `break` may end early.
+            body = low.block_of(node.child_by_field_name("body"))
+            low.emit(Loop((), body + (Break(low.site(cond)),), low.site(node), infinite=True))
+            return
         low.loop(node, (cond,), node.child_by_field_name("body"), body_first=True,
                  infinite=compact(cond) in ("(1)", "(true)"), retries=cond)
 
@@ -485,6 +491,15 @@ class CFrontend(Frontend):
         name = text(func)
         if name in low.unit.function_names and name != low.qualname:
             return low.local_call(name, args, node)
+        expansion = self._expansion(low, node, name, args)
+        if expansion is not None:
+            if expansion.type != "expression_statement":
+                low.stmt(expansion)  # `do { ... } while (0)`
+                return NO_VALUE
+            value = expansion.named_children[0]
+            if value.type == "assignment_expression" and text(value.child_by_field_name("left")) == _USED:
+                value = value.child_by_field_name("right")
+            return low.expr(value)
         held = self._container_argument(low, name)
         if held is not None and held < len(args):
             # The structure a member belongs to: the same object as the member's pointer, as a cast
@@ -495,6 +510,30 @@ class CFrontend(Frontend):
         if kind is None:
             return self._outside(low, node, name, args)
         return self.CALLS[kind](self, low, node, name, args)
+
+    def _expansion(self, low: Lowering, node, name: str, args):
+        """The statement a function-like macro of the file stands for (`SEND_STR(fd, "HELLO ")`
+        as `write((fd), ("HELLO "), strlen("HELLO "));`), where its body calls a name the
+        catalogue knows; parsed where the macro is used, so that what it does is at that line;
+        else None."""
+        macro = self.scan.call_macros(low.unit.src.data).get(name)
+        row, column = node.start_point
+        if macro is None or len(macro[0]) != len(args) or row == 0:
+            return None
+        params, body = macro
+        given = dict(zip(params, (text(a) for a in args)))
+        code = _TOKEN.sub(lambda m: given.get(m.group(), m.group()), body)
+        # A function around it on the first line, the call at the macro's place; where the use's
+        # result is looked at (`n = SEND(...)`), the call's is too.
+        used = _USED.encode() + b"=" if result_used(node) else b""
+        used = used if len(used) <= column else b""
+        tree = self.parser.parse(b"void f(){" + b"\n" * row + b" " * (column - len(used)) + used + code.encode()
+                                 + b";}")
+        body_node = tree.root_node.named_children[0].child_by_field_name("body") if tree.root_node.named_children else None
+        statement = body_node.named_children[0] if body_node is not None and body_node.named_children else None
+        if statement is None or not statement.named_children or tree.root_node.has_error:
+            return None
+        return statement
 
     def _holder_of(self, low: Lowering, node):
         """A value out of the calls that give the structure holding it (`container_of(c, T, m)`:
@@ -904,6 +943,12 @@ def _more_words(data: bytes, more_flags: frozenset[str]) -> frozenset[str]:
     flag = b"|".join(re.escape(f.encode()) for f in sorted(more_flags))
     defined = re.finditer(rb"#[ \t]*define[ \t]+(\w+)[ \t]+[^\n]*?\b(?:" + flag + rb")\b", data)
     return more_flags | {m.group(1).decode("latin-1") for m in defined}
+
+
+# A word of a macro's body: a parameter is replaced by what the use gives it.
+_TOKEN = re.compile(r"\w+")
+# What a macro's expansion is given to where the use's result is looked at.
+_USED = "_"
 
 
 # A function-like macro whose body starts by calling another with one of its parameters first:

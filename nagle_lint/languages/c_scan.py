@@ -73,7 +73,8 @@ class CScanner(Scanner):
         return any(t in data for t in self._stream_types)
 
     def starts_in(self, data: bytes) -> PlainCalls:
-        return self._named_starts if self._calls_named(data, self._named_send_calls) else self.sends_or_options
+        found = self._named_starts if self._calls_named(data, self._named_send_calls) else self.sends_or_options
+        return _with_names(found, tuple(sorted(self.call_macros(data))))
 
     @cached_property
     def events(self) -> PlainCalls:
@@ -88,11 +89,23 @@ class CScanner(Scanner):
         return PlainCalls(b"|".join(escaped(only, rb"\w*") + escaped(n for n in calls if not n.startswith(tuple(only)))))
 
     @cached_property
+    def _macro_calls(self) -> frozenset[str]:
+        # A descriptor's sends, reads and options (not stdio's writes, which a logging macro makes).
+        c = self.catalogue
+        return frozenset(c.all_sends | c.reads | c.gather_reads | c.shutdowns | c.option_setters)
+
+    def call_macros(self, data: bytes) -> dict[str, tuple[tuple[str, ...], str]]:
+        """The function-like macros of the file that stand for a send, a read or an option set
+        on a descriptor (see `_call_macros`): a use of one is a call of what it stands for."""
+        return _call_macros(data, self._macro_calls)
+
+    @cached_property
     def _named_events(self) -> PlainCalls:
         return PlainCalls(self.events.names, inner=_named(self.catalogue.named_sends | self.catalogue.named_reads))
 
     def events_in(self, data: bytes) -> PlainCalls:
-        return self._named_events if self._calls_named(data, self._named_calls) else self.events
+        found = self._named_events if self._calls_named(data, self._named_calls) else self.events
+        return _with_names(found, tuple(sorted(self.call_macros(data))))
 
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         # stdio writes reach a socket only through a wrapper (fdopen()):
@@ -505,3 +518,34 @@ def _function_name(header: bytes) -> str | None:
         depth += 1
     name = outer or first
     return name.decode() if name else None
+
+
+@lru_cache(maxsize=16)
+def _with_names(calls: PlainCalls, names: tuple[str, ...]) -> PlainCalls:
+    """`calls`, and calls of `names` too."""
+    if not names:
+        return calls
+    return PlainCalls(b"|".join([calls.names, *escaped(names)]), calls.words, calls.inner)
+
+
+# A function-like macro, its parameters and its body (continued lines joined): `#define SEND_STR(fd, s) write(...)`.
+_FUNCTION_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([\w \t,]*)\)((?:[^\n\\]|\\.|\\\n)*)", re.M)
+_CALLED = re.compile(r"(\w+)\s*\(")
+
+
+@lru_cache(maxsize=4)
+def _call_macros(data: bytes, callees: frozenset[str]) -> dict[str, tuple[tuple[str, ...], str]]:
+    """name -> (parameters, body) of the function-like macros the file defines whose body calls
+    one of `callees` (a wrapper of a send or a read), but for those that paste or quote their
+    arguments (`#`, `##`), or name a callee themselves (`#define send(...) send(...)`)."""
+    found = {}
+    if b"define" not in data:
+        return found
+    for m in _FUNCTION_MACRO.finditer(data):
+        name = m.group(1).decode("latin-1")
+        body = m.group(3).replace(b"\\\n", b" ").decode("utf-8", "replace").strip()
+        called = set(_CALLED.findall(body))
+        if "#" in body or name in callees or name in called or not called & callees:
+            continue
+        found[name] = (tuple(p.strip() for p in m.group(2).decode("latin-1").split(",") if p.strip()), body)
+    return found
