@@ -1037,7 +1037,19 @@ class Unit:
         """(row, option, value node, outside every function and class) of every
         row of an option table in the parsed file that names TCP_NODELAY or
         TCP_CORK/TCP_NOPUSH."""
-        rows, stack = [], [(self.tree.root_node, True)]
+        return self._option_rows(self.tree.root_node)
+
+    @cached_property
+    def top_option_rows(self) -> list:
+        """`option_rows` outside every function and class, from a parse of the whole file
+        (where only some of its functions were parsed, its top-level tables were not)."""
+        if not any(w.encode() in self.src.data for w in OPTION_CONSTANTS):
+            return []
+        whole = self.fe.parser.parse(self.src.data) if self.fe.scan.tells_functions else self.tree
+        return [r for r in self._option_rows(whole.root_node) if r[3]]
+
+    def _option_rows(self, root) -> list:
+        rows, stack = [], [(root, True)]
         while stack:
             n, outside = stack.pop()
             if n.type in self.fe.option_row_types:
@@ -1825,13 +1837,12 @@ class Lowering:
         if option_node is not None and value_node is not None and text(option_node) in self.params:
             self.set_option(handle, "", value_node, node, option_param=text(option_node))
             return
-        # The tables of the function itself, and those at the top of a file
-        # parsed whole (a file parsed in parts has only its functions).
-        top = not self.fe.scan.tells_functions
-        for row, option, value, outside in self.unit.option_rows:
-            inside = self.node is not None and self.node.start_byte <= row.start_byte < self.node.end_byte
-            if inside or top and outside:
+        # The tables of the function itself, and those at the top of the file.
+        for row, option, value, _ in self.unit.option_rows:
+            if self.node is not None and self.node.start_byte <= row.start_byte < self.node.end_byte:
                 self.set_option(handle, option, value, row)
+        for row, option, value, _ in self.unit.top_option_rows:
+            self.set_option(handle, option, value, row)
 
     def options_named(self, arg_nodes) -> tuple[str | None, ...]:
         """See `Call.options`: the option each argument names by its constant

@@ -74,7 +74,7 @@ class CScanner(Scanner):
 
     def starts_in(self, data: bytes) -> PlainCalls:
         found = self._named_starts if self._calls_named(data, self._named_send_calls) else self.sends_or_options
-        return _with_names(found, tuple(sorted(self.call_macros(data))))
+        return _with_names(self.with_option_tables(found, data), tuple(sorted(self.call_macros(data))))
 
     @cached_property
     def events(self) -> PlainCalls:

@@ -463,7 +463,8 @@ class PythonScanner(Scanner):
         if (scan := self._scan_of(data)) is not self:
             return scan.starts_in(data)
         sends = {name for name, method in self._kept(data).items() if method in self.send_methods}
-        starts = self.sends_or_options.extended(_kept_use(sends)) if sends else self.sends_or_options
+        starts = self.with_option_tables(self.sends_or_options, data)
+        starts = starts.extended(_kept_use(sends)) if sends else starts
         passed = self.passed_to(data)
         return starts.extended(_definition_of(passed)) if passed else starts
 

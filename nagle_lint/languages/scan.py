@@ -631,6 +631,21 @@ class Scanner:
         """`sends_or_options` for this file (a language may narrow it by what the file contains)."""
         return self.sends_or_options
 
+    @cached_property
+    def _setter_calls(self) -> tuple[bytes, ...]:
+        return tuple(f"{s}(".encode() for s in sorted(self.catalogue.option_setters))
+
+    def with_option_tables(self, starts, data: bytes):
+        """`starts`, and in a file naming an option (as a table's row may: `(IPPROTO_TCP,
+        TCP_NODELAY, 1)`) every call of an option setter: one given its option by a variable
+        (`sock.setsockopt(*row)`) sets what the file's tables hold, where the function calling
+        it names no option itself."""
+        if not any(w in data for w in self.nodelay_words + OPTION_WORDS):
+            return starts
+        if isinstance(starts, PlainCalls):
+            return starts.extended(self._setter_calls)
+        return starts.extended(*map(re.escape, self._setter_calls))
+
     def sends_in(self, data: bytes, min_confidence: str = "medium") -> bool:
         """Whether the file has a call that may send (and be lowered as a send
         on a connection of at least `min_confidence`, in the file itself)."""
