@@ -486,7 +486,7 @@ class Frontend:
             at = [n.start_byte for _, n, _ in found] + [start for start, _ in reused]
             functions = [fn for _, fn in sorted(zip(at, functions + [fn for _, fn in reused]), key=lambda p: p[0])]
         functions = functions + [unit.stub(q, node) for q, node in unparsed]
-        values = _names_as_values(unit.src.data, {_short(q) for q in relevant if not n_is_root(q)})
+        values = _names_as_values(unit.src.data, {_short(q) for q in relevant if not n_is_root(q)}, self.scan.code_only)
         for i, fn in enumerate(functions):
             callback = self.is_callback(fn.qualname, unit) or _short(fn.qualname) in values
             if fn.callback != callback:  # a copy: a function taken from `before` is that model's too
@@ -853,11 +853,17 @@ def _grammar_binding(package: str):
 
 
 
-def _names_as_values(data: bytes, names) -> set[str]:
+def _names_as_values(data: bytes, names, code_only) -> set[str]:
     """Those of `names` the file uses other than in a call or a definition (a
-    callback registered, a function stored in a table)."""
-    return {name for name in names if any(not _CALLED_AT.match(data, at + len(name))
-                                          for at in whole_words(data, name.encode()))}
+    callback registered, a function stored in a table), in its code: not in a
+    comment or a string (a docstring's "Version of send_head that ...").  `code_only`:
+    the file with those blanked, asked only where a name is used so."""
+    uses = {name: [at for at in whole_words(data, name.encode()) if not _CALLED_AT.match(data, at + len(name))]
+            for name in names}
+    if not any(uses.values()):
+        return set()
+    code = code_only(data)
+    return {name for name, places in uses.items() if any(code.startswith(name.encode(), at) for at in places)}
 
 
 _CALLED_AT = re.compile(rb"\s*\(")

@@ -14,6 +14,9 @@ class CScanner(Scanner):
     catalogue = C
     target_is_receiver = False
 
+    def code_only(self, data: bytes) -> bytes:
+        return _COMMENTS_AND_STRINGS.sub(lambda m: b" " * len(m.group()), data)
+
     # -- derived from the catalogue ------------------------------------------
 
     @cached_property

@@ -38,6 +38,9 @@ _ANGLES_AND_ENDS = re.compile(rb"[<>;{}]")
 class JavaScanner(Scanner):
     catalogue = JAVA
 
+    def code_only(self, data: bytes) -> bytes:
+        return code_only(data)
+
     nodelay_setter = None
     constructor = "<init>"
     definition_before = re.compile(rb"\b(?:class|interface|record|enum)\s+\Z")

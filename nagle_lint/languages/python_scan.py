@@ -213,6 +213,9 @@ def _definition_below(data: bytes, start: int, width: int) -> int:
 
 class PythonScanner(Scanner):
     catalogue = PYTHON
+
+    def code_only(self, data: bytes) -> bytes:
+        return _COMMENTS_AND_STRINGS.sub(lambda m: b" " * len(m.group()), data)
     definition_before = re.compile(rb"\b(?:def|class)\s+\Z")
     definition_after = re.compile(rb"")
     declaration_words = DEFINING
@@ -626,3 +629,8 @@ def _definition_of(names) -> bytes:
 def _method(alternatives) -> bytes:
     """A call of a method one of the `alternatives` (regexes) names."""
     return rb"\.(?:" + b"|".join(alternatives) + b")" + _OPEN
+
+
+# Comments, and string literals (triple-quoted first): never code.
+_COMMENTS_AND_STRINGS = re.compile(rb'#[^\n]*|"""(?:\\.|[^\\])*?"""|\'\'\'(?:\\.|[^\\])*?\'\'\''
+                                   rb'|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)

@@ -507,6 +507,10 @@ class Scanner:
     # choice.py): a constructor may read the reply itself, through a helper.
     made_runs_constructors = False
 
+    def code_only(self, data: bytes) -> bytes:
+        """The file with its comments and string literals as spaces (offsets kept)."""
+        return data
+
     def ending(self, texts: "FunctionTexts") -> set[str]:
         """The functions of the file that never return (see `FunctionTexts.ending`)."""
         return texts.ending(self.last_statement, self.catalogue.exits) if self.catalogue.exits else set()
