@@ -280,6 +280,10 @@ class Catalogue:
       line_writes    stream writes that write their text, then a line
                      separator, in two writes (`PrintStream.println(x)`):
                      two sends where the stream does not buffer.
+      char_writes    stream writes of a string that write it a character at
+                     a time (`DataOutputStream.writeBytes(s)`, a byte each;
+                     `writeChars(s)`, two each): a send per byte where the
+                     stream does not buffer.
       drain_tests    methods of a buffer that tell whether some of it is
                      left to send (`buf.hasRemaining()`): a loop testing
                      one writes the rest of that buffer when a write was
@@ -407,6 +411,7 @@ class Catalogue:
     autoflush_writes: frozenset[str] = frozenset()
     flushing_writes: frozenset[str] = frozenset()
     line_writes: frozenset[str] = frozenset()
+    char_writes: frozenset[str] = frozenset()
     drain_tests: frozenset[str] = frozenset()
     gather_types: frozenset[str] = frozenset()
     connection_failures: frozenset[str] = frozenset()

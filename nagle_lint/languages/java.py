@@ -640,6 +640,8 @@ class JavaFrontend(Frontend):
                                  or _base_type(self._declared(low, args[0])) in {t + "[]" for t in gathered})
         if c.name in cat.line_writes and args and not h.buffered:
             low.send(h, node.child_by_field_name("arguments"), UNKNOWN)  # the text; the separator follows
+        if c.name in cat.char_writes and args and not h.buffered and not _one_byte(c.name, args[0]):
+            low.send(h, node.child_by_field_name("arguments"), ONE)  # the first byte; the others follow one by one
         # A gathering write (of all its pieces at once), or one of a buffer the loop
         # drains, comes round at the same place for the rest of the same data.
         partial = gather or bool(args) and args[0].type in ("identifier", "field_access") \
@@ -1021,3 +1023,12 @@ def _returning(cls_node) -> dict[str, str]:
 def _returned_by_class(low, name: str) -> bool:
     """Whether a method of the function's class returns field `name` as it is (a getter)."""
     return name.removeprefix("this.") in _getters(low).values()
+
+
+def _one_byte(name: str, arg) -> bool:
+    """Whether a write of a string a character at a time is given one that writes a single
+    byte: a literal of one character, written a byte each (`writeBytes("\\n")`)."""
+    if name != "writeBytes" or arg.type != "string_literal":
+        return False
+    parts = arg.named_children
+    return len(parts) == 1 and (parts[0].type == "escape_sequence" or len(text(parts[0])) == 1)

@@ -32,6 +32,8 @@ JAVA = Catalogue(
     autoflush_writes={"println", "printf", "format"},
     flushing_writes={"writeAndFlush"},  # Netty's
     line_writes={"println"},
+    # DataOutputStream's: `out.write(s.charAt(i))` for each character (two writes each for writeChars).
+    char_writes={"writeBytes", "writeChars"},
     # ByteBuffer's: `while (buf.hasRemaining()) ch.write(buf);` drains one buffer.
     drain_tests={"hasRemaining", "remaining"},
     gather_types={"ByteBuffer"},
