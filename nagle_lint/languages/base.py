@@ -858,12 +858,18 @@ def _names_as_values(data: bytes, names, code_only) -> set[str]:
     callback registered, a function stored in a table), in its code: not in a
     comment or a string (a docstring's "Version of send_head that ...").  `code_only`:
     the file with those blanked, asked only where a name is used so."""
-    uses = {name: [at for at in whole_words(data, name.encode()) if not _CALLED_AT.match(data, at + len(name))]
-            for name in names}
-    if not any(uses.values()):
-        return set()
-    code = code_only(data)
-    return {name for name, places in uses.items() if any(code.startswith(name.encode(), at) for at in places)}
+    found, code = set(), None
+    for name in names:
+        word = name.encode()
+        for at in whole_words(data, word):
+            if _CALLED_AT.match(data, at + len(word)):
+                continue
+            if code is None:
+                code = code_only(data)
+            if code.startswith(word, at):
+                found.add(name)
+                break
+    return found
 
 
 _CALLED_AT = re.compile(rb"\s*\(")

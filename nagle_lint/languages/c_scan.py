@@ -15,7 +15,7 @@ class CScanner(Scanner):
     target_is_receiver = False
 
     def code_only(self, data: bytes) -> bytes:
-        return _COMMENTS_AND_STRINGS.sub(lambda m: b" " * len(m.group()), data)
+        return _CODE_NOISE.sub(lambda m: b" " * len(m.group()), data)
 
     # -- derived from the catalogue ------------------------------------------
 
@@ -484,6 +484,10 @@ _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(\w*)")
 # a directive's text, which may end with its newline and run over several lines.
 IF_ZERO = re.compile(rb"[ \t]*#[ \t]*if[ \t]+\(?0\)?[ \t]*(?:/[*/].*)?$", re.S)
 _COMMENTS_AND_STRINGS = re.compile(b"|".join((_COMMENT, _STRING, _CHARACTER)), re.S)
+# The same, read a run of plain bytes at a time (as Java's scan reads them): three times as fast
+# on a whole file.
+_CODE_NOISE = re.compile(rb'//[^\n]*|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+                         rb"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'")
 _HEADER_PARTS = re.compile(rb"([A-Za-z_]\w*)?\s*\(|\)")
 _NAME_BEFORE_PARENTHESIS = re.compile(rb"([A-Za-z_]\w*)?\s*\(")
 _NOT_NAMES = {b"__attribute__", b"__declspec", b"alignas", b"_Alignas", b"__asm__", b"asm", b"sizeof"}
@@ -531,8 +535,11 @@ def _with_names(calls: PlainCalls, names: tuple[str, ...]) -> PlainCalls:
     return PlainCalls(b"|".join([calls.names, *escaped(names)]), calls.words, calls.inner)
 
 
-# A function-like macro, its parameters and its body (continued lines joined): `#define SEND_STR(fd, s) write(...)`.
-_FUNCTION_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([\w \t,]*)\)((?:[^\n\\]|\\.|\\\n)*)", re.M)
+# A function-like macro's name and parameters: `define SEND_STR(fd, s)`, led by its literal, which
+# the regex engine finds fast (one led by `^` is tried at every byte); its body runs to the end of
+# its line and of each line a backslash continues.
+_MACRO_HEAD = re.compile(rb"define[ \t]+(\w+)\(([\w \t,]*)\)")
+_DIRECTIVE_START = re.compile(rb"[ \t]*#[ \t]*")
 _CALLED = re.compile(r"(\w+)\s*\(")
 
 
@@ -544,9 +551,15 @@ def _call_macros(data: bytes, callees: frozenset[str]) -> dict[str, tuple[tuple[
     found = {}
     if b"define" not in data:
         return found
-    for m in _FUNCTION_MACRO.finditer(data):
+    for m in _MACRO_HEAD.finditer(data):
+        if not _DIRECTIVE_START.fullmatch(data, data.rfind(b"\n", 0, m.start()) + 1, m.start()):
+            continue  # not a `#define` line
+        end = data.find(b"\n", m.end())
+        while end > 0 and (data[end - 1:end] == b"\\" or data[end - 2:end] == b"\\\r"):
+            end = data.find(b"\n", end + 1)
         name = m.group(1).decode("latin-1")
-        body = m.group(3).replace(b"\\\n", b" ").decode("utf-8", "replace").strip()
+        body = data[m.end():end if end >= 0 else len(data)].replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")
+        body = body.decode("utf-8", "replace").strip()
         called = set(_CALLED.findall(body))
         if "#" in body or name in callees or name in called or not called & callees:
             continue

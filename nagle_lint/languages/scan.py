@@ -11,6 +11,9 @@ from functools import cached_property, lru_cache
 
 
 OPTION_WORDS = (b"TCP_CORK", b"TCP_NOPUSH", b"MSG_MORE")
+# The end of an option table's row: the option and its value, then the row closes (`TCP_NODELAY,
+# 1}`, `socket.TCP_NODELAY, 1)`; not `TCP_NODELAY, &one, sizeof one)`); led by its literal: found fast.
+_ROW_OPTION = re.compile(rb"TCP_(?:NODELAY|CORK|NOPUSH)[ \t]*,[ \t]*[\w.]+[ \t]*[)}]")
 _RECEIVER = re.compile(rb"\s*[\w.\]\[]*")  # read backwards
 
 
@@ -640,11 +643,11 @@ class Scanner:
         return tuple(f"{s}(".encode() for s in sorted(self.catalogue.option_setters))
 
     def with_option_tables(self, starts, data: bytes):
-        """`starts`, and in a file naming an option (as a table's row may: `(IPPROTO_TCP,
+        """`starts`, and in a file with what may be a row of an option table (`(IPPROTO_TCP,
         TCP_NODELAY, 1)`) every call of an option setter: one given its option by a variable
         (`sock.setsockopt(*row)`) sets what the file's tables hold, where the function calling
         it names no option itself."""
-        if not any(w in data for w in self.nodelay_words + OPTION_WORDS):
+        if _ROW_OPTION.search(data) is None:
             return starts
         if isinstance(starts, PlainCalls):
             return starts.extended(self._setter_calls)
