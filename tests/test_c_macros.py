@@ -75,3 +75,25 @@ int put_all(const char *buf, int len)
     _, findings, problem, _ = lint_file(str(source), Settings(min_confidence="low"))
     assert problem is None
     assert findings == []
+
+
+def test_macros_that_use_each_other_are_expanded_once(tmp_path):
+    """Within a macro's expansion the macro is not expanded again, as the preprocessor does not:
+    two macros naming each other lint (to nothing) instead of recursing for ever."""
+    source = tmp_path / "ping.c"
+    source.write_text("""#include <sys/socket.h>
+#include <unistd.h>
+#define PING(fd) (send((fd), "p", 1, 0), PONG(fd))
+#define PONG(fd) (recv((fd), buf, 1, 0), PING(fd))
+char buf[4];
+
+int ping(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    PING(fd);
+    return 0;
+}
+""")
+    _, findings, problem, _ = lint_file(str(source), Settings(min_confidence="low"))
+    assert problem is None
+    assert findings == []

@@ -493,13 +493,7 @@ class CFrontend(Frontend):
             return low.local_call(name, args, node)
         expansion = self._expansion(low, node, name, args)
         if expansion is not None:
-            if expansion.type != "expression_statement":
-                low.stmt(expansion)  # `do { ... } while (0)`
-                return NO_VALUE
-            value = expansion.named_children[0]
-            if value.type == "assignment_expression" and text(value.child_by_field_name("left")) == _USED:
-                value = value.child_by_field_name("right")
-            return low.expr(value)
+            return self._expanded(low, name, expansion)
         held = self._container_argument(low, name)
         if held is not None and held < len(args):
             # The structure a member belongs to: the same object as the member's pointer, as a cast
@@ -511,6 +505,22 @@ class CFrontend(Frontend):
             return self._outside(low, node, name, args)
         return self.CALLS[kind](self, low, node, name, args)
 
+    def _expanded(self, low: Lowering, name: str, expansion):
+        """A macro's use lowered as what it stands for (within it, the macro is not expanded
+        again, as the preprocessor does not)."""
+        expanding = low.unit.facts.setdefault(_EXPANDING, set())
+        expanding.add(name)
+        try:
+            if expansion.type != "expression_statement":
+                low.stmt(expansion)  # `do { ... } while (0)`
+                return NO_VALUE
+            value = expansion.named_children[0]
+            if value.type == "assignment_expression" and text(value.child_by_field_name("left")) == _USED:
+                value = value.child_by_field_name("right")
+            return low.expr(value)
+        finally:
+            expanding.discard(name)
+
     def _expansion(self, low: Lowering, node, name: str, args):
         """The statement a function-like macro of the file stands for (`SEND_STR(fd, "HELLO ")`
         as `write((fd), ("HELLO "), strlen("HELLO "));`), where its body calls a name the
@@ -518,7 +528,7 @@ class CFrontend(Frontend):
         else None."""
         macro = self.scan.call_macros(low.unit.src.data).get(name)
         row, column = node.start_point
-        if macro is None or len(macro[0]) != len(args) or row == 0:
+        if macro is None or len(macro[0]) != len(args) or row == 0 or name in low.unit.facts.get(_EXPANDING, ()):
             return None
         params, body = macro
         given = dict(zip(params, (text(a) for a in args)))
@@ -949,6 +959,8 @@ def _more_words(data: bytes, more_flags: frozenset[str]) -> frozenset[str]:
 _TOKEN = re.compile(r"\w+")
 # What a macro's expansion is given to where the use's result is looked at.
 _USED = "_"
+# The file's facts (`Unit.facts`) key of the macros being expanded.
+_EXPANDING = "expanding macros"
 
 
 # A function-like macro whose body starts by calling another with one of its parameters first:
