@@ -281,9 +281,9 @@ class Catalogue:
                      separator, in two writes (`PrintStream.println(x)`):
                      two sends where the stream does not buffer.
       char_writes    stream writes of a string that write it a character at
-                     a time (`DataOutputStream.writeBytes(s)`, a byte each;
-                     `writeChars(s)`, two each): a send per byte where the
-                     stream does not buffer.
+                     a time: write -> the writes each character takes
+                     (`DataOutputStream.writeBytes(s)`: 1, `writeChars(s)`:
+                     2): a send per byte where the stream does not buffer.
       drain_tests    methods of a buffer that tell whether some of it is
                      left to send (`buf.hasRemaining()`): a loop testing
                      one writes the rest of that buffer when a write was
@@ -411,7 +411,7 @@ class Catalogue:
     autoflush_writes: frozenset[str] = frozenset()
     flushing_writes: frozenset[str] = frozenset()
     line_writes: frozenset[str] = frozenset()
-    char_writes: frozenset[str] = frozenset()
+    char_writes: MappingProxyType = field(default_factory=lambda: _frozen({}))
     drain_tests: frozenset[str] = frozenset()
     gather_types: frozenset[str] = frozenset()
     connection_failures: frozenset[str] = frozenset()

@@ -640,7 +640,8 @@ class JavaFrontend(Frontend):
                                  or _base_type(self._declared(low, args[0])) in {t + "[]" for t in gathered})
         if c.name in cat.line_writes and args and not h.buffered:
             low.send(h, node.child_by_field_name("arguments"), UNKNOWN)  # the text; the separator follows
-        if c.name in cat.char_writes and args and not h.buffered and not _one_byte(c.name, args[0]):
+        if c.name in cat.char_writes and args and not h.buffered \
+                and not (cat.char_writes[c.name] == 1 and _one_character(args[0])):
             low.send(h, node.child_by_field_name("arguments"), ONE)  # the first byte; the others follow one by one
         # A gathering write (of all its pieces at once), or one of a buffer the loop
         # drains, comes round at the same place for the rest of the same data.
@@ -1025,10 +1026,10 @@ def _returned_by_class(low, name: str) -> bool:
     return name.removeprefix("this.") in _getters(low).values()
 
 
-def _one_byte(name: str, arg) -> bool:
-    """Whether a write of a string a character at a time is given one that writes a single
-    byte: a literal of one character, written a byte each (`writeBytes("\\n")`)."""
-    if name != "writeBytes" or arg.type != "string_literal":
+def _one_character(arg) -> bool:
+    """Whether a string is a literal of one character (`"\\n"`): written a byte a character,
+    one write."""
+    if arg.type != "string_literal":
         return False
     parts = arg.named_children
     return len(parts) == 1 and (parts[0].type == "escape_sequence" or len(text(parts[0])) == 1)

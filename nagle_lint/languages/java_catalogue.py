@@ -33,7 +33,7 @@ JAVA = Catalogue(
     flushing_writes={"writeAndFlush"},  # Netty's
     line_writes={"println"},
     # DataOutputStream's: `out.write(s.charAt(i))` for each character (two writes each for writeChars).
-    char_writes={"writeBytes", "writeChars"},
+    char_writes={"writeBytes": 1, "writeChars": 2},
     # ByteBuffer's: `while (buf.hasRemaining()) ch.write(buf);` drains one buffer.
     drain_tests={"hasRemaining", "remaining"},
     gather_types={"ByteBuffer"},

@@ -11,9 +11,6 @@ from functools import cached_property, lru_cache
 
 
 OPTION_WORDS = (b"TCP_CORK", b"TCP_NOPUSH", b"MSG_MORE")
-# The end of an option table's row: the option and its value, then the row closes (`TCP_NODELAY,
-# 1}`, `socket.TCP_NODELAY, 1)`; not `TCP_NODELAY, &one, sizeof one)`); led by its literal: found fast.
-_ROW_OPTION = re.compile(rb"TCP_(?:NODELAY|CORK|NOPUSH)[ \t]*,[ \t]*[\w.]+[ \t]*[)}]")
 _RECEIVER = re.compile(rb"\s*[\w.\]\[]*")  # read backwards
 
 
@@ -639,6 +636,14 @@ class Scanner:
         return self.sends_or_options
 
     @cached_property
+    def _row_end(self) -> re.Pattern:
+        """The end of an option table's row: one of the catalogue's option constants and its
+        value, then the row closes (`TCP_NODELAY, 1}`, `socket.TCP_NODELAY, 1)`; not
+        `TCP_NODELAY, &one, sizeof one)`); led by its literal, found fast."""
+        names = b"|".join(re.escape(o.encode()) for o in sorted(self.catalogue.options) if o.isupper())
+        return re.compile(rb"(?:" + names + rb")[ \t]*,[ \t]*[\w.]+[ \t]*[)}]")
+
+    @cached_property
     def _setter_calls(self) -> tuple[bytes, ...]:
         return tuple(f"{s}(".encode() for s in sorted(self.catalogue.option_setters))
 
@@ -647,7 +652,7 @@ class Scanner:
         TCP_NODELAY, 1)`) every call of an option setter: one given its option by a variable
         (`sock.setsockopt(*row)`) sets what the file's tables hold, where the function calling
         it names no option itself."""
-        if _ROW_OPTION.search(data) is None:
+        if self._row_end.search(data) is None:
             return starts
         if isinstance(starts, PlainCalls):
             return starts.extended(self._setter_calls)
