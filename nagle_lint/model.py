@@ -184,7 +184,10 @@ class SetOption:
     VNC, telnet), where each keystroke or event must leave at once;
     `tunnel`: the code hands both of the connection's streams to another
     layer (a tunnel, a relay, a proxied session), whose traffic it carries
-    without knowing where its messages end."""
+    without knowing where its messages end;
+    `local_pair`: the function makes a socket pair over loopback TCP (it
+    connects a socket to the address another of its sockets is bound to),
+    a stand-in for a pipe, whose bytes (a wake-up) must leave at once."""
 
     conn: str
     option: str
@@ -196,6 +199,7 @@ class SetOption:
     interactive: bool = False
     tunnel: bool = False
     option_param: str | None = None
+    local_pair: bool = False
 
 
 @record

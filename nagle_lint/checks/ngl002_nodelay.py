@@ -95,7 +95,7 @@ def justified(comment: str) -> bool:
 
 def nature(ev: SetOption) -> str | None:
     """What justifies TCP_NODELAY by its nature (a user setting, an interactive
-    protocol, a tunnel), or None.  Only this excuses it beside a split message: a comment
+    protocol, a tunnel, a socket pair over loopback), or None.  Only this excuses it beside a split message: a comment
     there most often tells the stall it hides ("replies took 40 ms")."""
     if ev.setting:
         return "a user setting turns it on"
@@ -103,6 +103,8 @@ def nature(ev: SetOption) -> str | None:
         return "the connection speaks an interactive protocol"
     if isinstance(ev, SetOption) and ev.tunnel:  # (a wrapper's call is judged by the rest)
         return "the connection carries another layer's traffic"
+    if isinstance(ev, SetOption) and ev.local_pair:
+        return "the connection is one end of a socket pair over loopback, a stand-in for a pipe"
     return None
 
 

@@ -271,6 +271,50 @@ def descendants(node, into=None):
             todo.extend(n.named_children)
 
 
+def _called_name(call) -> str:
+    """The last part of the name a call is made by (`a.getsockname()` -> `getsockname`)."""
+    callee = call.child_by_field_name("function") or call.child_by_field_name("name")
+    return text(callee).rsplit(".", 1)[-1] if callee is not None else ""
+
+
+def _argument(call, at: int):
+    args = call.child_by_field_name("arguments")
+    named = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+    return named[at] if at < len(named) else None
+
+
+def _assigned_to(node):
+    """The node the value of `node` is given to (`addr = a.getsockname()`), or None."""
+    parent = node.parent
+    if parent is None:
+        return None
+    for value, target in (("right", "left"), ("value", "declarator")):
+        if parent.child_by_field_name(value) == node:
+            return parent.child_by_field_name(target)
+    return None
+
+
+def _connects_to_own_address(fn_node, fe) -> bool:
+    """See `Lowering.makes_local_pair`: a connect's address is an own-address
+    getter's call, or a name one filled or was given."""
+    cat = fe.catalogue
+    calls = [n for n in descendants(fn_node) if n.type in fe.call_types] if cat.own_address_getters else []
+    getters = [n for n in calls if _called_name(n) in cat.own_address_getters]
+    held = set()
+    for g in getters:
+        at = cat.own_address_getters[_called_name(g)]
+        holder = _assigned_to(g) if at is None else _argument(g, at)
+        if holder is not None:
+            held.update(text(n) for n in descendants(holder) if n.type == "identifier")
+    for c in calls:
+        at = cat.connects.get(_called_name(c)) if getters else None
+        address = _argument(c, at) if at is not None else None
+        if address is not None and any(n in getters or n.type == "identifier" and text(n) in held
+                                       for n in descendants(address)):
+            return True
+    return False
+
+
 # --- the frontend -----------------------------------------------------------
 
 
@@ -1203,6 +1247,7 @@ class Lowering:
         self.defaults: dict[str, bool] = {}  # a parameter -> the truth of its constant default
         self.passes_params = False  # some call passes a parameter on (see `Function.steady`)
         self._steady: frozenset | None = None
+        self._local_pair: bool | None = None
         self.rebound: set[str] = set()  # the names given a value or lent by address, where a frontend tells
         self._out: list[list] = [[]]
         self._assigned: list[set[str]] = []
@@ -1837,7 +1882,7 @@ class Lowering:
             comment = "\n".join(filter(None, (comment, self.unit.comment_before(self.node.start_byte))))
         self.emit(SetOption(handle.key, option, value, site, comment, param,
                             setting or _gated_by_setting(node, option), self.speaks_interactive(), tunnel,
-                            option_param))
+                            option_param, self.makes_local_pair()))
 
     def option_table(self, handle: Handle, option_node, value_node=None, node=None) -> None:
         """An option set from a table (`sock.setsockopt(*opt)`, `setsockopt(fd,
@@ -1873,6 +1918,14 @@ class Lowering:
         line = self.site(node).line
         return {"comment": self.unit.comment_near(line), "setting": _gated_by_setting(node, option),
                 "interactive": self.speaks_interactive()}
+
+    def makes_local_pair(self) -> bool:
+        """Whether the function connects one of its sockets to the address another
+        is bound to (`b.connect(a.getsockname())`): a socket pair over loopback
+        TCP, a stand-in for a pipe, whose bytes (a wake-up) must leave at once."""
+        if self._local_pair is None:
+            self._local_pair = self.node is not None and _connects_to_own_address(self.node, self.fe)
+        return self._local_pair
 
     def speaks_interactive(self) -> bool:
         """Whether the function, its class or its file is named for an interactive

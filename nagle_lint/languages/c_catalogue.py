@@ -48,6 +48,9 @@ C = Catalogue(
     not_tcp_endings={"fopen", "freopen"},  # curlx_fopen, g_fopen, xfopen
     consoles={"STDOUT_FILENO", "STDERR_FILENO"},
     pair_makers={"pipe": 0, "pipe2": 0, "socketpair": 3},
+    # getsockname(fd, &addr, &len); connect(fd, &addr, len)
+    own_address_getters={"getsockname": 1},
+    connects={"connect": 1},
     wrappers={"fdopen": None},  # buffered when its mode writes
     buffer_setters={"setvbuf": "_IONBF"},
     # the structure holding a member, from a pointer to the member: a list's, Windows'; and Linux's

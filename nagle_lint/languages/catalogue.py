@@ -219,6 +219,14 @@ class Catalogue:
                      never a connection of the program's own.
       pair_makers    call -> the index of the array argument it fills with
                      two descriptors that have no Nagle (C's `pipe`).
+      own_address_getters  call -> the index of the argument it fills with
+                     the address a socket is bound to, or None where it
+                     returns it (`getsockname`).
+      connects       call -> the index of the address it connects a socket
+                     to: a function connecting one of its sockets to the
+                     address another is bound to makes a socket pair over
+                     loopback TCP, a stand-in for a pipe (a wake-up
+                     channel), whose bytes must leave at once.
       wrappers       name -> does the wrapper buffer writes: True, False,
                      or None (as its arguments say, e.g. a mode, or as
                      buffered as what it wraps); the result reaches the
@@ -385,6 +393,8 @@ class Catalogue:
     not_tcp_endings: frozenset[str] = frozenset()
     consoles: frozenset[str] = frozenset()
     pair_makers: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    own_address_getters: MappingProxyType = field(default_factory=lambda: _frozen({}))
+    connects: MappingProxyType = field(default_factory=lambda: _frozen({}))
     wrappers: MappingProxyType = field(default_factory=lambda: _frozen({}))
     socket_types: frozenset[str] = frozenset()
     stream_types: MappingProxyType = field(default_factory=lambda: _frozen({}))

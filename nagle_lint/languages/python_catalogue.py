@@ -101,6 +101,9 @@ PYTHON = Catalogue(
     # pipes, socket pairs, test doubles made by a function, signals (whose send() calls their receivers).
     # A class (`mock.MagicMock`, `blinker.Signal`) makes an object of its own anyway.
     not_tcp={"open", "Pipe", "socketpair", "create_autospec", "signal"},
+    # sock.getsockname() returns the address; sock.connect(address)
+    own_address_getters={"getsockname": None},
+    connects={"connect": 0},
     wrappers={"makefile": None, "wrap_socket": False},  # makefile: buffered when its mode writes
     socket_types={"socket.socket", "socket", "ssl.SSLSocket", "SSLSocket"},
     # setsockopt(level, name, value), or a setter named for its option (Twisted's
