@@ -642,3 +642,18 @@ def test_a_netty_file_is_linted_where_a_rule_finds_something_in_its_sends(tmp_pa
     path.write_bytes(NETTY_HANDLER)
     assert read_file(str(path), Settings())[0].model is None  # skipped: no rule it runs finds anything there
     assert read_file(str(path), Settings(select=("NGL006",)))[0].model is not None
+
+
+@pytest.mark.parametrize("language, row, table", [
+    ("c", b"{IPPROTO_TCP, TCP_NODELAY, 1},", True),
+    ("python", b"(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),", True),
+    # a longer name ending in an option's (libcurl's own option, given its value)
+    ("c", b"curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 0);", False),
+    ("python", b"c.setopt(pycurl.CURLOPT_TCP_NODELAY, 0)", False),
+])
+def test_a_table_row_is_told_by_an_option_constant_of_its_own(language, row, table):
+    """A file with what reads as an option table's row lowers every call of an option
+    setter (see `Scanner.with_option_tables`); a longer name ending in one is no row."""
+    scan = scanner(language)
+    extended = scan.with_option_tables(scan.sends_or_options, row)
+    assert (extended is not scan.sends_or_options) is table

@@ -29,6 +29,11 @@ def whole_words(data: bytes, word: bytes):
         if not (at and data[at - 1] in WORD_BYTES or end < len(data) and data[end] in WORD_BYTES):
             yield at
 
+def _word_starts(data: bytes, at: int) -> bool:
+    """Whether a name starts at offset `at` (not inside a longer one)."""
+    return not (at and data[at - 1] in WORD_BYTES)
+
+
 # Names that suggest a socket (a medium-confidence connection when nothing else is known),
 # as a whole segment of the name: `sock`, `client_fd`, `peerSocket`, `SOCK`, `conns[i]`; not
 # inside a longer word (`chunk`, `change`, `search`, `disconnect`).
@@ -639,7 +644,8 @@ class Scanner:
     def _row_end(self) -> re.Pattern:
         """The end of an option table's row: one of the catalogue's option constants and its
         value, then the row closes (`TCP_NODELAY, 1}`, `socket.TCP_NODELAY, 1)`; not
-        `TCP_NODELAY, &one, sizeof one)`); led by its literal, found fast."""
+        `TCP_NODELAY, &one, sizeof one)`); led by its literal, found fast (a longer
+        name ending in one, `CURLOPT_TCP_NODELAY, 0)`, is told apart after, see `_word_starts`)."""
         names = b"|".join(re.escape(o.encode()) for o in sorted(self.catalogue.options) if o.isupper())
         return re.compile(rb"(?:" + names + rb")[ \t]*,[ \t]*[\w.]+[ \t]*[)}]")
 
@@ -652,7 +658,7 @@ class Scanner:
         TCP_NODELAY, 1)`) every call of an option setter: one given its option by a variable
         (`sock.setsockopt(*row)`) sets what the file's tables hold, where the function calling
         it names no option itself."""
-        if self._row_end.search(data) is None:
+        if not any(_word_starts(data, m.start()) for m in self._row_end.finditer(data)):
             return starts
         if isinstance(starts, PlainCalls):
             return starts.extended(self._setter_calls)
