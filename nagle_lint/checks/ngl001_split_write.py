@@ -13,13 +13,13 @@ RULE = "NGL001"
 
 STALL = "Nagle holds it until the peer's delayed ACK (~40 ms on Linux, ~200 ms elsewhere)"
 STALL_LOWER = STALL[0].lower() + STALL[1:]
-MESSAGE_READ = "second send on '{conn}' (first at {first}) before the read at {read} waits for the peer: {stall}; {fix}"
+MESSAGE_READ = "second send on '{conn}' ({first}) before the read at {read} waits for the peer: {stall}; {fix}"
 MESSAGE_NEXT = (
-    "second send on '{conn}' (first at {first}), then the handler returns; called again for the next "
+    "second send on '{conn}' ({first}), then the handler returns; called again for the next "
     "request, it waits at {read} while {stall}; {fix}"
 )
 MESSAGE_EXIT = (
-    "second send on '{conn}' (first at {first}) and then the function returns, so the peer waits "
+    "second send on '{conn}' ({first}) and then the function returns, so the peer waits "
     "for the rest of the message while {stall}; {fix}"
 )
 
@@ -151,6 +151,14 @@ def pieces(s):
     return at_depth(s.first, depth), at_depth(s.second, depth), depth
 
 
+def _first_piece(first, second, here: str) -> str:
+    """Where the first piece was sent, said of the second's line when it is the same: one call
+    there sends in pieces (a write per character, a macro of two sends)."""
+    if first.path == second.path and first.site.line == second.site.line:
+        return "the first sent by the same line: that code sends in pieces"
+    return f"first at {named(first, here)}"
+
+
 def _finding(model, project, s, read_point, repeated: bool, at_exit: bool, answered: bool = False,
              others=()) -> Finding:
     first, second, depth = pieces(s)
@@ -158,7 +166,7 @@ def _finding(model, project, s, read_point, repeated: bool, at_exit: bool, answe
     second_event = project.event_at(s.second.path, s.second.site)
     fix = fix_for(model, isinstance(second_event, Flush))
     read = at_depth(read_point, depth) if read_point is not None else None
-    words = {"conn": s.info.name, "first": named(first, here), "fix": fix, "stall": STALL_LOWER}
+    words = {"conn": s.info.name, "first": _first_piece(first, second, here), "fix": fix, "stall": STALL_LOWER}
     if not at_exit:
         message = MESSAGE_READ.format(read=named(read, here), **{**words, "stall": STALL})
     elif read is not None:
