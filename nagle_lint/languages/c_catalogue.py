@@ -1,5 +1,5 @@
 """What C's calls do to TCP connections: BSD sockets, stdio streams over
-sockets, OpenSSL and GnuTLS (see `catalogue.Catalogue` for what each field
+sockets, OpenSSL, GnuTLS, wolfSSL and Mbed TLS (see `catalogue.Catalogue` for what each field
 means).  The frontend (`c.py`) lowers from it and the byte scan (`c_scan.py`)
 derives its words from it."""
 
@@ -8,12 +8,14 @@ from __future__ import annotations
 from .catalogue import Catalogue
 
 C = Catalogue(
-    sends={"write", "send", "sendto", "SSL_write", "BIO_write", "gnutls_record_send"},
+    sends={"write", "send", "sendto", "SSL_write", "BIO_write", "gnutls_record_send", "wolfSSL_write",
+           "mbedtls_ssl_write"},
     gather_sends={"writev", "sendmsg", "sendmmsg", "WSASend"},  # WSASend: Winsock's, of an array of buffers
     file_sends={"sendfile"},
-    reads={"read", "recv", "recvfrom", "SSL_read", "SSL_peek", "BIO_read", "gnutls_record_recv"},
+    reads={"read", "recv", "recvfrom", "SSL_read", "SSL_peek", "BIO_read", "gnutls_record_recv", "wolfSSL_read",
+           "mbedtls_ssl_read"},
     gather_reads={"readv", "recvmsg", "WSARecv"},
-    handshakes={"SSL_connect", "SSL_accept", "SSL_do_handshake", "gnutls_handshake"},
+    handshakes={"SSL_connect", "SSL_accept", "SSL_do_handshake", "gnutls_handshake", "wolfSSL_connect"},
     stream_writes={"fwrite", "fprintf", "vfprintf", "fputs", "fputc", "putc", "fputs_unlocked", "fwrite_unlocked"},
     one_byte_writes={"fputc", "putc"},
     stream_reads={"fgets", "fread", "fgetc", "getc", "fscanf", "getline", "getdelim"},
@@ -22,6 +24,7 @@ C = Catalogue(
                          "fgets": 2, "fread": 3, "getline": 2, "getdelim": 3},
     # a descriptor's or a session's send or read: (connection, buffer, byte count)
     count_argument={name: 2 for name in ("write", "send", "sendto", "SSL_write", "BIO_write", "gnutls_record_send",
+                                         "wolfSSL_write", "mbedtls_ssl_write",
                                          "read", "recv", "recvfrom", "SSL_read", "SSL_peek", "BIO_read",
                                          "gnutls_record_recv")},
     # a socket's own sends: after the count (send, sendto), or after a gathering send's message
@@ -57,8 +60,8 @@ C = Catalogue(
     # and the BSDs' `container_of`, with the copies projects name for it
     containers={"list_entry": 0, "CONTAINING_RECORD": 0},
     container_endings={"container_of"},
-    binders={"SSL_set_fd", "gnutls_transport_set_int"},
-    socket_types={"gnutls_session_t"},
+    binders={"SSL_set_fd", "gnutls_transport_set_int", "wolfSSL_set_fd"},
+    socket_types={"gnutls_session_t", "WOLFSSL", "mbedtls_ssl_context"},
     stream_types={"FILE": True},
     option_setters={"setsockopt"},
     options={"TCP_NODELAY": "nodelay", "TCP_CORK": "cork", "TCP_NOPUSH": "cork"},
