@@ -186,8 +186,10 @@ class SetOption:
     layer (a tunnel, a relay, a proxied session), whose traffic it carries
     without knowing where its messages end;
     `local_pair`: the function makes a socket pair over loopback TCP (it
-    connects a socket to the address another of its sockets is bound to),
-    a stand-in for a pipe, whose bytes (a wake-up) must leave at once."""
+    connects a socket to the address another of its sockets is bound to,
+    and accepts the other end), a stand-in for a pipe, whose bytes (a
+    wake-up) must leave at once: no reason is needed, where no message is
+    split on it."""
 
     conn: str
     option: str

@@ -95,7 +95,7 @@ def justified(comment: str) -> bool:
 
 def nature(ev: SetOption) -> str | None:
     """What justifies TCP_NODELAY by its nature (a user setting, an interactive
-    protocol, a tunnel, a socket pair over loopback), or None.  Only this excuses it beside a split message: a comment
+    protocol, a tunnel), or None.  Only this excuses it beside a split message: a comment
     there most often tells the stall it hides ("replies took 40 ms")."""
     if ev.setting:
         return "a user setting turns it on"
@@ -103,8 +103,6 @@ def nature(ev: SetOption) -> str | None:
         return "the connection speaks an interactive protocol"
     if isinstance(ev, SetOption) and ev.tunnel:  # (a wrapper's call is judged by the rest)
         return "the connection carries another layer's traffic"
-    if isinstance(ev, SetOption) and ev.local_pair:
-        return "the connection is one end of a socket pair over loopback, a stand-in for a pipe"
     return None
 
 
@@ -159,8 +157,10 @@ def _of_parameter(conn: str, params) -> bool:
 
 
 def excused(ev) -> bool:
-    """Whether an option change (or a call of a wrapper named for it) says why."""
-    return bool(nature(ev)) or justified(ev.comment)
+    """Whether an option change (or a call of a wrapper named for it) says why, or needs no
+    reason: one end of a socket pair over loopback carries wake-ups, each a byte that must
+    leave at once (messages split on it are still the band-aid's)."""
+    return bool(nature(ev)) or justified(ev.comment) or isinstance(ev, SetOption) and ev.local_pair
 
 
 def offers_setting(model: FileModel | None) -> bool:

@@ -296,9 +296,11 @@ def _assigned_to(node):
 
 def _connects_to_own_address(fn_node, fe) -> bool:
     """See `Lowering.makes_local_pair`: a connect's address is an own-address
-    getter's call, or a name one filled or was given."""
+    getter's call, or a name one filled or was given, and the function accepts."""
     cat = fe.catalogue
     calls = [n for n in descendants(fn_node) if n.type in fe.call_types] if cat.own_address_getters else []
+    if not any(_called_name(n) in cat.accepts for n in calls):
+        return False
     getters = [n for n in calls if _called_name(n) in cat.own_address_getters]
     held = set()
     for g in getters:
@@ -1921,8 +1923,10 @@ class Lowering:
 
     def makes_local_pair(self) -> bool:
         """Whether the function connects one of its sockets to the address another
-        is bound to (`b.connect(a.getsockname())`): a socket pair over loopback
-        TCP, a stand-in for a pipe, whose bytes (a wake-up) must leave at once."""
+        is bound to (`b.connect(a.getsockname())`) and takes the other end itself
+        (`a.accept()`): a socket pair over loopback TCP, a stand-in for a pipe, whose
+        bytes (a wake-up) must leave at once. A client of a server the function leaves
+        to a thread or a child process is no pair."""
         if self._local_pair is None:
             self._local_pair = self.node is not None and _connects_to_own_address(self.node, self.fe)
         return self._local_pair

@@ -224,9 +224,10 @@ class Catalogue:
                      returns it (`getsockname`).
       connects       call -> the index of the address it connects a socket
                      to: a function connecting one of its sockets to the
-                     address another is bound to makes a socket pair over
-                     loopback TCP, a stand-in for a pipe (a wake-up
-                     channel), whose bytes must leave at once.
+                     address another is bound to, and accepting the other
+                     end, makes a socket pair over loopback TCP, a stand-in
+                     for a pipe (a wake-up channel), whose bytes must leave
+                     at once.
       wrappers       name -> does the wrapper buffer writes: True, False,
                      or None (as its arguments say, e.g. a mode, or as
                      buffered as what it wraps); the result reaches the
