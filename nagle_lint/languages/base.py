@@ -299,22 +299,33 @@ def _connects_to_own_address(fn_node, fe) -> bool:
     getter's call, or a name one filled or was given, and the function accepts."""
     cat = fe.catalogue
     calls = [n for n in descendants(fn_node) if n.type in fe.call_types] if cat.own_address_getters else []
-    if not any(_called_name(n) in cat.accepts for n in calls):
-        return False
     getters = [n for n in calls if _called_name(n) in cat.own_address_getters]
+    if not getters or not any(_called_name(n) in cat.accepts for n in calls):
+        return False
+    held = _own_addresses(getters, cat)
+    return any(n in getters or n.type == "identifier" and text(n) in held
+               for address in _connected_addresses(calls, cat) for n in descendants(address))
+
+
+def _connected_addresses(calls, cat):
+    """The address argument of each of `calls` that connects a socket."""
+    for c in calls:
+        at = cat.connects.get(_called_name(c))
+        address = _argument(c, at) if at is not None else None
+        if address is not None:
+            yield address
+
+
+def _own_addresses(getters, cat) -> set[str]:
+    """The names an own-address getter's call filled (`getsockname(fd, &addr, &len)`) or
+    was given to (`addr = sock.getsockname()`)."""
     held = set()
     for g in getters:
         at = cat.own_address_getters[_called_name(g)]
         holder = _assigned_to(g) if at is None else _argument(g, at)
         if holder is not None:
             held.update(text(n) for n in descendants(holder) if n.type == "identifier")
-    for c in calls:
-        at = cat.connects.get(_called_name(c)) if getters else None
-        address = _argument(c, at) if at is not None else None
-        if address is not None and any(n in getters or n.type == "identifier" and text(n) in held
-                                       for n in descendants(address)):
-            return True
-    return False
+    return held
 
 
 # --- the frontend -----------------------------------------------------------
