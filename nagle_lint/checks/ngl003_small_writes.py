@@ -23,7 +23,7 @@ def check(model: FileModel, analysis: Analysis):
     buffer = idiom(model, "buffer", "a buffered stream")
     for fn in model.functions:
         for loop in walk(fn.body):
-            for ev, info in _small_sends(fn, loop, analysis) if isinstance(loop, Loop) else ():
+            for ev, info in _small_sends(fn, loop, analysis, model.path) if isinstance(loop, Loop) else ():
                 if ev.site in reported:  # in a loop within a loop: once
                     continue
                 reported.add(ev.site)
@@ -37,7 +37,7 @@ def check(model: FileModel, analysis: Analysis):
                 )
 
 
-def _small_sends(fn, loop: Loop, analysis: Analysis):
+def _small_sends(fn, loop: Loop, analysis: Analysis, path: str):
     """(send, its connection's ConnInfo) of each tiny send that goes out
     again on every pass of `loop`, to a peer that does not answer in it."""
     inside = list(walk(loop.head)) + list(walk(loop.body))
@@ -46,9 +46,10 @@ def _small_sends(fn, loop: Loop, analysis: Analysis):
     # A connection the loop reads from, pushes, hands to a call or changes is not written to blindly.
     spared = loop.varies | {e.conn for e in inside if isinstance(e, (Recv, Push))} \
         | {a for e in inside if isinstance(e, Call) for a in e.args if a}
+    headers = _headers(inside, analysis, path)
     for ev in inside:
         if not isinstance(ev, Send) or ev.size not in (ONE, SMALL) or ev.buffered or ev.gather \
-                or ev.conn in spared:
+                or ev.conn in spared or ev.site in headers:
             continue
         if not _sent_again(loop, ev):
             continue  # the loop comes round again only when the send failed (an EINTR retry)
@@ -57,6 +58,16 @@ def _small_sends(fn, loop: Loop, analysis: Analysis):
         info = _best(fn.conns.get(ev.conn), analysis.info_at.get(ev.site))
         if info is not None and info.tcp is not False:
             yield ev, info
+
+
+def _headers(inside, analysis: Analysis, path: str) -> set:
+    """The sites of sends that a pass of the loop makes before another send of the same pass, in
+    one message split before a read (a two-byte header before its chunk): the split is the
+    finding (NGL001's, or the band-aid's where TCP_NODELAY is on), one per pattern."""
+    sites = {e.site for e in inside if isinstance(e, Send)}
+    return {s.first.site for s in analysis.split_reads
+            if s.first.path == s.second.path == path and s.first.site != s.second.site
+            and s.first.site in sites and s.second.site in sites}
 
 
 def _sent_again(loop: Loop, send: Send) -> bool:
