@@ -1934,10 +1934,10 @@ class Lowering:
 
     def makes_local_pair(self) -> bool:
         """Whether the function connects one of its sockets to the address another
-        is bound to (`b.connect(a.getsockname())`) and takes the other end itself
-        (`a.accept()`): a socket pair over loopback TCP, a stand-in for a pipe, whose
-        bytes (a wake-up) must leave at once. A client of a server the function leaves
-        to a thread or a child process is no pair."""
+        is bound to (`b.connect(a.getsockname())`) and accepts a connection itself
+        (the other end, `a.accept()`): a socket pair over loopback TCP, a stand-in for
+        a pipe, whose bytes (a wake-up) must leave at once. A client of a server the
+        function leaves to a thread or a child process is no pair."""
         if self._local_pair is None:
             self._local_pair = self.node is not None and _connects_to_own_address(self.node, self.fe)
         return self._local_pair

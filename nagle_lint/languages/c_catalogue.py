@@ -1,7 +1,7 @@
 """What C's calls do to TCP connections: BSD sockets, stdio streams over
-sockets, OpenSSL, GnuTLS, wolfSSL and Mbed TLS (see `catalogue.Catalogue` for what each field
-means).  The frontend (`c.py`) lowers from it and the byte scan (`c_scan.py`)
-derives its words from it."""
+sockets, OpenSSL, GnuTLS, wolfSSL and Mbed TLS (see `catalogue.Catalogue`
+for what each field means).  The frontend (`c.py`) lowers from it and the
+byte scan (`c_scan.py`) derives its words from it."""
 
 from __future__ import annotations
 
