@@ -277,12 +277,6 @@ def _called_name(call) -> str:
     return text(callee).rsplit(".", 1)[-1] if callee is not None else ""
 
 
-def _argument(call, at: int):
-    args = call.child_by_field_name("arguments")
-    named = [a for a in args.named_children if a.type != "comment"] if args is not None else []
-    return named[at] if at < len(named) else None
-
-
 def _assigned_to(node):
     """The node the value of `node` is given to (`addr = a.getsockname()`), or None."""
     parent = node.parent
@@ -294,35 +288,40 @@ def _assigned_to(node):
     return None
 
 
-def _connects_to_own_address(fn_node, fe) -> bool:
+def _connects_to_own_address(low) -> bool:
     """See `Lowering.makes_local_pair`: a connect's address is an own-address
     getter's call, or a name one filled or was given, and the function accepts."""
-    cat = fe.catalogue
-    calls = [n for n in descendants(fn_node) if n.type in fe.call_types] if cat.own_address_getters else []
+    cat = low.fe.catalogue
+    calls = [n for n in descendants(low.node) if n.type in low.fe.call_types] if cat.own_address_getters else []
     getters = [n for n in calls if _called_name(n) in cat.own_address_getters]
     if not getters or not any(_called_name(n) in cat.accepts for n in calls):
         return False
-    held = _own_addresses(getters, cat)
+    held = _own_addresses(low, getters)
     return any(n in getters or n.type == "identifier" and text(n) in held
-               for address in _connected_addresses(calls, cat) for n in descendants(address))
+               for address in _connected_addresses(low, calls) for n in descendants(address))
 
 
-def _connected_addresses(calls, cat):
+def _argument(low, call, at: int):
+    args = low.args(call.child_by_field_name("arguments"))
+    return args[at] if at < len(args) else None
+
+
+def _connected_addresses(low, calls):
     """The address argument of each of `calls` that connects a socket."""
     for c in calls:
-        at = cat.connects.get(_called_name(c))
-        address = _argument(c, at) if at is not None else None
+        at = low.fe.catalogue.connects.get(_called_name(c))
+        address = _argument(low, c, at) if at is not None else None
         if address is not None:
             yield address
 
 
-def _own_addresses(getters, cat) -> set[str]:
+def _own_addresses(low, getters) -> set[str]:
     """The names an own-address getter's call filled (`getsockname(fd, &addr, &len)`) or
     was given to (`addr = sock.getsockname()`)."""
     held = set()
     for g in getters:
-        at = cat.own_address_getters[_called_name(g)]
-        holder = _assigned_to(g) if at is None else _argument(g, at)
+        at = low.fe.catalogue.own_address_getters[_called_name(g)]
+        holder = _assigned_to(g) if at is None else _argument(low, g, at)
         if holder is not None:
             held.update(text(n) for n in descendants(holder) if n.type == "identifier")
     return held
@@ -1939,7 +1938,7 @@ class Lowering:
         a pipe, whose bytes (a wake-up) must leave at once. A client of a server the
         function leaves to a thread or a child process is no pair."""
         if self._local_pair is None:
-            self._local_pair = self.node is not None and _connects_to_own_address(self.node, self.fe)
+            self._local_pair = self.node is not None and _connects_to_own_address(self)
         return self._local_pair
 
     def speaks_interactive(self) -> bool:
