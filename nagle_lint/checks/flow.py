@@ -858,7 +858,14 @@ class _Run:
                 or len(frame.stack) >= MAX_CALL_DEPTH or self.visits > MAX_VISITS:
             if self.project.never_returns(callee):  # `fatal("...")`: no path goes on after it
                 flow.normal = None
-            return  # an unknown call changes nothing we know
+            elif flow.normal is not None and id(callee) not in frame.active:
+                # Too deep (or too much work) to follow, it may still read: what it reads
+                # is answered, as after a read, lest a request sent before it and one sent
+                # after it, each waiting for its reply down there, pass for one message.
+                answered = self.read_keys(frame, s)
+                if not answered.isdisjoint(flow.normal):
+                    flow.normal = {k: _answered(v) if k in answered else v for k, v in flow.normal.items()}
+            return  # otherwise an unknown call changes nothing we know
         keys, consts = {}, {}
         options = _options_passed(s, callee)
         flags = _flags_passed(s, callee, frame, self.point(frame, s.site))
