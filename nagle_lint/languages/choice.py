@@ -214,8 +214,9 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     relevant |= _factories(texts, constructors, classes)
     relevant |= _keeping(kept, classes, constructors)
     makers = _makers(scan, texts, classes, with_events)
+    reading = scan.reading(texts, with_events)
     if needed:
-        relevant |= {q for q in with_events | quiet | makers
+        relevant |= {q for q in with_events | reading | quiet | makers
                      if q in needed or short_name(q) in needed or classes.get(q) in needed}
         relevant |= {q for name in needed & constructors.keys() for q in constructors[name]}
     reaching = texts.calling(with_events, bare=True)
@@ -226,9 +227,10 @@ def choose(scan, spans, data: bytes, outside: frozenset = frozenset(), needed: f
     left_out = set().union(*(c for q, c in texts.calls.items() if q not in relevant))
     quiet -= relevant
     # A constructor left out that making its class runs has events as much
-    # as the class's methods do: a stub too, lowered where another file makes one.
+    # as the class's methods do: a stub too, lowered where another file makes one;
+    # so is a function reading through the file's functions it calls.
     made = set().union(*constructors.values())
-    return Relevance(relevant, ((with_events | made) - relevant) | quiet, left_out, frozenset(quiet),
+    return Relevance(relevant, ((with_events | reading | made) - relevant) | quiet, left_out, frozenset(quiet),
                      frozenset(quiet_options) if quiet else frozenset(), frozenset(makers - relevant))
 
 

@@ -748,8 +748,9 @@ class Scanner:
         worth = defined
         if defined and not calls_effects:
             with_events = texts.matching(self.events_in(data))
+            reading = self.reading(texts, with_events)
             told = {q for q, _, _ in texts.spans}
-            worth = {n for n in defined if n not in told or n in with_events}
+            worth = {n for n in defined if n not in told or n in with_events or n in reading}
         return defined, worth, called
 
     def _called(self, data: bytes, called: set[str], definable: set[str], talks: bool | None,
@@ -763,6 +764,13 @@ class Scanner:
         if called and called <= option_only and not self.send_calls.search(data):
             return set()
         return called
+
+    def reading(self, texts: FunctionTexts, with_events: set[str]) -> set[str]:
+        """The functions at `texts` that read, themselves or through the file's
+        functions they call (a read helper calling the file's own reader, with
+        no read of its own); `with_events`: those with an event of their own.
+        Another file's call of one reads as much as a call of the reader."""
+        return texts.calling(texts.matching(self.read_calls, among=with_events), bare=True)
 
     def with_events(self, data: bytes, names) -> set[str]:
         """Those of `names` (defined in the file) whose definition may hold
