@@ -505,9 +505,10 @@ class _Run:
                                                    tuple(e for e in body if isinstance(e, Call)), frozenset(held))
         return parts
 
-    def read_keys(self, frame: _Frame, call: Call) -> set[str]:
-        """The connections (as keys of this run) that a call reads, itself or through its callees."""
-        reads = self.reads(frame.fn, call, frame.active)
+    def read_keys(self, frame: _Frame, call: Call, active: frozenset | None = None) -> set[str]:
+        """The connections (as keys of this run) that a call reads, itself or through its
+        callees; `active`: the functions running, whose calls are not followed (default: the frame's)."""
+        reads = self.reads(frame.fn, call, frame.active if active is None else active)
         given = binding(call, self.project.resolve(frame.fn, call.callee, len(call.args), call.types)) if reads else ()
         found = set()
         for r in reads:
@@ -858,11 +859,12 @@ class _Run:
                 or len(frame.stack) >= MAX_CALL_DEPTH or self.visits > MAX_VISITS:
             if self.project.never_returns(callee):  # `fatal("...")`: no path goes on after it
                 flow.normal = None
-            elif flow.normal is not None and id(callee) not in frame.active:
-                # Too deep (or too much work) to follow, it may still read: what it reads
-                # is answered, as after a read, lest a request sent before it and one sent
+            elif flow.normal is not None:
+                # Running already (a call back into a loop that serves the connection), too
+                # deep or too much work to follow, it may still read: what it reads is
+                # answered, as after a read, lest a request sent before it and one sent
                 # after it, each waiting for its reply down there, pass for one message.
-                answered = self.read_keys(frame, s)
+                answered = self.read_keys(frame, s, frame.active - {id(callee)})
                 if not answered.isdisjoint(flow.normal):
                     flow.normal = {k: _answered(v) if k in answered else v for k, v in flow.normal.items()}
             return  # otherwise an unknown call changes nothing we know
